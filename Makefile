@@ -1,0 +1,32 @@
+# Two commands on a fresh machine: `make run` serves the shipped data, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.runtime  ## serve on 127.0.0.1:$(PORT) with a development key it prints
+	@if [ -z "$$API_KEYS" ]; then \
+	  API_KEYS=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(24))'); export API_KEYS; \
+	  echo "Development API key: $$API_KEYS"; \
+	  echo "Try: curl -H 'Authorization: Bearer $$API_KEYS' http://127.0.0.1:$(PORT)/api/corridors"; \
+	else echo "Using the keys in API_KEYS."; fi; \
+	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
+
+test: $(VENV)/.dev  ## the whole suite
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,54 @@
+"""Corridor API application factory."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping
+
+from flask import Flask, Response
+
+from corridor import api, poc
+from corridor.cli import register_commands
+from corridor.config import ConfigError, settings_from_env
+from corridor.errors import register_error_handlers
+from corridor.http import allow_header, register_common_headers
+from corridor.state import init_state
+
+
+class CorridorFlask(Flask):
+    """Flask, answering OPTIONS with 204 and only an Allow header (SPEC §8)."""
+
+    def make_default_options_response(self) -> Response:
+        allowed = super().make_default_options_response().headers["Allow"].split(", ")
+        response = self.response_class(status=204, headers={"Allow": allow_header(allowed)})
+        del response.headers["Content-Type"]
+        return response
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app from the environment (or `test_config`); refuse bad data or no keys."""
+    app = CorridorFlask(__name__)
+    app.config.from_mapping(settings_from_env())
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    configure_logging(app)
+    init_state(app)
+    register_error_handlers(app)
+    register_common_headers(app)
+    register_blueprints(app)
+    register_commands(app)
+    return app
+
+
+def configure_logging(app: Flask) -> None:
+    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log)."""
+    level = app.config["LOG_LEVEL"]
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")
+    app.logger.setLevel(level)
+
+
+def register_blueprints(app: Flask) -> None:
+    """Group A and Group B side by side, so neither inherits the other's hooks."""
+    app.register_blueprint(api.bp)
+    app.register_blueprint(poc.bp)

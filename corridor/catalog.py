@@ -1,0 +1,42 @@
+"""Everything servable, priced once per worker from an immutable dataset. Pure: no Flask."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from corridor.model import Dataset
+from corridor.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Active corridors priced at the reference amount, looked up by key or by id."""
+
+    dataset: Dataset
+    by_key: Mapping[str, CorridorFigures]
+    by_id: Mapping[str, CorridorFigures]
+
+    @classmethod
+    def build(cls, dataset: Dataset) -> "Catalog":
+        """Price every active corridor once; inactive ones are served nowhere."""
+        figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
+        return cls(
+            dataset,
+            MappingProxyType({f.corridor.key: f for f in figures}),
+            MappingProxyType({str(f.corridor.id): f for f in figures}),
+        )
+
+    @property
+    def corridors(self) -> tuple[CorridorFigures, ...]:
+        """Active corridors by id."""
+        return tuple(self.by_key.values())
+
+    def has_currency(self, code: str) -> bool:
+        """Whether `code` is in the rate tables."""
+        return code in self.dataset.rates.interbank
+
+    def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
+        """Reference rates for a pair of known currencies."""
+        return mid_rate(self.dataset, from_currency, to_currency)

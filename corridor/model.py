@@ -1,0 +1,117 @@
+"""Immutable in-memory form of the seed data (SPEC §1); built once, never written."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """A transfer provider: slug id and display name."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """One provider's terms on one corridor; fees in the source currency."""
+
+    provider_id: str
+    provider: str
+    spread_pct: float
+    flat_fee: float
+    fee_pct: float
+    settlement: str
+    payout_methods: tuple[str, ...]
+    svc_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Corridor:
+    """A currency corridor FROM→TO with its offers."""
+
+    id: int
+    from_currency: str
+    to_currency: str
+    source: str
+    destination: str
+    active: bool
+    compliance: str
+    compliance_notes: str
+    score: int
+    annual_flow_bn: float
+    offers: tuple[Offer, ...]
+
+    @property
+    def key(self) -> str:
+        """The corridor key clients use, `FROM_TO`."""
+        return f"{self.from_currency}_{self.to_currency}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """Two rate tables, units per one `base`."""
+
+    base: str
+    interbank: Mapping[str, float]
+    consumer: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """Everything the service publishes, as loaded from one data file."""
+
+    as_of: dt.date
+    reference_amount_usd: float
+    rates: Rates
+    providers: tuple[Provider, ...]
+    corridors: tuple[Corridor, ...]
+
+    @property
+    def active_corridors(self) -> tuple[Corridor, ...]:
+        """Served corridors, by id."""
+        return tuple(sorted((c for c in self.corridors if c.active), key=lambda c: c.id))
+
+    @property
+    def currencies(self) -> tuple[str, ...]:
+        """Every currency code in the rate tables, sorted."""
+        return tuple(sorted(self.rates.interbank))
+
+
+def build_dataset(raw: Mapping[str, Any]) -> Dataset:
+    """Turn validated seed data into immutable objects, offers carrying provider names."""
+    names = {p["id"]: p["name"] for p in raw["providers"]}
+    rates = raw["rates"]
+    return Dataset(
+        as_of=raw["as_of"],
+        reference_amount_usd=raw["reference_amount_usd"],
+        rates=Rates(
+            base=rates["base"],
+            interbank=MappingProxyType(dict(rates["interbank"])),
+            consumer=MappingProxyType(dict(rates["consumer"])),
+        ),
+        providers=tuple(Provider(p["id"], p["name"]) for p in raw["providers"]),
+        corridors=tuple(_corridor(c, names) for c in raw["corridors"]),
+    )
+
+
+def _corridor(raw: Mapping[str, Any], names: Mapping[str, str]) -> Corridor:
+    offers = tuple(
+        Offer(
+            provider_id=o["provider"],
+            provider=names[o["provider"]],
+            spread_pct=o["spread_pct"],
+            flat_fee=o["flat_fee"],
+            fee_pct=o["fee_pct"],
+            settlement=o["settlement"],
+            payout_methods=tuple(o["payout_methods"]),
+            svc_score=o["svc_score"],
+        )
+        for o in raw["offers"]
+    )
+    fields = {k: v for k, v in raw.items() if k != "offers"}
+    return Corridor(**fields, offers=offers)

@@ -1,0 +1,121 @@
+"""Derived figures of SPEC §2: rates, true cost, ranking. Pure: no Flask, no I/O, no rounding."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Iterable, Mapping
+
+from corridor.model import Corridor, Dataset, Offer
+
+UNIT_MINUTES = {"minute": 1, "hour": 60, "day": 24 * 60}
+
+
+def settlement_minutes(text: str) -> int:
+    """`'2 hours'` → 120; the text is validated at load time."""
+    number, unit = text.split(" ")
+    return int(number) * UNIT_MINUTES[unit.removesuffix("s")]
+
+
+def cross_rate(table: Mapping[str, float], from_currency: str, to_currency: str) -> float:
+    """Units of `to_currency` per one `from_currency` in a base-relative table."""
+    return table[to_currency] / table[from_currency]
+
+
+def reference_amount(dataset: Dataset, currency: str) -> float:
+    """The reference send amount (USD 200 by default) expressed in `currency`."""
+    interbank = dataset.rates.interbank
+    return dataset.reference_amount_usd * interbank[currency] / interbank["USD"]
+
+
+def provider_rate(mid: float, offer: Offer) -> float:
+    """The rate a provider gives: mid-market less its spread."""
+    return mid * (1 - offer.spread_pct / 100)
+
+
+def true_cost_pct(offer: Offer, amount: float) -> float:
+    """World Bank RPW total cost: fees paid on top plus the FX margin, as % of `amount`."""
+    return 100 * offer.flat_fee / amount + offer.fee_pct + offer.spread_pct
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """An offer priced at one send amount, with its position in a ranking."""
+
+    rank: int
+    offer: Offer
+    rate: float
+    true_cost_pct: float
+    send_amount: float
+
+
+def rank_offers(offers: Iterable[Offer], mid: float, amount: float) -> tuple[Quote, ...]:
+    """Cheapest first, then best service score, then provider name."""
+    costed = sorted(
+        ((true_cost_pct(o, amount), o) for o in offers),
+        key=lambda pair: (pair[0], -pair[1].svc_score, pair[1].provider),
+    )
+    return tuple(
+        Quote(rank, offer, provider_rate(mid, offer), cost, amount)
+        for rank, (cost, offer) in enumerate(costed, start=1)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CorridorFigures:
+    """A corridor with its mid-market rate and offers ranked at the reference amount."""
+
+    corridor: Corridor
+    mid_market: float
+    quotes: tuple[Quote, ...]
+
+    @property
+    def best(self) -> Quote:
+        """The rank-1 quote."""
+        return self.quotes[0]
+
+    @property
+    def best_cost(self) -> float:
+        """Lowest true cost over the corridor's offers."""
+        return min(q.true_cost_pct for q in self.quotes)
+
+    @property
+    def avg_cost(self) -> float:
+        """Mean true cost over the corridor's offers."""
+        return fmean(q.true_cost_pct for q in self.quotes)
+
+    @property
+    def settlement(self) -> str:
+        """The fastest offer's settlement text; among equally fast ones, the best ranked."""
+        return min(self.quotes, key=lambda q: settlement_minutes(q.offer.settlement)).offer.settlement
+
+
+def corridor_figures(dataset: Dataset, corridor: Corridor) -> CorridorFigures:
+    """Price a corridor at the data's reference amount."""
+    mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
+    amount = reference_amount(dataset, corridor.from_currency)
+    return CorridorFigures(corridor, mid, rank_offers(corridor.offers, mid, amount))
+
+
+@dataclass(frozen=True, slots=True)
+class MidRate:
+    """The two reference rates for a currency pair."""
+
+    from_currency: str
+    to_currency: str
+    ref_rate_a: float
+    ref_rate_b: float
+    updated: dt.date
+
+
+def mid_rate(dataset: Dataset, from_currency: str, to_currency: str) -> MidRate:
+    """Consumer-table rate (a) and interbank mid-market rate (b) for any pair."""
+    rates = dataset.rates
+    return MidRate(
+        from_currency,
+        to_currency,
+        cross_rate(rates.consumer, from_currency, to_currency),
+        cross_rate(rates.interbank, from_currency, to_currency),
+        dataset.as_of,
+    )

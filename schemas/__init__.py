@@ -1,0 +1,1 @@
+"""marshmallow schemas: load schemas validate the seed and queries, dump schemas shape responses."""

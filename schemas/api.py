@@ -1,0 +1,52 @@
+"""Group A schemas: query loading and snake_case response dumping (SPEC §3)."""
+
+from marshmallow import Schema, fields
+
+from schemas.fields import CorridorKey, CurrencyCode, DisplayDate, Rounded, SignificantFigures
+
+
+class NoQuery(Schema):
+    """An endpoint that takes no query parameters."""
+
+
+class ProvidersQuery(Schema):
+    corridor = CorridorKey(required=True, metadata={"description": "Corridor key FROM_TO, any case.", "example": "USD_MXN"})
+
+
+class MidRateQuery(Schema):
+    from_currency = CurrencyCode(data_key="from", required=True, metadata={"description": "Currency sent, any case.", "example": "USD"})
+    to_currency = CurrencyCode(data_key="to", required=True, metadata={"description": "Currency received, any case.", "example": "MXN"})
+
+
+class CorridorSummarySchema(Schema):
+    from_currency = fields.String(attribute="corridor.from_currency", metadata={"description": "Currency sent.", "example": "USD"})
+    to_currency = fields.String(attribute="corridor.to_currency", metadata={"description": "Currency received.", "example": "MXN"})
+    source = fields.String(attribute="corridor.source", metadata={"description": "Sending country.", "example": "United States"})
+    destination = fields.String(attribute="corridor.destination", metadata={"description": "Receiving country.", "example": "Mexico"})
+    mid_market = SignificantFigures(metadata={"description": "Interbank mid-market rate, 6 significant figures.", "example": 18.4215})
+    best_rate = SignificantFigures(attribute="best.rate", metadata={"description": "Rate of the rank-1 provider.", "example": 18.3441})
+    best_provider = fields.String(attribute="best.offer.provider", metadata={"description": "Name of the rank-1 provider.", "example": "Wise"})
+    true_cost_pct = Rounded(attribute="best.true_cost_pct", metadata={"description": "True cost of the rank-1 provider at the reference amount, %.", "example": 1.49})
+    compliance = fields.String(attribute="corridor.compliance", metadata={"description": "Compliance level: Low, Medium or High.", "example": "Low"})
+    score = fields.Integer(attribute="corridor.score", metadata={"description": "Corridor score, 0–100.", "example": 91})
+
+
+class RankedProviderSchema(Schema):
+    rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
+    provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
+    rate = SignificantFigures(metadata={"description": "Rate given: mid-market less the spread.", "example": 18.3441})
+    flat_fee = Rounded(attribute="offer.flat_fee", metadata={"description": "Fixed fee in the source currency.", "example": 4.14})
+    fee_pct = Rounded(attribute="offer.fee_pct", metadata={"description": "Fee as % of the amount sent.", "example": 0.0})
+    spread_pct = Rounded(attribute="offer.spread_pct", metadata={"description": "FX margin over mid-market, %.", "example": 0.42})
+    true_cost_pct = Rounded(metadata={"description": "Fees plus FX margin as % of the amount sent.", "example": 2.49})
+    settlement = fields.String(attribute="offer.settlement", metadata={"description": "Typical time to arrive.", "example": "1 hour"})
+    payout_methods = fields.List(fields.String(), attribute="offer.payout_methods", metadata={"description": "Ways the recipient can collect.", "example": ["bank_deposit"]})
+    svc_score = fields.Integer(attribute="offer.svc_score", metadata={"description": "Service score, 0–100.", "example": 94})
+
+
+class MidRateSchema(Schema):
+    from_currency = fields.String(data_key="from", metadata={"description": "Currency sent.", "example": "USD"})
+    to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
+    ref_rate_a = SignificantFigures(metadata={"description": "Consumer reference rate.", "example": 18.4012})
+    ref_rate_b = SignificantFigures(metadata={"description": "Interbank mid-market rate.", "example": 18.4215})
+    updated = DisplayDate(metadata={"description": "Date of the figures, `Mon D, YYYY`.", "example": "Nov 20, 2026"})

@@ -1,0 +1,110 @@
+"""Custom marshmallow fields shared by the load and dump schemas."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from typing import Any
+
+from marshmallow import fields
+
+CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+class StrictFloat(fields.Float):
+    """A JSON number only: no strings, no booleans, no NaN or infinity."""
+
+    default_error_messages = {"invalid": "Must be a finite JSON number."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_nan=False, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBool(fields.Boolean):
+    """A JSON `true` or `false` only: no 1, no "yes"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if value is not True and value is not False:
+            raise self.make_error("invalid")
+        return value
+
+
+class IsoDate(fields.Date):
+    """A date written exactly `YYYY-MM-DD`."""
+
+    default_error_messages = {"invalid": "Must be a date written YYYY-MM-DD."}
+    _PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dt.date:
+        if not isinstance(value, str) or not self._PATTERN.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class CurrencyCode(fields.String):
+    """A currency code in a query: three ASCII letters in any case, upper-cased."""
+
+    default_error_messages = {"invalid": "Must be a three-letter currency code such as USD."}
+    _PATTERN = re.compile(r"[A-Za-z]{3}")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not self._PATTERN.fullmatch(text):
+            raise self.make_error("invalid")
+        return text.upper()
+
+
+class CorridorKey(fields.String):
+    """A corridor key in a query: `FROM_TO` in any case, upper-cased."""
+
+    default_error_messages = {"invalid": "Must be a corridor key such as USD_MXN."}
+    _PATTERN = re.compile(r"[A-Za-z]{3}_[A-Za-z]{3}")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not self._PATTERN.fullmatch(text):
+            raise self.make_error("invalid")
+        return text.upper()
+
+
+class Rounded(fields.Float):
+    """A number rounded to `places` decimals when dumped (percentages, fees)."""
+
+    def __init__(self, places: int = 2, **kwargs: Any) -> None:
+        self.places = places
+        super().__init__(**kwargs)
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
+        return None if value is None else round(value, self.places)
+
+
+class SignificantFigures(fields.Float):
+    """A rate rounded to `digits` significant figures when dumped."""
+
+    def __init__(self, digits: int = 6, **kwargs: Any) -> None:
+        self.digits = digits
+        super().__init__(**kwargs)
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
+        if value is None or not math.isfinite(value):
+            return None
+        return float(f"{value:.{self.digits}g}")
+
+
+def display_date(day: dt.date) -> str:
+    """`Nov 20, 2026`, in English whatever the locale."""
+    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
+class DisplayDate(fields.Field):
+    """A date dumped as `Mon D, YYYY`."""
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else display_date(value)

@@ -1,0 +1,170 @@
+"""Load schemas for `seed_data.json`: every validation rule of SPEC §1."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from corridor.model import Dataset, build_dataset
+from schemas.fields import IsoDate, StrictBool, StrictFloat
+
+COMPLIANCE_LEVELS = ("Low", "Medium", "High")
+PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
+_SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
+
+currency_code = validate.Regexp(
+    r"[A-Z]{3}\Z", error="Must be a three-letter upper-case currency code such as USD."
+)
+percent = validate.Range(min=0, max=100, max_inclusive=False, error="Must be at least 0 and below 100.")
+not_negative = validate.Range(min=0, error="Must be 0 or more.")
+score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
+text = validate.Length(min=1, error="Must not be empty.")
+
+
+def settlement_text(value: str) -> None:
+    """`1 hour`, `10 minutes`, `2 days`: plural exactly when the number is not 1."""
+    match = _SETTLEMENT.fullmatch(value)
+    if not match or (match[1] == "1") != (match[3] == ""):
+        raise ValidationError(
+            "Must be a number from 1 then minute, hour or day, plural exactly when the number "
+            "is not 1, such as '1 hour' or '2 days'."
+        )
+
+
+def repeated(values: list[str]) -> list[str]:
+    """The values that occur more than once, sorted."""
+    return sorted(v for v, n in Counter(values).items() if n > 1)
+
+
+def distinct(values: list[str]) -> None:
+    """No value twice."""
+    if twice := repeated(values):
+        raise ValidationError(f"Must not repeat: {', '.join(twice)}.")
+
+
+class RateTable(fields.Dict):
+    """Currency code → units per one base: every rate a finite number above 0."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            keys=fields.String(validate=currency_code),
+            values=StrictFloat(validate=validate.Range(min=0, min_inclusive=False, error="Must be above 0.")),
+            validate=validate.Length(min=1, error="Must hold at least one currency."),
+            **kwargs,
+        )
+
+
+class RatesSchema(Schema):
+    base = fields.String(required=True, validate=currency_code)
+    interbank = RateTable(required=True)
+    consumer = RateTable(required=True)
+
+    @validates_schema
+    def check_tables(self, data: dict, **kwargs: Any) -> None:
+        interbank, consumer = data["interbank"], data["consumer"]
+        if set(interbank) != set(consumer):
+            odd = sorted(set(interbank) ^ set(consumer))
+            raise ValidationError(f"Both tables must hold the same currencies; differing: {', '.join(odd)}.", "consumer")
+        for needed in ("USD", "EUR"):
+            if needed not in interbank:
+                raise ValidationError(f"Must include {needed}.", "interbank")
+        for name, table in (("interbank", interbank), ("consumer", consumer)):
+            if table.get(data["base"]) != 1:
+                raise ValidationError(f"The base {data['base']} must be in the table with value 1.", name)
+
+
+class ProviderSchema(Schema):
+    id = fields.String(
+        required=True,
+        validate=validate.Regexp(r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'."),
+    )
+    name = fields.String(required=True, validate=text)
+
+
+class OfferSchema(Schema):
+    provider = fields.String(required=True)
+    spread_pct = StrictFloat(required=True, validate=percent)
+    flat_fee = StrictFloat(required=True, validate=not_negative)
+    fee_pct = StrictFloat(required=True, validate=percent)
+    settlement = fields.String(required=True, validate=settlement_text)
+    payout_methods = fields.List(
+        fields.String(validate=validate.OneOf(PAYOUT_METHODS, error="Must be one of: {choices}.")),
+        required=True,
+        validate=[validate.Length(min=1, error="Must name at least one payout method."), distinct],
+    )
+    svc_score = fields.Integer(required=True, strict=True, validate=score)
+
+
+class CorridorSchema(Schema):
+    id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, error="Must be a positive integer."))
+    from_currency = fields.String(required=True, validate=currency_code)
+    to_currency = fields.String(required=True, validate=currency_code)
+    source = fields.String(required=True, validate=text)
+    destination = fields.String(required=True, validate=text)
+    active = StrictBool(required=True)
+    compliance = fields.String(required=True, validate=validate.OneOf(COMPLIANCE_LEVELS, error="Must be one of: {choices}."))
+    compliance_notes = fields.String(required=True)
+    score = fields.Integer(required=True, strict=True, validate=score)
+    annual_flow_bn = StrictFloat(required=True, validate=not_negative)
+    offers = fields.List(
+        fields.Nested(OfferSchema),
+        required=True,
+        validate=validate.Length(min=1, error="Must hold at least one offer."),
+    )
+
+    @validates_schema
+    def check_pair_and_offers(self, data: dict, **kwargs: Any) -> None:
+        if data["from_currency"] == data["to_currency"]:
+            raise ValidationError("Must differ from from_currency.", "to_currency")
+        if twice := repeated([o["provider"] for o in data["offers"]]):
+            raise ValidationError(f"Must hold one offer per provider; repeated: {', '.join(twice)}.", "offers")
+
+
+class SeedSchema(Schema):
+    as_of = IsoDate(required=True)
+    reference_amount_usd = StrictFloat(required=True, validate=validate.Range(min=0, min_inclusive=False, error="Must be above 0."))
+    rates = fields.Nested(RatesSchema, required=True)
+    providers = fields.List(fields.Nested(ProviderSchema), required=True, validate=validate.Length(min=1, error="Must list at least one provider."))
+    corridors = fields.List(fields.Nested(CorridorSchema), required=True, validate=validate.Length(min=1, error="Must list at least one corridor."))
+
+    @validates_schema
+    def check_references(self, data: dict, **kwargs: Any) -> None:
+        errors: dict[str, Any] = {}
+        for key in ("id", "name"):
+            if twice := repeated([p[key] for p in data["providers"]]):
+                errors.setdefault("providers", []).append(f"Provider {key}s must be unique; repeated: {', '.join(twice)}.")
+        provider_ids = {p["id"] for p in data["providers"]}
+        currencies = data["rates"]["interbank"]
+        seen_ids: set[int] = set()
+        seen_pairs: set[tuple[str, str]] = set()
+        for index, corridor in enumerate(data["corridors"]):
+            problems = _corridor_problems(corridor, provider_ids, currencies, seen_ids, seen_pairs)
+            if problems:
+                errors.setdefault("corridors", {})[index] = problems
+        if errors:
+            raise ValidationError(errors)
+
+    @post_load
+    def make_dataset(self, data: dict, **kwargs: Any) -> Dataset:
+        return build_dataset(data)
+
+
+def _corridor_problems(corridor: dict, provider_ids: set[str], currencies: dict, seen_ids: set, seen_pairs: set) -> dict:
+    problems: dict[str, Any] = {}
+    if corridor["id"] in seen_ids:
+        problems["id"] = [f"Corridor id {corridor['id']} is used twice."]
+    seen_ids.add(corridor["id"])
+    pair = (corridor["from_currency"], corridor["to_currency"])
+    if pair in seen_pairs:
+        problems["to_currency"] = [f"The pair {pair[0]}→{pair[1]} is listed twice."]
+    seen_pairs.add(pair)
+    for name in ("from_currency", "to_currency"):
+        if corridor[name] not in currencies:
+            problems.setdefault(name, []).append(f"{corridor[name]} is not in the rate tables.")
+    for index, offer in enumerate(corridor["offers"]):
+        if offer["provider"] not in provider_ids:
+            problems.setdefault("offers", {})[index] = {"provider": [f"No provider has the id {offer['provider']!r}."]}
+    return problems

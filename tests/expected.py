@@ -1,0 +1,59 @@
+"""SPEC §2 re-derived from the raw JSON, independently of the service's code, for assertions."""
+
+from statistics import fmean
+
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def sig6(x):
+    return float(f"{x:.6g}")
+
+
+def active(raw):
+    return sorted((c for c in raw["corridors"] if c["active"]), key=lambda c: c["id"])
+
+
+def key(corridor):
+    return f"{corridor['from_currency']}_{corridor['to_currency']}"
+
+
+def mid(raw, frm, to, table="interbank"):
+    rates = raw["rates"][table]
+    return rates[to] / rates[frm]
+
+
+def ranked(raw, corridor):
+    """Offers with name, rate and true cost, in SPEC ranking order."""
+    names = {p["id"]: p["name"] for p in raw["providers"]}
+    ib = raw["rates"]["interbank"]
+    amount = raw["reference_amount_usd"] * ib[corridor["from_currency"]] / ib["USD"]
+    m = mid(raw, corridor["from_currency"], corridor["to_currency"])
+    rows = [
+        dict(
+            offer,
+            name=names[offer["provider"]],
+            rate=m * (1 - offer["spread_pct"] / 100),
+            cost=100 * offer["flat_fee"] / amount + offer["fee_pct"] + offer["spread_pct"],
+        )
+        for offer in corridor["offers"]
+    ]
+    return sorted(rows, key=lambda r: (r["cost"], -r["svc_score"], r["name"]))
+
+
+def minutes(settlement):
+    number, unit = settlement.split()
+    return int(number) * {"minute": 1, "hour": 60, "day": 1440}[unit.rstrip("s")]
+
+
+def corridor_costs(raw, corridor):
+    rows = ranked(raw, corridor)
+    return {
+        "best": min(r["cost"] for r in rows),
+        "avg": fmean(r["cost"] for r in rows),
+        "settlement": min(rows, key=lambda r: minutes(r["settlement"]))["settlement"],
+    }
+
+
+def display_date(iso):
+    year, month, day = (int(part) for part in iso.split("-"))
+    return f"{MONTHS[month - 1]} {day}, {year}"

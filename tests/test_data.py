@@ -1,0 +1,183 @@
+"""The shipped data is realistic and coherent; every SPEC §1 rule refuses a broken file."""
+
+import re
+from statistics import fmean
+
+import pytest
+
+from app import create_app
+from corridor.config import ConfigError
+from corridor.seed import DataError, load_dataset
+from expected import active, ranked
+
+REQUIRED_CURRENCIES = "USD EUR GBP JPY CHF CAD AUD CNY INR MXN PHP BRL ZAR SGD AED SAR PKR NGN KRW TRY IDR VND GTQ MAD".split()
+
+
+def test_shipped_data_loads(raw_seed):
+    dataset = load_dataset("seed_data.json")
+    assert dataset.as_of.isoformat() == raw_seed["as_of"]
+    assert len(dataset.corridors) == len(raw_seed["corridors"])
+
+
+def test_shipped_data_is_realistic(raw_seed):
+    corridors = active(raw_seed)
+    assert len(corridors) >= 15
+    assert any(not c["active"] for c in raw_seed["corridors"])
+    first = next(c for c in raw_seed["corridors"] if c["id"] == 1)
+    assert (first["from_currency"], first["to_currency"]) == ("USD", "MXN")
+    assert first["annual_flow_bn"] >= 55
+    assert sorted(c["id"] for c in raw_seed["corridors"]) == list(range(1, len(raw_seed["corridors"]) + 1))
+    assert len(raw_seed["providers"]) >= 8
+    assert all(len(c["offers"]) >= 3 for c in corridors)
+    costs = [row["cost"] for c in corridors for row in ranked(raw_seed, c)]
+    assert 4 <= fmean(costs) <= 7
+    assert sum(cost < 3 for cost in costs) >= 3
+
+
+def test_shipped_rate_tables(raw_seed):
+    interbank, consumer = raw_seed["rates"]["interbank"], raw_seed["rates"]["consumer"]
+    assert len(interbank) >= 40
+    assert set(REQUIRED_CURRENCIES) <= set(interbank)
+    assert interbank != consumer, "the consumer table is another source, not a copy"
+    for code in interbank:
+        assert abs(consumer[code] / interbank[code] - 1) < 0.01, code
+
+
+def _set(path, value):
+    """A mutation setting data[path] = value, path a tuple of keys and indexes."""
+
+    def mutate(data):
+        target = data
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+
+    return mutate
+
+
+def _delete(path):
+    def mutate(data):
+        target = data
+        for step in path[:-1]:
+            target = target[step]
+        del target[path[-1]]
+
+    return mutate
+
+
+def _copy_corridor(index, **changes):
+    def mutate(data):
+        data["corridors"].append(dict(data["corridors"][index], **changes))
+
+    return mutate
+
+
+BROKEN = {
+    "unknown top-level key": (_set(("extra",), 1), "$.extra", "Unknown field"),
+    "missing as_of": (_delete(("as_of",)), "$.as_of", "Missing data"),
+    "as_of not ISO": (_set(("as_of",), "20/11/2026"), "$.as_of", "YYYY-MM-DD"),
+    "as_of basic ISO": (_set(("as_of",), "20261120"), "$.as_of", "YYYY-MM-DD"),
+    "reference amount zero": (_set(("reference_amount_usd",), 0), "$.reference_amount_usd", "above 0"),
+    "base lower-case": (_set(("rates", "base"), "usd"), "$.rates.base", "three-letter"),
+    "currency code of 4 letters": (_set(("rates", "interbank", "USDX"), 1.0), "$.rates.interbank.USDX (the key)", "three-letter"),
+    "currency code with newline": (_set(("rates", "consumer", "EU\n"), 1.0), r'$.rates.consumer["EU\n"] (the key)', "three-letter"),
+    "rate zero": (_set(("rates", "interbank", "EUR"), 0), "$.rates.interbank.EUR", "above 0"),
+    "rate negative": (_set(("rates", "consumer", "EUR"), -0.86), "$.rates.consumer.EUR", "above 0"),
+    "rate as string": (_set(("rates", "interbank", "EUR"), "0.86"), "$.rates.interbank.EUR", "finite JSON number"),
+    "rate boolean": (_set(("rates", "interbank", "EUR"), True), "$.rates.interbank.EUR", "finite JSON number"),
+    "base not 1": (_set(("rates", "interbank", "USD"), 1.01), "$.rates.interbank", "value 1"),
+    "tables differ": (_delete(("rates", "consumer", "JPY")), "$.rates.consumer", "same currencies; differing: JPY"),
+    "no EUR": (lambda d: [d["rates"][t].pop("EUR") for t in ("interbank", "consumer")], "$.rates.interbank", "Must include EUR"),
+    "provider id not a slug": (_set(("providers", 0, "id"), "Wise UK"), "$.providers[0].id", "slug"),
+    "provider ids repeat": (lambda d: d["providers"].append(dict(d["providers"][0], name="Other")), "$.providers", "ids must be unique"),
+    "corridor id zero": (_set(("corridors", 0, "id"), 0), "$.corridors[0].id", "positive integer"),
+    "corridor id float": (_set(("corridors", 0, "id"), 1.0), "$.corridors[0].id", "integer"),
+    "corridor ids repeat": (_copy_corridor(1, from_currency="ZAR"), "$.corridors[", "used twice"),
+    "pair repeats": (_copy_corridor(0, id=999), "$.corridors[", "listed twice"),
+    "from equals to": (_set(("corridors", 0, "to_currency"), "USD"), "$.corridors[0].to_currency", "differ"),
+    "currency not in tables": (_set(("corridors", 0, "to_currency"), "XYZ"), "$.corridors[0].to_currency", "not in the rate tables"),
+    "compliance unknown": (_set(("corridors", 0, "compliance"), "low"), "$.corridors[0].compliance", "Low, Medium, High"),
+    "score over 100": (_set(("corridors", 0, "score"), 101), "$.corridors[0].score", "0 to 100"),
+    "active as 1": (_set(("corridors", 0, "active"), 1), "$.corridors[0].active", "Not a valid boolean"),
+    "annual flow negative": (_set(("corridors", 0, "annual_flow_bn"), -1), "$.corridors[0].annual_flow_bn", "0 or more"),
+    "no offers": (_set(("corridors", 0, "offers"), []), "$.corridors[0].offers", "at least one offer"),
+    "spread 100": (_set(("corridors", 0, "offers", 0, "spread_pct"), 100), "$.corridors[0].offers[0].spread_pct", "below 100"),
+    "fee_pct negative": (_set(("corridors", 0, "offers", 0, "fee_pct"), -0.1), "$.corridors[0].offers[0].fee_pct", "at least 0"),
+    "flat fee negative": (_set(("corridors", 0, "offers", 0, "flat_fee"), -1), "$.corridors[0].offers[0].flat_fee", "0 or more"),
+    "svc_score negative": (_set(("corridors", 0, "offers", 0, "svc_score"), -1), "$.corridors[0].offers[0].svc_score", "0 to 100"),
+    "settlement plural for 1": (_set(("corridors", 0, "offers", 0, "settlement"), "1 hours"), "$.corridors[0].offers[0].settlement", "plural"),
+    "settlement singular for 2": (_set(("corridors", 0, "offers", 0, "settlement"), "2 day"), "$.corridors[0].offers[0].settlement", "plural"),
+    "settlement leading zero": (_set(("corridors", 0, "offers", 0, "settlement"), "05 minutes"), "$.corridors[0].offers[0].settlement", "plural"),
+    "settlement trailing newline": (_set(("corridors", 0, "offers", 0, "settlement"), "1 hour\n"), "$.corridors[0].offers[0].settlement", "plural"),
+    "settlement unit weeks": (_set(("corridors", 0, "offers", 0, "settlement"), "2 weeks"), "$.corridors[0].offers[0].settlement", "plural"),
+    "payout empty": (_set(("corridors", 0, "offers", 0, "payout_methods"), []), "$.corridors[0].offers[0].payout_methods", "at least one"),
+    "payout repeated": (_set(("corridors", 0, "offers", 0, "payout_methods"), ["card", "card"]), "$.corridors[0].offers[0].payout_methods", "repeat: card"),
+    "payout unknown": (_set(("corridors", 0, "offers", 0, "payout_methods"), ["crypto"]), "$.corridors[0].offers[0].payout_methods[0]", "Must be one of"),
+    "offer unknown key": (_set(("corridors", 0, "offers", 0, "bonus"), 1), "$.corridors[0].offers[0].bonus", "Unknown field"),
+    "two offers, one provider": (lambda d: d["corridors"][0]["offers"].append(dict(d["corridors"][0]["offers"][0])), "$.corridors[0].offers", "one offer per provider"),
+    "unknown provider": (_set(("corridors", 0, "offers", 0, "provider"), "nobody"), "$.corridors[0].offers[0].provider", "No provider has the id 'nobody'"),
+}
+
+
+@pytest.mark.parametrize("mutate, where, rule", BROKEN.values(), ids=BROKEN.keys())
+def test_broken_data_is_refused_naming_file_path_and_rule(seed_copy, write_seed, mutate, where, rule):
+    mutate(seed_copy)
+    path = write_seed(seed_copy)
+    with pytest.raises(DataError) as caught:
+        load_dataset(path)
+    message = caught.value.format_message()
+    assert message.startswith(f"{path} is not valid corridor data")
+    line = next((l for l in message.splitlines() if l.strip().startswith(where)), None)
+    assert line is not None, message
+    assert rule in line
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('{"as_of": ', "not valid JSON at line 1"),
+        ('{"as_of": NaN}', "NaN is not a number"),
+        ('{"as_of": Infinity}', "Infinity is not a number"),
+        ('{"as_of": "2026-11-20", "as_of": "2026-11-21"}', "the key 'as_of' appears twice"),
+        ("[]", "$: Invalid input type"),
+    ],
+)
+def test_unparseable_data_is_refused(write_seed, text, fragment):
+    path = write_seed(text)
+    with pytest.raises(DataError, match=re.escape(fragment)) as caught:
+        load_dataset(path)
+    assert path in caught.value.format_message()
+
+
+def test_missing_and_non_utf8_files_are_refused(tmp_path):
+    with pytest.raises(DataError, match="cannot read the data file"):
+        load_dataset(str(tmp_path / "absent.json"))
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"source": "Bogot\xe1"}'.encode("latin-1"))
+    with pytest.raises(DataError, match="not UTF-8"):
+        load_dataset(str(latin))
+
+
+def test_app_refuses_to_start_on_broken_data(seed_copy, write_seed):
+    seed_copy["corridors"][0]["compliance"] = "Severe"
+    path = write_seed(seed_copy)
+    with pytest.raises(ConfigError, match=r"\$\.corridors\[0\]\.compliance"):
+        create_app({"API_KEYS": "some-key-123", "SEED_DATA": path})
+
+
+def test_data_check_command_ok(app):
+    result = app.test_cli_runner().invoke(args=["data", "check"])
+    assert result.exit_code == 0
+    assert re.fullmatch(r".*seed_data\.json: OK, as of \d{4}-\d\d-\d\d: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, \d+ currencies\n", result.output)
+
+
+def test_data_check_command_reports_errors(app, seed_copy, write_seed):
+    seed_copy["corridors"][2]["offers"][1]["settlement"] = "3 hour"
+    seed_copy["rates"]["base"] = "usd"
+    path = write_seed(seed_copy)
+    result = app.test_cli_runner().invoke(args=["data", "check", path])
+    assert result.exit_code == 1
+    assert f"{path} is not valid corridor data (2 problem(s))" in result.output
+    assert "$.rates.base:" in result.output
+    assert "$.corridors[2].offers[1].settlement:" in result.output
+    assert "Traceback" not in result.output
