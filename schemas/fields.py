@@ -51,7 +51,7 @@ class IsoDate(fields.Date):
 class CurrencyCode(fields.String):
     """A currency code in a query: three ASCII letters in any case, upper-cased."""
 
-    default_error_messages = {"invalid": "Must be a three-letter currency code such as USD."}
+    default_error_messages = {"invalid": "must be a three-letter currency code such as USD."}
     _PATTERN = re.compile(r"[A-Za-z]{3}")
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
@@ -64,7 +64,7 @@ class CurrencyCode(fields.String):
 class CorridorKey(fields.String):
     """A corridor key in a query: `FROM_TO` in any case, upper-cased."""
 
-    default_error_messages = {"invalid": "Must be a corridor key such as USD_MXN."}
+    default_error_messages = {"invalid": "must be a corridor key such as USD_MXN."}
     _PATTERN = re.compile(r"[A-Za-z]{3}_[A-Za-z]{3}")
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:

@@ -4,14 +4,14 @@ import copy
 import hashlib
 import json
 import socket
-from pathlib import Path
 
 import pytest
 
 from app import create_app
+from expected import SEED, shipped_seed
 
-ROOT = Path(__file__).resolve().parent.parent
-SEED = ROOT / "seed_data.json"
+ROOT = SEED.parent
+
 RAW_KEY = "test-key-raw-0123456789"
 HASHED_KEY = "test-key-hashed-9876543210"
 API_KEYS = f" {RAW_KEY} , ,sha256:{hashlib.sha256(HASHED_KEY.encode()).hexdigest()} "
@@ -20,7 +20,7 @@ API_KEYS = f" {RAW_KEY} , ,sha256:{hashlib.sha256(HASHED_KEY.encode()).hexdigest
 @pytest.fixture(scope="session")
 def raw_seed():
     """The shipped data file as plain JSON, for re-deriving expected figures."""
-    return json.loads(SEED.read_text(encoding="utf-8"))
+    return shipped_seed()
 
 
 @pytest.fixture

@@ -1,8 +1,17 @@
 """SPEC §2 re-derived from the raw JSON, independently of the service's code, for assertions."""
 
+import json
+from pathlib import Path
 from statistics import fmean
 
+SEED = Path(__file__).resolve().parent.parent / "seed_data.json"
+
 MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def shipped_seed():
+    """The shipped data file as plain JSON."""
+    return json.loads(SEED.read_text(encoding="utf-8"))
 
 
 def sig6(x):

@@ -1,0 +1,125 @@
+"""Group A: every field, type, order and value of SPEC §3, re-derived from the data file."""
+
+import pytest
+
+from expected import active, display_date, key, mid, ranked, shipped_seed, sig6
+
+SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
+                  "best_provider", "true_cost_pct", "compliance", "score"]
+PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
+                   "settlement", "payout_methods", "svc_score"]
+
+
+def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
+    response = client.get("/api/corridors", headers=auth)
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    expected = active(raw_seed)
+    assert [(c["from_currency"], c["to_currency"]) for c in body] == [
+        (c["from_currency"], c["to_currency"]) for c in expected
+    ]
+    for item, corridor in zip(body, expected):
+        best = ranked(raw_seed, corridor)[0]
+        assert list(item) == SUMMARY_FIELDS
+        assert item == {
+            "from_currency": corridor["from_currency"],
+            "to_currency": corridor["to_currency"],
+            "source": corridor["source"],
+            "destination": corridor["destination"],
+            "mid_market": sig6(mid(raw_seed, corridor["from_currency"], corridor["to_currency"])),
+            "best_rate": sig6(best["rate"]),
+            "best_provider": best["name"],
+            "true_cost_pct": round(best["cost"], 2),
+            "compliance": corridor["compliance"],
+            "score": corridor["score"],
+        }
+
+
+def test_inactive_corridors_are_served_nowhere(client, auth, raw_seed):
+    inactive = [c for c in raw_seed["corridors"] if not c["active"]]
+    listed = {(c["from_currency"], c["to_currency"]) for c in client.get("/api/corridors", headers=auth).get_json()}
+    for corridor in inactive:
+        assert (corridor["from_currency"], corridor["to_currency"]) not in listed
+        response = client.get(f"/api/providers?corridor={key(corridor)}", headers=auth)
+        assert response.status_code == 404
+        assert response.get_json()["code"] == "unknown_corridor"
+
+
+@pytest.mark.parametrize("corridor_key", [key(c) for c in active(shipped_seed())])
+def test_providers_ranked_by_true_cost(client, auth, raw_seed, corridor_key):
+    corridor = next(c for c in active(raw_seed) if key(c) == corridor_key)
+    response = client.get(f"/api/providers?corridor={corridor_key}", headers=auth)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body == [
+        {
+            "rank": rank,
+            "provider": row["name"],
+            "rate": sig6(row["rate"]),
+            "flat_fee": round(row["flat_fee"], 2),
+            "fee_pct": round(row["fee_pct"], 2),
+            "spread_pct": round(row["spread_pct"], 2),
+            "true_cost_pct": round(row["cost"], 2),
+            "settlement": row["settlement"],
+            "payout_methods": row["payout_methods"],
+            "svc_score": row["svc_score"],
+        }
+        for rank, row in enumerate(ranked(raw_seed, corridor), start=1)
+    ]
+    assert all(list(item) == PROVIDER_FIELDS for item in body)
+
+
+def test_field_types(client, auth):
+    summary = client.get("/api/corridors", headers=auth).get_json()[0]
+    provider = client.get("/api/providers?corridor=USD_MXN", headers=auth).get_json()[0]
+    for name in ("mid_market", "best_rate", "true_cost_pct"):
+        assert isinstance(summary[name], float), name
+    for name in ("rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct"):
+        assert isinstance(provider[name], float), name
+    assert isinstance(summary["score"], int) and isinstance(provider["svc_score"], int)
+    assert isinstance(provider["rank"], int) and isinstance(provider["payout_methods"], list)
+
+
+def test_summary_matches_rank_one_provider(client, auth):
+    summaries = client.get("/api/corridors", headers=auth).get_json()
+    for summary in summaries:
+        corridor_key = f"{summary['from_currency']}_{summary['to_currency']}"
+        first = client.get(f"/api/providers?corridor={corridor_key}", headers=auth).get_json()[0]
+        assert (summary["best_provider"], summary["best_rate"], summary["true_cost_pct"]) == (
+            first["provider"], first["rate"], first["true_cost_pct"]
+        ), corridor_key
+
+
+@pytest.mark.parametrize("query", ["corridor=usd_mxn", "corridor=Usd_Mxn", "corridor=USD_MXN"])
+def test_corridor_key_any_case(client, auth, query):
+    response = client.get(f"/api/providers?{query}", headers=auth)
+    assert response.status_code == 200
+    assert response.get_json()[0]["rank"] == 1
+
+
+@pytest.mark.parametrize("frm, to", [("USD", "EUR"), ("eur", "jpy"), ("GBP", "INR"), ("Mxn", "usd"), ("AED", "PKR")])
+def test_midrate_any_pair(client, auth, raw_seed, frm, to):
+    response = client.get(f"/api/midrate?from={frm}&to={to}", headers=auth)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert list(body) == ["from", "to", "ref_rate_a", "ref_rate_b", "updated"]
+    assert body == {
+        "from": frm.upper(),
+        "to": to.upper(),
+        "ref_rate_a": sig6(mid(raw_seed, frm.upper(), to.upper(), "consumer")),
+        "ref_rate_b": sig6(mid(raw_seed, frm.upper(), to.upper())),
+        "updated": display_date(raw_seed["as_of"]),
+    }
+    assert body["ref_rate_a"] != body["ref_rate_b"]
+
+
+def test_midrate_same_currency_is_one(client, auth):
+    body = client.get("/api/midrate?from=inr&to=INR", headers=auth).get_json()
+    assert (body["ref_rate_a"], body["ref_rate_b"]) == (1, 1)
+
+
+def test_midrate_of_a_corridor_equals_its_mid_market(client, auth):
+    summary = client.get("/api/corridors", headers=auth).get_json()[0]
+    rate = client.get(f"/api/midrate?from={summary['from_currency']}&to={summary['to_currency']}", headers=auth).get_json()
+    assert rate["ref_rate_b"] == summary["mid_market"]

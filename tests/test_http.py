@@ -1,0 +1,71 @@
+"""SPEC §8: HEAD, OPTIONS, strong ETags and 304, caching, nosniff, request ids."""
+
+import re
+
+import pytest
+
+URLS = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR"]
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_get_carries_strong_etag_and_private_caching(client, auth, url):
+    response = client.get(url, headers=auth)
+    assert response.status_code == 200
+    assert re.fullmatch(r'"[0-9a-f]{32}"', response.headers["ETag"])
+    assert response.headers["Cache-Control"] == "private, max-age=60"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_if_none_match_gives_304_without_body(client, auth, url):
+    etag = client.get(url, headers=auth).headers["ETag"]
+    response = client.get(url, headers={**auth, "If-None-Match": etag})
+    assert response.status_code == 304
+    assert response.get_data() == b""
+    assert response.headers["ETag"] == etag
+    stale = client.get(url, headers={**auth, "If-None-Match": '"0000"'})
+    assert stale.status_code == 200
+
+
+def test_etags_differ_between_bodies(client, auth):
+    etags = {client.get(url, headers=auth).headers["ETag"] for url in URLS}
+    assert len(etags) == len(URLS)
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_head_is_get_without_body(client, auth, url):
+    get, head = client.get(url, headers=auth), client.head(url, headers=auth)
+    assert head.status_code == 200
+    assert head.get_data() == b""
+    for name in ("Content-Type", "Content-Length", "ETag", "Cache-Control"):
+        assert head.headers[name] == get.headers[name]
+
+
+def test_head_needs_a_key_too(client):
+    response = client.head("/api/corridors")
+    assert response.status_code == 401
+    assert response.get_data() == b""
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_options_needs_no_key(client, url):
+    response = client.options(url)
+    assert response.status_code == 204
+    assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
+    assert response.get_data() == b""
+    assert "Content-Type" not in response.headers
+
+
+def test_error_responses_are_not_cached(client):
+    assert client.get("/api/corridors").headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("given", ["abc-123", "A.b_c-9", "x" * 128])
+def test_request_id_is_echoed(client, given):
+    assert client.get("/api/corridors", headers={"X-Request-ID": given}).headers["X-Request-ID"] == given
+
+
+@pytest.mark.parametrize("given", ["", "x" * 129, "has space", "tab\there", "semi;colon", "ünï"])
+def test_bad_request_id_is_replaced(client, given):
+    response = client.get("/api/nowhere", headers={"X-Request-ID": given})
+    assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-ID"])

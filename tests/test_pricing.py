@@ -1,0 +1,43 @@
+"""The pure pricing module: SPEC §2 formulas and ranking tie-breaks on hand-made offers."""
+
+import pytest
+
+from corridor.model import Offer
+from corridor.pricing import provider_rate, rank_offers, settlement_minutes, true_cost_pct
+
+
+def offer(name, spread=1.0, flat=0.0, pct=0.0, settlement="1 hour", svc=80):
+    return Offer(name.lower(), name, spread, flat, pct, settlement, ("bank_deposit",), svc)
+
+
+@pytest.mark.parametrize(
+    "text, minutes",
+    [("1 minute", 1), ("45 minutes", 45), ("1 hour", 60), ("20 hours", 1200), ("1 day", 1440), ("3 days", 4320)],
+)
+def test_settlement_minutes(text, minutes):
+    assert settlement_minutes(text) == minutes
+
+
+def test_true_cost_adds_flat_fee_share_fee_pct_and_spread():
+    assert true_cost_pct(offer("A", spread=0.42, flat=4.14, pct=0.5), 200) == pytest.approx(2.07 + 0.5 + 0.42)
+
+
+def test_provider_rate_takes_the_spread_off_mid():
+    assert provider_rate(18.0, offer("A", spread=2.0)) == pytest.approx(17.64)
+
+
+def test_ranking_cost_then_service_score_then_name():
+    offers = [
+        offer("Zeta", spread=1.0, svc=90),
+        offer("Alpha", spread=1.0, svc=90),
+        offer("Beta", spread=1.0, svc=95),
+        offer("Cheap", spread=0.5, svc=10),
+    ]
+    quotes = rank_offers(offers, mid=10.0, amount=200.0)
+    assert [(q.rank, q.offer.provider) for q in quotes] == [(1, "Cheap"), (2, "Beta"), (3, "Alpha"), (4, "Zeta")]
+
+
+def test_ranking_depends_on_the_amount():
+    flat_fee, spread = offer("FlatFee", spread=0.4, flat=10.0), offer("Spread", spread=1.5)
+    assert rank_offers([flat_fee, spread], 1.0, 200.0)[0].offer.provider == "Spread"
+    assert rank_offers([flat_fee, spread], 1.0, 5000.0)[0].offer.provider == "FlatFee"
