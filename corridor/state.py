@@ -27,13 +27,15 @@ def init_state(app: Flask) -> None:
     """Load and price the data, read the keys; refuse to serve without either."""
     catalog = Catalog.build(load_dataset(app.config["SEED_DATA"]))
     keys = parse_api_keys(app.config["API_KEYS"])
-    if not keys and _serving():
+    serving = _serving()
+    if serving and not keys:
         raise ConfigError(
             "API_KEYS is empty: set it to one or more comma-separated keys "
             "(`flask --app app keys generate` makes one) before serving."
         )
     app.extensions[_KEY] = {"catalog": catalog, "keys": keys, "started": time.monotonic()}
-    app.logger.info("Loaded %s: %s; %d API key(s) live.", app.config["SEED_DATA"], summary(catalog.dataset), len(keys))
+    if serving:
+        app.logger.info("Loaded %s: %s; %d API key(s) live.", app.config["SEED_DATA"], summary(catalog.dataset), len(keys))
 
 
 def catalog() -> Catalog:
