@@ -14,6 +14,9 @@ def _int_env(name: str, default: int) -> int:
 bind = f"0.0.0.0:{_int_env('PORT', 8000)}"
 workers = _int_env("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# gunicorn's runtime control socket is unused here, and its default path is shared by every
+# instance on a machine
+control_socket_disable = True
 accesslog = "-"
 errorlog = "-"
 # who, when, request line, status, bytes, duration, request id (SPEC §8); never the Authorization header
