@@ -51,6 +51,11 @@ class Corridor:
         """The corridor key clients use, `FROM_TO`."""
         return f"{self.from_currency}_{self.to_currency}"
 
+    @property
+    def pair(self) -> str:
+        """The corridor for people, `USD→MXN`."""
+        return f"{self.from_currency}\u2192{self.to_currency}"
+
 
 @dataclass(frozen=True, slots=True)
 class Rates:

@@ -17,7 +17,11 @@ def shown(name: str, limit: int = 40) -> str:
 
 
 def parse_query(schema: Schema) -> dict[str, Any]:
-    """Unknown or repeated → missing → malformed, the first failure answering as 400."""
+    """Unknown or repeated → missing or empty → malformed, the first failure answering 400.
+
+    A schema may name groups of optional parameters that come together (`required_together`):
+    giving one of them makes the others required.
+    """
     args = request.args
     fields = {field.data_key or name: field for name, field in schema.fields.items()}
     for name in args:
@@ -26,13 +30,18 @@ def parse_query(schema: Schema) -> dict[str, Any]:
             raise ApiError(400, "invalid_parameter", f"Unknown query parameter {shown(name)}; this endpoint takes {takes}.")
         if len(args.getlist(name)) > 1:
             raise ApiError(400, "invalid_parameter", f"Query parameter {shown(name)} is given more than once; give it once.")
-    given = {name: value for name, value in args.items() if value != ""}
+    required = {name for name, field in fields.items() if field.required}
+    for group in getattr(schema, "required_together", ()):
+        if any(name in args for name in group):
+            required.update(group)
     for name, field in fields.items():
-        if field.required and name not in given:
-            example = field.metadata.get("example")
-            raise ApiError(400, "missing_parameter", f"Query parameter '{name}' is required, for example {name}={example}.")
+        if args.get(name) == "" or (name in required and name not in args):
+            raise ApiError(
+                400, "missing_parameter",
+                f"Query parameter '{name}' needs a value, for example {name}={field.metadata['example']}.",
+            )
     try:
-        return schema.load(given)
+        return schema.load(args.to_dict())
     except ValidationError as err:
         name, messages = next(iter(err.messages.items()))
         raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' {messages[0]}") from None

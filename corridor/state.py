@@ -11,6 +11,7 @@ from corridor.auth import parse_api_keys
 from corridor.catalog import Catalog
 from corridor.config import ConfigError
 from corridor.errors import ApiError
+from corridor.params import shown
 from corridor.pricing import CorridorFigures
 from corridor.seed import load_dataset, summary
 
@@ -66,3 +67,12 @@ def require_currency(code: str) -> str:
     if not catalog().has_currency(code):
         raise ApiError(404, "unknown_currency", f"No rates for currency {code}; see the README for the list.")
     return code
+
+
+def find_corridor_by_id(corridor_id: str) -> CorridorFigures:
+    """An active corridor by its id as written in a path, or 404 not_found."""
+    # ids are keyed by their canonical decimal text, so `01`, `+1` or non-ASCII digits never match
+    try:
+        return catalog().by_id[corridor_id]
+    except KeyError:
+        raise ApiError(404, "not_found", f"No active corridor has the id {shown(corridor_id)}.") from None

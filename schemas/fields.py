@@ -103,8 +103,22 @@ def display_date(day: dt.date) -> str:
     return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
 
 
-class DisplayDate(fields.Field):
+class DisplayDate(fields.String):
     """A date dumped as `Mon D, YYYY`."""
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else display_date(value)
+
+
+class PercentText(fields.String):
+    """A percentage dumped as text with two decimals: `4.87%`."""
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else f"{value:.2f}%"
+
+
+class BillionsText(fields.String):
+    """USD billions dumped as text with one decimal: `$63.3B`."""
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else f"${value:.1f}B"

@@ -9,4 +9,4 @@ class ProblemSchema(Schema):
     status = fields.Integer(metadata={"description": "The HTTP status code.", "example": 404})
     detail = fields.String(metadata={"description": "One sentence saying what to change.", "example": "No active corridor USD_XYZ."})
     code = fields.String(metadata={"description": "Stable machine-readable error code.", "example": "unknown_corridor"})
-    ok = fields.Constant(False, metadata={"description": "Always false on an error.", "example": False})
+    ok = fields.Constant(False, metadata={"description": "true when the request succeeded, false on an error.", "example": False})

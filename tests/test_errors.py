@@ -75,8 +75,8 @@ def test_500_hides_internals_and_logs_the_traceback(app, caplog):
         ("/api/providers?corridor=x&corridor=y&z=1", 400, "invalid_parameter", "given more than once"),
         ("/api/providers?api_key=anything", 400, "invalid_parameter", "Unknown query parameter 'api_key'"),
         # missing comes before malformed
-        ("/api/midrate?from=toolong", 400, "missing_parameter", "Query parameter 'to' is required"),
-        ("/api/midrate?to=usd", 400, "missing_parameter", "Query parameter 'from' is required"),
+        ("/api/midrate?from=toolong", 400, "missing_parameter", "Query parameter 'to' needs a value"),
+        ("/api/midrate?to=usd", 400, "missing_parameter", "Query parameter 'from' needs a value"),
         # malformed comes before not served
         ("/api/midrate?from=US1&to=XYZ", 400, "invalid_parameter", "Query parameter 'from' must be a three-letter"),
         ("/api/midrate?from=USD&to=XY", 400, "invalid_parameter", "Query parameter 'to' must be a three-letter"),
@@ -118,7 +118,9 @@ HOSTILE_VALUES = [
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)
 @pytest.mark.parametrize("template", ["/api/providers?corridor={}", "/api/midrate?from={}&to=USD",
-                                      "/api/midrate?from=USD&to={}", "/api/corridors?{}=1", "/api/{}"])
+                                      "/api/midrate?from=USD&to={}", "/api/corridors?{}=1", "/api/{}",
+                                      "/api/poc/providers?corridor={}", "/api/poc/corridors?from={}&to=MXN",
+                                      "/api/poc/corridors/{}", "/api/poc/full?{}={}"])
 def test_hostile_values_get_a_clear_4xx(client, auth, template, value):
     response = client.get(template.format(value), headers=auth)
     assert 400 <= response.status_code < 500

@@ -1,0 +1,118 @@
+"""Group B schemas: camelCase, display strings, the `ok` envelope (SPEC §4).
+
+Every field carries `description` and `example` metadata: the guide is generated from them.
+"""
+
+from marshmallow import Schema, fields, pre_dump
+
+from schemas.fields import BillionsText, CorridorKey, CurrencyCode, DisplayDate, PercentText, Rounded, SignificantFigures
+
+
+def _meta(description, example=None, **more):
+    # nested objects and lists of them get their example generated from their own fields
+    metadata = {"description": description} if example is None else {"description": description, "example": example}
+    return {"metadata": metadata, **more}
+
+
+class CorridorsQuery(Schema):
+    """`from` and `to` pick one corridor; giving one makes both required."""
+
+    required_together = (("from", "to"),)
+    from_currency = CurrencyCode(data_key="from", **_meta("Currency sent, any case; needs `to`.", "USD"))
+    to_currency = CurrencyCode(data_key="to", **_meta("Currency received, any case; needs `from`.", "MXN"))
+
+
+class ProvidersQuery(Schema):
+    corridor = CorridorKey(**_meta("Corridor key FROM_TO, any case; omit it for every corridor.", "USD_MXN"))
+
+
+class OkSchema(Schema):
+    """The envelope's flag; listed last among a response's bases so that it dumps first."""
+
+    ok = fields.Constant(True, **_meta("true when the request succeeded, false on an error.", True))
+
+
+class CountSchema(Schema):
+    count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
+
+
+class CorridorSchema(Schema):
+    id = fields.Integer(attribute="corridor.id", **_meta("Corridor id, for /api/poc/corridors/<id>.", 1))
+    corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
+    annualFlowBn = BillionsText(attribute="corridor.annual_flow_bn", **_meta("Money sent along the corridor a year, USD billions.", "$63.3B"))
+    avgCost = PercentText(attribute="avg_cost", **_meta("Mean true cost over the corridor's providers.", "6.54%"))
+    bestCost = PercentText(attribute="best_cost", **_meta("Lowest true cost over the corridor's providers.", "2.38%"))
+    compliance = fields.String(attribute="corridor.compliance", **_meta("Compliance level: Low, Medium or High.", "Low"))
+    settlement = fields.String(**_meta("Settlement time of the fastest provider.", "5 minutes"))
+
+
+class ProviderEntrySchema(Schema):
+    rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
+    provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
+    rate = SignificantFigures(**_meta("Rate given: mid-market less the spread, 6 significant figures.", 18.1974))
+    fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
+    feePct = PercentText(attribute="offer.fee_pct", **_meta("Fee as a share of the amount sent.", "0.00%"))
+    spreadPct = PercentText(attribute="offer.spread_pct", **_meta("FX margin over the mid-market rate.", "1.38%"))
+    trueCostPct = PercentText(attribute="true_cost_pct", **_meta("Fees plus FX margin as a share of the amount sent.", "2.38%"))
+    settlement = fields.String(attribute="offer.settlement", **_meta("Typical time to arrive.", "10 minutes"))
+    payoutMethods = fields.List(fields.String(), attribute="offer.payout_methods", **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]))
+    score = fields.Integer(attribute="offer.svc_score", **_meta("Provider service score, 0–100.", 90))
+
+
+class ProviderGroupSchema(Schema):
+    """A corridor's ranked providers, dumped from its CorridorFigures."""
+
+    corridor = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
+    count = fields.Integer(**_meta("Number of providers in the list that follows.", 6))
+    providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
+
+    @pre_dump
+    def count_providers(self, figures, **kwargs):
+        return {"corridor": figures.corridor, "count": len(figures.quotes), "quotes": figures.quotes}
+
+
+class FullCorridorSchema(CorridorSchema):
+    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
+    complianceNotes = fields.String(attribute="corridor.compliance_notes", **_meta("What senders and recipients must show.", "Standard KYC with government-issued ID."))
+    providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
+
+
+class CorridorListResponse(CountSchema, OkSchema):
+    corridors = fields.List(fields.Nested(CorridorSchema), **_meta("Active corridors by id."))
+
+
+class CorridorResponse(OkSchema):
+    corridor = fields.Nested(CorridorSchema, **_meta("One corridor."))
+
+
+class ProvidersResponse(ProviderGroupSchema, OkSchema):
+    """One corridor's providers: the group shape plus `ok`."""
+
+
+class ProviderGroupsResponse(CountSchema, OkSchema):
+    corridors = fields.List(fields.Nested(ProviderGroupSchema), **_meta("One provider group per active corridor, by id."))
+
+
+class FullResponse(OkSchema):
+    updated = DisplayDate(**_meta("Date of the figures, Mon D, YYYY.", "Nov 20, 2026"))
+    count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
+    corridors = fields.List(fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers."))
+
+
+class GuideFieldSchema(Schema):
+    name = fields.String(**_meta("A field name used in Group B payloads.", "avgCost"))
+    type = fields.String(**_meta("JSON type: string, number, integer, boolean, array, object, or any.", "string"))
+    description = fields.String(**_meta("What the field means.", "Mean true cost over the corridor's providers."))
+    example = fields.Raw(**_meta("An example value.", "6.54%"))
+
+
+class GuideResponse(CountSchema, OkSchema):
+    entries = fields.List(fields.Nested(GuideFieldSchema), data_key="fields", attribute="fields", **_meta("Every field name of every Group B payload, from the schemas."))
+
+
+class HealthResponse(OkSchema):
+    status = fields.String(**_meta("Always ok when the service answers.", "ok"))
+    version = fields.String(**_meta("Service version.", "1.0.0"))
+    dataAsOf = fields.Date(attribute="data_as_of", **_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
+    corridors = fields.Integer(**_meta("Number of active corridors served.", 19))
+    uptimeSeconds = fields.Integer(attribute="uptime_seconds", **_meta("Seconds since this worker started.", 42))

@@ -1,0 +1,266 @@
+"""Group B (SPEC §4): shapes, formats, values re-derived from the data, headers, the guide."""
+
+import re
+
+import pytest
+
+from expected import active, corridor_costs, display_date, key, minutes, ranked, shipped_seed, sig6
+
+CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement"]
+ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
+                "payoutMethods", "score"]
+PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
+BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
+PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
+ACTIVE = active(shipped_seed())
+
+
+def expected_corridor(raw, corridor):
+    costs = corridor_costs(raw, corridor)
+    return {
+        "id": corridor["id"],
+        "corridor": f"{corridor['from_currency']}→{corridor['to_currency']}",
+        "annualFlowBn": f"${corridor['annual_flow_bn']:.1f}B",
+        "avgCost": f"{costs['avg']:.2f}%",
+        "bestCost": f"{costs['best']:.2f}%",
+        "compliance": corridor["compliance"],
+        "settlement": costs["settlement"],
+    }
+
+
+def expected_entries(raw, corridor):
+    return [
+        {
+            "rank": rank,
+            "provider": row["name"],
+            "rate": sig6(row["rate"]),
+            "fee": round(row["flat_fee"], 2),
+            "feePct": f"{row['fee_pct']:.2f}%",
+            "spreadPct": f"{row['spread_pct']:.2f}%",
+            "trueCostPct": f"{row['cost']:.2f}%",
+            "settlement": row["settlement"],
+            "payoutMethods": row["payout_methods"],
+            "score": row["svc_score"],
+        }
+        for rank, row in enumerate(ranked(raw, corridor), start=1)
+    ]
+
+
+def ok_json(client, url):
+    response = client.get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    assert response.headers["Cache-Control"] == "public, max-age=60"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    body = response.get_json()
+    assert body["ok"] is True and list(body)[0] == "ok"
+    return body
+
+
+def test_corridor_list(client, raw_seed):
+    body = ok_json(client, "/api/poc/corridors")
+    assert list(body) == ["ok", "count", "corridors"]
+    assert body["count"] == len(ACTIVE) == len(body["corridors"])
+    assert body["corridors"] == [expected_corridor(raw_seed, c) for c in ACTIVE]
+    for item in body["corridors"]:
+        assert list(item) == CORRIDOR_FIELDS
+        assert PAIR.fullmatch(item["corridor"])
+        assert BILLIONS.fullmatch(item["annualFlowBn"])
+        assert PERCENT.fullmatch(item["avgCost"]) and PERCENT.fullmatch(item["bestCost"])
+
+
+def test_spec_formats_of_corridor_one(client):
+    item = ok_json(client, "/api/poc/corridors/1")["corridor"]
+    assert item["corridor"] == "USD\u2192MXN"
+    assert item["annualFlowBn"] == "$63.3B"
+
+
+@pytest.mark.parametrize("corridor", ACTIVE, ids=key)
+def test_one_corridor_by_id_and_by_pair(client, raw_seed, corridor):
+    expected = {"ok": True, "corridor": expected_corridor(raw_seed, corridor)}
+    assert ok_json(client, f"/api/poc/corridors/{corridor['id']}") == expected
+    frm, to = corridor["from_currency"].lower(), corridor["to_currency"]
+    assert ok_json(client, f"/api/poc/corridors?from={frm}&to={to}") == expected
+
+
+@pytest.mark.parametrize("corridor", ACTIVE, ids=key)
+def test_providers_of_one_corridor(client, raw_seed, corridor):
+    body = ok_json(client, f"/api/poc/providers?corridor={key(corridor).lower()}")
+    assert list(body) == ["ok", "corridor", "count", "providers"]
+    assert body == {"ok": True, "corridor": key(corridor), "count": len(corridor["offers"]),
+                    "providers": expected_entries(raw_seed, corridor)}
+    for entry in body["providers"]:
+        assert list(entry) == ENTRY_FIELDS
+        assert all(PERCENT.fullmatch(entry[f]) for f in ("feePct", "spreadPct", "trueCostPct"))
+        assert isinstance(entry["rate"], float) and isinstance(entry["fee"], float)
+
+
+def test_grouped_providers_match_single_corridor_responses(client):
+    body = ok_json(client, "/api/poc/providers")
+    assert list(body) == ["ok", "count", "corridors"]
+    assert body["count"] == len(ACTIVE)
+    assert [g["corridor"] for g in body["corridors"]] == [key(c) for c in ACTIVE]
+    for group in body["corridors"]:
+        single = ok_json(client, f"/api/poc/providers?corridor={group['corridor']}")
+        single.pop("ok")
+        assert group == single
+
+
+def test_full(client, raw_seed):
+    body = ok_json(client, "/api/poc/full")
+    assert list(body) == ["ok", "updated", "count", "corridors"]
+    assert body["updated"] == display_date(raw_seed["as_of"])
+    assert body["count"] == len(ACTIVE)
+    for item, corridor in zip(body["corridors"], ACTIVE, strict=True):
+        assert list(item) == CORRIDOR_FIELDS + ["key", "complianceNotes", "providers"]
+        assert item == {**expected_corridor(raw_seed, corridor), "key": key(corridor),
+                        "complianceNotes": corridor["compliance_notes"],
+                        "providers": expected_entries(raw_seed, corridor)}
+
+
+def test_health(client, raw_seed):
+    response = client.get("/api/poc/health")
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    assert "ETag" not in response.headers
+    body = response.get_json()
+    assert list(body) == ["ok", "status", "version", "dataAsOf", "corridors", "uptimeSeconds"]
+    assert body["status"] == "ok" and re.fullmatch(r"\d+\.\d+\.\d+", body["version"])
+    assert body["dataAsOf"] == raw_seed["as_of"]
+    assert body["corridors"] == len(ACTIVE)
+    assert isinstance(body["uptimeSeconds"], int) and body["uptimeSeconds"] >= 0
+
+
+def test_group_a_and_group_b_agree_everywhere(client, auth):
+    summaries = client.get("/api/corridors", headers=auth).get_json()
+    full = ok_json(client, "/api/poc/full")["corridors"]
+    assert [s["from_currency"] + "_" + s["to_currency"] for s in summaries] == [c["key"] for c in full]
+    for summary, item in zip(summaries, full):
+        ranked_a = client.get(f"/api/providers?corridor={item['key']}", headers=auth).get_json()
+        ranked_b = item["providers"]
+        assert [(a["rank"], a["provider"]) for a in ranked_a] == [(b["rank"], b["provider"]) for b in ranked_b]
+        for a, b in zip(ranked_a, ranked_b):
+            assert (a["rate"], a["flat_fee"], a["settlement"], a["payout_methods"], a["svc_score"]) == (
+                b["rate"], b["fee"], b["settlement"], b["payoutMethods"], b["score"])
+            assert f"{a['true_cost_pct']:.2f}%" == b["trueCostPct"]
+            assert f"{a['fee_pct']:.2f}%" == b["feePct"] and f"{a['spread_pct']:.2f}%" == b["spreadPct"]
+        costs = [float(b["trueCostPct"].rstrip("%")) for b in ranked_b]
+        assert item["bestCost"] == ranked_b[0]["trueCostPct"] == f"{summary['true_cost_pct']:.2f}%"
+        assert float(item["bestCost"].rstrip("%")) == min(costs)
+        assert abs(float(item["avgCost"].rstrip("%")) - sum(costs) / len(costs)) <= 0.01
+        quickest = min(minutes(b["settlement"]) for b in ranked_b)
+        assert item["settlement"] == next(b["settlement"] for b in ranked_b if minutes(b["settlement"]) == quickest)
+        assert item["compliance"] == summary["compliance"]
+
+
+@pytest.mark.parametrize(
+    "url, status, code",
+    [
+        ("/api/poc/corridors?from=USD", 400, "missing_parameter"),
+        ("/api/poc/corridors?to=MXN", 400, "missing_parameter"),
+        ("/api/poc/corridors?from=&to=", 400, "missing_parameter"),
+        ("/api/poc/corridors?from=USD&to=MX", 400, "invalid_parameter"),
+        ("/api/poc/corridors?from=USD&to=XYZ", 404, "unknown_corridor"),
+        ("/api/poc/corridors?from=MXN&to=USD", 404, "unknown_corridor"),
+        ("/api/poc/corridors?from=USD&to=EGP", 404, "unknown_corridor"),
+        ("/api/poc/corridors?corridor=USD_MXN", 400, "invalid_parameter"),
+        ("/api/poc/corridors?from=USD&to=MXN&from=USD", 400, "invalid_parameter"),
+        ("/api/poc/providers?corridor=", 400, "missing_parameter"),
+        ("/api/poc/providers?corridor=USD-MXN", 400, "invalid_parameter"),
+        ("/api/poc/providers?corridor=USD_EGP", 404, "unknown_corridor"),
+        ("/api/poc/providers?corridor=USD_MXN&sort=x", 400, "invalid_parameter"),
+        ("/api/poc/full?x=1", 400, "invalid_parameter"),
+        ("/api/poc/guide?x=1", 400, "invalid_parameter"),
+        ("/api/poc/health?x=1", 400, "invalid_parameter"),
+        ("/api/poc/corridors/1?x=1", 400, "invalid_parameter"),
+        ("/api/poc/nowhere", 404, "not_found"),
+        ("/api/poc/corridors/", 404, "not_found"),
+    ],
+)
+def test_errors(client, url, status, code):
+    response = client.get(url)
+    assert response.status_code == status
+    assert response.mimetype == "application/problem+json"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.get_json()["code"] == code
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["0", "01", "+1", "-1", "1.0", "1e0", " 1", "1 ", "%EF%BC%91", "%D9%A1", "%E0%A5%A7", "9" * 5000, "%00", "abc",
+     str(next(c["id"] for c in shipped_seed()["corridors"] if not c["active"])), "99999"],
+)
+def test_corridor_id_not_served(client, segment):
+    response = client.get(f"/api/poc/corridors/{segment}")
+    assert response.status_code == 404
+    body = response.get_json()
+    assert body["code"] == "not_found" and len(body["detail"]) < 120
+
+
+@pytest.mark.parametrize("header", ["Bearer wrong", "Basic abc", "", "garbage \u00e9"])
+def test_authorization_is_ignored(client, header):
+    assert client.get("/api/poc/corridors", headers={"Authorization": header}).status_code == 200
+
+
+def test_no_post(client):
+    response = client.post("/api/poc/corridors")
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_options_preflight(client):
+    response = client.options("/api/poc/providers", headers={"Origin": "https://example.org",
+                                                              "Access-Control-Request-Method": "GET"})
+    assert response.status_code == 204
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
+
+
+DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
+             "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide"]
+
+
+@pytest.mark.parametrize("url", DATA_URLS)
+def test_etag_304_and_head(client, url):
+    get = client.get(url)
+    assert re.fullmatch(r'"[0-9a-f]{32}"', get.headers["ETag"])
+    again = client.get(url, headers={"If-None-Match": get.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    head = client.head(url)
+    assert head.status_code == 200 and head.get_data() == b""
+    assert head.headers["ETag"] == get.headers["ETag"]
+    assert head.headers["Content-Length"] == get.headers["Content-Length"]
+
+
+def _keys(value, found):
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            found.setdefault(name, set()).add(type(inner).__name__)
+            _keys(inner, found)
+    elif isinstance(value, list):
+        for inner in value:
+            _keys(inner, found)
+    return found
+
+
+def test_guide_covers_every_key_of_every_payload_and_nothing_else(client):
+    guide = ok_json(client, "/api/poc/guide")
+    assert list(guide) == ["ok", "count", "fields"]
+    assert guide["count"] == len(guide["fields"])
+    payloads = [client.get(url).get_json() for url in DATA_URLS + ["/api/poc/health", "/api/poc/corridors/0"]]
+    seen = {}
+    for payload in payloads:
+        _keys(payload, seen)
+    json_types = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array", "dict": "object"}
+    documented = {}
+    for entry in guide["fields"]:
+        assert list(entry) == ["name", "type", "description", "example"]
+        assert entry["description"].endswith(".")
+        documented.setdefault(entry["name"], set()).add(entry["type"])
+    assert set(seen) == set(documented)
+    for name, types in seen.items():
+        if "any" not in documented[name]:
+            assert {json_types[t] for t in types} <= documented[name], name
+    assert len([e for e in guide["fields"] if e["name"] == "corridor"]) >= 3
