@@ -120,7 +120,7 @@ HOSTILE_VALUES = [
 @pytest.mark.parametrize("template", ["/api/providers?corridor={}", "/api/midrate?from={}&to=USD",
                                       "/api/midrate?from=USD&to={}", "/api/corridors?{}=1", "/api/{}",
                                       "/api/poc/providers?corridor={}", "/api/poc/corridors?from={}&to=MXN",
-                                      "/api/poc/corridors/{}", "/api/poc/full?{}={}"])
+                                      "/api/poc/corridors/{}", "/api/poc/full?{0}={0}"])
 def test_hostile_values_get_a_clear_4xx(client, auth, template, value):
     response = client.get(template.format(value), headers=auth)
     assert 400 <= response.status_code < 500
