@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+CONTRACT_EXAMPLES ?= 200
 
-.PHONY: run test clean
+.PHONY: run test contract smoke-local docs-screenshot clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,16 @@ run: $(VENV)/.runtime  ## serve on 127.0.0.1:$(PORT) with a development key it p
 
 test: $(VENV)/.dev  ## the whole suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+contract: $(VENV)/.dev  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
+	BIN=$(BIN) scripts/with_server.sh sh -c '$(BIN)/st run "$$BASE_URL/api/openapi.json" --checks all \
+	  -H "Authorization: Bearer $$API_KEY" --max-examples $(CONTRACT_EXAMPLES) --workers 2 --seed 1 --no-color'
+
+smoke-local: $(VENV)/.runtime  ## scripts/smoke.sh against real gunicorn on loopback
+	BIN=$(BIN) scripts/with_server.sh sh -c 'scripts/smoke.sh "$$BASE_URL" "$$API_KEY"'
+
+docs-screenshot: $(VENV)/.runtime  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
+	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache

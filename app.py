@@ -9,6 +9,7 @@ from flask import Flask, Response
 
 from corridor import api, poc
 from corridor.cli import register_commands
+from corridor.docs import register_docs
 from corridor.config import ConfigError, settings_from_env
 from corridor.errors import register_error_handlers
 from corridor.http import allow_header, register_common_headers
@@ -36,6 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_common_headers(app)
     register_blueprints(app)
+    register_docs(app)
     register_commands(app)
     return app
 

@@ -4,13 +4,12 @@ from flask import Blueprint, Response, request
 
 from corridor.auth import authenticate
 from corridor.http import json_response
-from corridor.params import parse_query
+from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, key_digests, require_currency
 from schemas.api import (
     CorridorSummarySchema,
     MidRateQuery,
     MidRateSchema,
-    NoQuery,
     ProvidersQuery,
     RankedProviderSchema,
 )
@@ -18,9 +17,6 @@ from schemas.api import (
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PRIVATE = "private, max-age=60"
-_no_query = NoQuery()
-_providers_query = ProvidersQuery()
-_mid_rate_query = MidRateQuery()
 _corridor_summaries = CorridorSummarySchema(many=True)
 _ranked_providers = RankedProviderSchema(many=True)
 _mid_rate = MidRateSchema()
@@ -34,22 +30,22 @@ def require_api_key() -> None:
 
 
 @bp.get("/corridors")
-def corridors() -> Response:
+@endpoint(_corridor_summaries, errors=(401,))
+def corridors(query: dict) -> Response:
     """Active corridors by id, each with its best offer."""
-    parse_query(_no_query)
     return json_response(_corridor_summaries.dump(catalog().corridors), PRIVATE)
 
 
 @bp.get("/providers")
-def providers() -> Response:
+@endpoint(_ranked_providers, query=ProvidersQuery(), errors=(401, 404))
+def providers(query: dict) -> Response:
     """A corridor's providers ranked by true cost."""
-    query = parse_query(_providers_query)
     return json_response(_ranked_providers.dump(find_corridor(query["corridor"]).quotes), PRIVATE)
 
 
 @bp.get("/midrate")
-def midrate() -> Response:
+@endpoint(_mid_rate, query=MidRateQuery(), errors=(401, 404))
+def midrate(query: dict) -> Response:
     """Consumer and interbank reference rates for any pair of known currencies."""
-    query = parse_query(_mid_rate_query)
     pair = [require_currency(query[name]) for name in ("from_currency", "to_currency")]
     return json_response(_mid_rate.dump(catalog().mid_rate(*pair)), PRIVATE)

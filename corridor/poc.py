@@ -6,9 +6,8 @@ from flask import Blueprint, Response, current_app, request
 
 from corridor import __version__
 from corridor.http import json_bytes, json_response
-from corridor.params import parse_query
+from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, find_corridor_by_id, uptime_seconds
-from schemas.api import NoQuery
 from schemas.guide import guide_entries
 from schemas.poc import (
     CorridorListResponse,
@@ -26,9 +25,6 @@ from schemas.problem import ProblemSchema
 bp = Blueprint("poc", __name__, url_prefix="/api/poc")
 
 PUBLIC = "public, max-age=60"
-_no_query = NoQuery()
-_corridors_query = CorridorsQuery()
-_providers_query = ProvidersQuery()
 _corridor_list = CorridorListResponse()
 _corridor = CorridorResponse()
 _providers = ProvidersResponse()
@@ -52,9 +48,9 @@ def allow_any_origin(response: Response) -> Response:
 
 
 @bp.get("/corridors")
-def corridors() -> Response:
+@endpoint((_corridor_list, _corridor), query=CorridorsQuery(), errors=(404,))
+def corridors(query: dict) -> Response:
     """Every active corridor by id, or the one `from` and `to` name."""
-    query = parse_query(_corridors_query)
     if query:
         figures = find_corridor(f"{query['from_currency']}_{query['to_currency']}")
         return json_response(_corridor.dump({"corridor": figures}), PUBLIC)
@@ -63,16 +59,16 @@ def corridors() -> Response:
 
 
 @bp.get("/corridors/<corridor_id>")
-def corridor(corridor_id: str) -> Response:
+@endpoint(_corridor, errors=(404,))
+def corridor(query: dict, corridor_id: str) -> Response:
     """One active corridor by id."""
-    parse_query(_no_query)
     return json_response(_corridor.dump({"corridor": find_corridor_by_id(corridor_id)}), PUBLIC)
 
 
 @bp.get("/providers")
-def providers() -> Response:
+@endpoint((_provider_groups, _providers), query=ProvidersQuery(), errors=(404,))
+def providers(query: dict) -> Response:
     """One corridor's ranked providers, or every active corridor's, grouped."""
-    query = parse_query(_providers_query)
     if query:
         return json_response(_providers.dump(find_corridor(query["corridor"])), PUBLIC)
     groups = catalog().corridors
@@ -80,9 +76,9 @@ def providers() -> Response:
 
 
 @bp.get("/full")
-def full() -> Response:
+@endpoint(_full)
+def full(query: dict) -> Response:
     """Every active corridor with its key, compliance notes and ranked providers."""
-    parse_query(_no_query)
     items = catalog().corridors
     body = {"updated": catalog().dataset.as_of, "count": len(items), "corridors": items}
     return json_response(_full.dump(body), PUBLIC)
@@ -95,17 +91,17 @@ def _guide_fields() -> tuple[dict, ...]:
 
 
 @bp.get("/guide")
-def guide() -> Response:
+@endpoint(_guide)
+def guide(query: dict) -> Response:
     """Every field name of every Group B payload, generated from the schemas."""
-    parse_query(_no_query)
     entries = _guide_fields()
     return json_response(_guide.dump({"count": len(entries), "fields": entries}), PUBLIC)
 
 
 @bp.get("/health")
-def health() -> Response:
+@endpoint(_health)
+def health(query: dict) -> Response:
     """Cheap liveness and data facts; never cached."""
-    parse_query(_no_query)
     body = {
         "status": "ok",
         "version": __version__,

@@ -9,7 +9,6 @@ from typing import Any
 
 from marshmallow import fields
 
-CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -48,30 +47,38 @@ class IsoDate(fields.Date):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class CurrencyCode(fields.String):
+class PatternString(fields.String):
+    """A string whose whole value matches `pattern`; the pattern is also documented in OpenAPI."""
+
+    pattern = ""
+    upper = False
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {"pattern": f"^{self.pattern}$", **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+        self._regex = re.compile(self.pattern)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not self._regex.fullmatch(text):
+            raise self.make_error("invalid")
+        return text.upper() if self.upper else text
+
+
+class CurrencyCode(PatternString):
     """A currency code in a query: three ASCII letters in any case, upper-cased."""
 
     default_error_messages = {"invalid": "must be a three-letter currency code such as USD."}
-    _PATTERN = re.compile(r"[A-Za-z]{3}")
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs)
-        if not self._PATTERN.fullmatch(text):
-            raise self.make_error("invalid")
-        return text.upper()
+    pattern = "[A-Za-z]{3}"
+    upper = True
 
 
-class CorridorKey(fields.String):
+class CorridorKey(PatternString):
     """A corridor key in a query: `FROM_TO` in any case, upper-cased."""
 
     default_error_messages = {"invalid": "must be a corridor key such as USD_MXN."}
-    _PATTERN = re.compile(r"[A-Za-z]{3}_[A-Za-z]{3}")
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs)
-        if not self._PATTERN.fullmatch(text):
-            raise self.make_error("invalid")
-        return text.upper()
+    pattern = "[A-Za-z]{3}_[A-Za-z]{3}"
+    upper = True
 
 
 class Rounded(fields.Float):
@@ -110,15 +117,19 @@ class DisplayDate(fields.String):
         return None if value is None else display_date(value)
 
 
-class PercentText(fields.String):
+class PercentText(PatternString):
     """A percentage dumped as text with two decimals: `4.87%`."""
+
+    pattern = "[0-9]+\\.[0-9]{2}%"
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"{value:.2f}%"
 
 
-class BillionsText(fields.String):
+class BillionsText(PatternString):
     """USD billions dumped as text with one decimal: `$63.3B`."""
+
+    pattern = "\\$[0-9]+\\.[0-9]B"
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"${value:.1f}B"

@@ -3,7 +3,11 @@
 import copy
 import hashlib
 import json
+import os
 import socket
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -63,3 +67,44 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def gunicorn_env(**changes):
+    """The test process's environment without the service's settings, plus `changes`."""
+    env = {k: v for k, v in os.environ.items() if k not in {"API_KEYS", "SEED_DATA", "PORT"}}
+    env.update(changes)
+    return env
+
+
+def gunicorn(port, env, log):
+    """gunicorn with the shipped config on 127.0.0.1:`port`, its output in the file `log`."""
+    with open(log, "w") as output:  # a file, not a pipe: a full pipe would stall the server
+        return subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
+             "--workers", "2", "wsgi:app"],
+            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
+        )
+
+
+def curl(*args):
+    """Run curl; fail the test on a transport error."""
+    result = subprocess.run(["curl", "-sS", "--max-time", "5", *args], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def server(free_port, tmp_path):
+    """gunicorn serving the shipped data; yields its base URL, process and log; always stopped."""
+    log = tmp_path / "gunicorn.log"
+    process = gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY), log)
+    base = f"http://127.0.0.1:{free_port}"
+    try:
+        deadline = time.monotonic() + 20
+        while subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/api/corridors"]).returncode != 0:
+            assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
+        yield base, process, log
+    finally:
+        process.terminate()
+        process.wait(timeout=20)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Usage: scripts/smoke.sh BASE_URL [KEY]
+# curl checks of every endpoint of a local or deployed Corridor API: status, content type and a
+# field or two. Group A is checked with KEY when given. Stops at the first failure, exit 1.
+set -uo pipefail
+BASE=${1:?usage: scripts/smoke.sh BASE_URL [KEY]}
+BASE=${BASE%/}
+KEY=${2:-}
+BODY=$(mktemp)
+trap 'rm -f "$BODY"' EXIT
+passed=0
+
+# check STATUS CONTENT_TYPE PATH [GREP_PATTERN…]; uses $AUTH when set
+check() {
+  local status=$1 type=$2 path=$3
+  shift 3
+  local args=(-sS --max-time 10 -o "$BODY" -w '%{http_code} %{content_type}')
+  [ -n "${AUTH:-}" ] && args+=(-H "Authorization: Bearer $AUTH")
+  local got
+  got=$(curl "${args[@]}" "$BASE$path") || { echo "FAIL GET $path: curl could not connect"; exit 1; }
+  if [ "${got%% *}" != "$status" ] || [[ "${got#* }" != "$type"* ]]; then
+    echo "FAIL GET $path: expected $status $type, got $got: $(head -c 200 "$BODY")"
+    exit 1
+  fi
+  for pattern in "$@"; do
+    grep -qF -- "$pattern" "$BODY" || { echo "FAIL GET $path: body lacks $pattern: $(head -c 200 "$BODY")"; exit 1; }
+  done
+  echo "ok   GET $path → $status"
+  passed=$((passed + 1))
+}
+
+JSON=application/json
+PROBLEM=application/problem+json
+check 200 $JSON /api/poc/health '"status":"ok"' '"dataAsOf":"'
+check 200 $JSON /api/poc/corridors '"ok":true' '"corridor":"USD→MXN"'
+check 200 $JSON '/api/poc/corridors?from=usd&to=mxn' '"corridor":{"id":1,'
+check 200 $JSON /api/poc/corridors/1 '"annualFlowBn":"$'
+check 200 $JSON '/api/poc/providers?corridor=USD_MXN' '"corridor":"USD_MXN"' '"rank":1,'
+check 200 $JSON /api/poc/providers '"corridors":[{"corridor":"USD_MXN"'
+check 200 $JSON /api/poc/full '"updated":"' '"complianceNotes":"'
+check 200 $JSON /api/poc/guide '"fields":[' '"name":"trueCostPct"'
+check 400 $PROBLEM '/api/poc/corridors?from=USD' '"code":"missing_parameter"'
+check 404 $PROBLEM /api/poc/corridors/0 '"code":"not_found"'
+check 200 $JSON /api/openapi.json '"openapi":"3.0.3"'
+check 200 text/html /api/docs 'swagger-ui'
+check 401 $PROBLEM /api/corridors '"code":"missing_api_key"'
+if [ -n "$KEY" ]; then
+  AUTH=$KEY
+  check 200 $JSON /api/corridors '"from_currency":"USD","to_currency":"MXN"'
+  check 200 $JSON '/api/providers?corridor=usd_mxn' '"rank":1,' '"true_cost_pct":'
+  check 200 $JSON '/api/midrate?from=USD&to=EUR' '"ref_rate_b":' '"updated":"'
+  check 404 $PROBLEM '/api/providers?corridor=USD_XYZ' '"code":"unknown_corridor"'
+  AUTH=wrong-key
+  check 401 $PROBLEM /api/corridors '"code":"invalid_api_key"'
+else
+  echo "skip Group A with a key: no KEY given"
+fi
+echo "$passed passed, 0 failed"
