@@ -9,11 +9,12 @@ from flask import Flask, Response
 
 from corridor import api, poc
 from corridor.cli import register_commands
-from corridor.docs import register_docs
 from corridor.config import ConfigError, settings_from_env
+from corridor.docs import register_docs
+from corridor.endpoint import prebuild_responses
 from corridor.errors import register_error_handlers
-from corridor.http import allow_header, register_common_headers
-from corridor.state import init_state
+from corridor.http import allow_header, configure_http
+from corridor.state import init_state, serving
 
 
 class CorridorFlask(Flask):
@@ -35,10 +36,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_logging(app)
     init_state(app)
     register_error_handlers(app)
-    register_common_headers(app)
+    configure_http(app)
     register_blueprints(app)
     register_docs(app)
     register_commands(app)
+    if serving():
+        prebuild_responses(app)
     return app
 
 

@@ -18,6 +18,8 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # instance on a machine
 control_socket_disable = True
 accesslog = "-"
+# redacts query parameters the API does not define (a misplaced key) and the Authorization header
+logger_class = "corridor.access_log.AccessLogger"
 errorlog = "-"
 # who, when, request line, status, bytes, duration, request id (SPEC §8); never the Authorization header
 access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'

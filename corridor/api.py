@@ -1,18 +1,12 @@
 """Group A blueprint, `/api/`: snake_case, bearer key required (SPEC §3, §7)."""
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, request
 
 from corridor.auth import authenticate
-from corridor.http import json_response
 from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, key_digests, require_currency
-from schemas.api import (
-    CorridorSummarySchema,
-    MidRateQuery,
-    MidRateSchema,
-    ProvidersQuery,
-    RankedProviderSchema,
-)
+from schemas.api import CorridorSummarySchema, MidRateSchema, RankedProviderSchema
+from schemas.query import CorridorQuery, CurrencyPairQuery
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -30,22 +24,23 @@ def require_api_key() -> None:
 
 
 @bp.get("/corridors")
-@endpoint(_corridor_summaries, errors=(401,))
-def corridors(query: dict) -> Response:
+@endpoint(_corridor_summaries, cache_control=PRIVATE, errors=(401,))
+def corridors(query: dict) -> list:
     """Active corridors by id, each with its best offer."""
-    return json_response(_corridor_summaries.dump(catalog().corridors), PRIVATE)
+    return _corridor_summaries.dump(catalog().corridors)
 
 
 @bp.get("/providers")
-@endpoint(_ranked_providers, query=ProvidersQuery(), errors=(401, 404))
-def providers(query: dict) -> Response:
+@endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
+          variants=lambda data: [{"corridor": key} for key in data.by_key])
+def providers(query: dict) -> list:
     """A corridor's providers ranked by true cost."""
-    return json_response(_ranked_providers.dump(find_corridor(query["corridor"]).quotes), PRIVATE)
+    return _ranked_providers.dump(find_corridor(query["corridor"]).quotes)
 
 
 @bp.get("/midrate")
-@endpoint(_mid_rate, query=MidRateQuery(), errors=(401, 404))
-def midrate(query: dict) -> Response:
+@endpoint(_mid_rate, cache_control=PRIVATE, query=CurrencyPairQuery(), errors=(401, 404), variants=lambda data: [])
+def midrate(query: dict) -> dict:
     """Consumer and interbank reference rates for any pair of known currencies."""
     pair = [require_currency(query[name]) for name in ("from_currency", "to_currency")]
-    return json_response(_mid_rate.dump(catalog().mid_rate(*pair)), PRIVATE)
+    return _mid_rate.dump(catalog().mid_rate(*pair))

@@ -11,7 +11,7 @@ from corridor.config import ConfigError
 from corridor.errors import ApiError
 
 _REALM = 'Bearer realm="corridor-api"'
-_HASHED = re.compile(r"sha256:([0-9a-fA-F]{64})")
+_HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
 _RAW = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces: survives any HTTP client
 
 
@@ -27,7 +27,7 @@ def parse_api_keys(value: str) -> tuple[bytes, ...]:
     for position, entry in enumerate((e for e in entries if e), start=1):
         if hashed := _HASHED.fullmatch(entry):
             digests.append(bytes.fromhex(hashed[1]))
-        elif entry.startswith("sha256:") or not _RAW.fullmatch(entry):
+        elif entry.lower().startswith("sha256:") or not _RAW.fullmatch(entry):
             raise ConfigError(
                 f"API_KEYS entry {position} is not usable: give a raw key of printable ASCII "
                 "without spaces, or sha256: followed by 64 hex digits."

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import Flask, Response, current_app, request, send_from_directory, url_for
+from flask import Flask, Response, current_app, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 
-from corridor.http import etag_of, json_bytes
+from corridor.http import json_response, make_body
 from corridor.openapi import build_openapi
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
@@ -35,16 +35,13 @@ _ASSET_CACHE = "public, max-age=3600"
 
 def register_docs(app: Flask) -> None:
     """Build the OpenAPI document once from the registered routes and serve it with the page."""
-    body = json_bytes(build_openapi(app))
-    etag = etag_of(body)
+    body = make_body(build_openapi(app))
 
     def openapi_json() -> Response:
         """The OpenAPI 3.0 document."""
-        response = current_app.response_class(body, mimetype="application/json")
-        response.set_etag(etag)
-        response.headers["Cache-Control"] = "public, max-age=60"
+        response = json_response(body, "public, max-age=60")
         response.headers["Access-Control-Allow-Origin"] = "*"
-        return response.make_conditional(request)
+        return response
 
     app.add_url_rule("/api/openapi.json", view_func=openapi_json)
     app.add_url_rule("/api/docs", view_func=docs_page)

@@ -1,36 +1,83 @@
-"""`@endpoint`: a view's query and response schemas, parsed at request time and documented once."""
+"""`@endpoint`: a view's query and response schemas, its caching, and its OpenAPI description.
+
+A view returns the payload its response schema dumped. Responses that depend only on the URL and
+the immutable data are serialised once per worker and reused: later requests for the same URL do
+no marshmallow work, no JSON encoding and no hashing.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
+from flask import Flask, request, url_for
 from marshmallow import Schema
 
+from corridor.catalog import Catalog
+from corridor.http import json_response, make_body
 from corridor.params import parse_query
-from schemas.api import NoQuery
+from corridor.state import catalog, response_cache
+from schemas.query import NoQuery
+
+CACHE_LIMIT = 4096  # URLs per worker: canonical ones are built at start-up, spelling variants on use
+Variants = Callable[[Catalog], Iterable[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
 class Operation:
-    """What the OpenAPI document says about a view."""
+    """What a view takes and gives, for serving and for the OpenAPI document."""
 
     response: Schema | tuple[Schema, ...]
     query: Schema
     errors: tuple[int, ...]
+    cache_control: str
+    static: bool
+    variants: Variants
 
 
-def endpoint(response: Schema | tuple[Schema, ...], *, query: Schema | None = None, errors: tuple[int, ...] = ()) -> Callable:
-    """Parse the query with `query` (none taken by default) and pass it to the view as `query`."""
-    query = query or NoQuery()
+def endpoint(
+    response: Schema | tuple[Schema, ...],
+    *,
+    cache_control: str,
+    query: Schema | None = None,
+    errors: tuple[int, ...] = (),
+    static: bool = True,
+    variants: Variants = lambda catalog: [{}],
+) -> Callable:
+    """Declare a view; `static` ones are cached by URL, `variants` lists the URLs to pre-build."""
+    operation = Operation(response, query or NoQuery(), (400, *errors), cache_control, static, variants)
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
-        def parsed(**path: Any) -> Any:
-            return view(parse_query(query), **path)
+        def serve(**path: Any) -> Any:
+            if not operation.static:
+                return json_response(make_body(view(parse_query(operation.query), **path)), cache_control, etag=False)
+            cache = response_cache()
+            key = (request.path, request.query_string)
+            body = cache.get(key)
+            if body is None:
+                body = make_body(view(parse_query(operation.query), **path))
+                if len(cache) < CACHE_LIMIT:
+                    cache[key] = body
+            return json_response(body, cache_control)
 
-        parsed.operation = Operation(response, query, (400, *errors))  # any query can be unknown
-        return parsed
+        serve.operation = operation
+        return serve
 
     return decorate
+
+
+def prebuild_responses(app: Flask) -> int:
+    """Serialise every static response for the canonical URLs of the data, before serving."""
+    urls = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            operation = getattr(app.view_functions[rule.endpoint], "operation", None)
+            if operation is not None and operation.static:
+                urls.extend(url_for(rule.endpoint, **values) for values in operation.variants(catalog()))
+    for url in urls:
+        # dispatch only: the key check of Group A guards serving, not building
+        with app.test_request_context(url):
+            app.dispatch_request()
+    return len(urls)

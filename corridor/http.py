@@ -6,11 +6,19 @@ import hashlib
 import json
 import re
 import uuid
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Flask, Response, current_app, g, request
+from werkzeug.routing import BaseConverter
 
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+
+class Body(NamedTuple):
+    """A serialised JSON body and its strong validator."""
+
+    data: bytes
+    etag: str
 
 
 def json_bytes(payload: Any) -> bytes:
@@ -18,18 +26,33 @@ def json_bytes(payload: Any) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def etag_of(body: bytes) -> str:
-    """A strong validator: the body's SHA-256, shortened."""
-    return hashlib.sha256(body).hexdigest()[:32]
+def make_body(payload: Any) -> Body:
+    """Serialise once; the ETag is the first 32 hex digits of the body's SHA-256."""
+    data = json_bytes(payload)
+    return Body(data, hashlib.sha256(data).hexdigest()[:32])
 
 
-def json_response(payload: Any, cache_control: str) -> Response:
-    """A 200 with a strong ETag, answered 304 when the client already has it."""
-    body = json_bytes(payload)
-    response = current_app.response_class(body, mimetype="application/json")
-    response.set_etag(etag_of(body))
+def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Response:
+    """A 200 carrying `body`, or a bodiless 304 when If-None-Match names its ETag.
+
+    Only If-None-Match is evaluated: these are read-only resources, and If-Match or
+    If-Unmodified-Since guard writes, which this API has none of.
+    """
+    if etag and request.if_none_match.contains_weak(body.etag):
+        response = current_app.response_class(status=304)
+        del response.headers["Content-Type"]
+    else:
+        response = current_app.response_class(body.data, mimetype="application/json")
+    if etag:
+        response.headers["ETag"] = f'"{body.etag}"'
     response.headers["Cache-Control"] = cache_control
-    return response.make_conditional(request)
+    return response
+
+
+class CorridorIdConverter(BaseConverter):
+    """A corridor id in a path: ASCII digits, no leading zero; anything else fails routing (404)."""
+
+    regex = "[1-9][0-9]*"
 
 
 def allow_header(methods: list[str]) -> str:
@@ -52,6 +75,8 @@ def _common_headers(response: Response) -> Response:
     return response
 
 
-def register_common_headers(app: Flask) -> None:
-    """Headers every response carries, errors included."""
+def configure_http(app: Flask) -> None:
+    """Paths matched exactly as written (no slash merging, so no redirects); common headers."""
+    app.url_map.merge_slashes = False
+    app.url_map.converters["corridor_id"] = CorridorIdConverter
     app.after_request(_common_headers)

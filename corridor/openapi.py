@@ -20,7 +20,7 @@ _GROUPS = {
     "api": ("Group A", "snake_case figures; needs `Authorization: Bearer <key>`."),
     "poc": ("Group B", "camelCase display strings in an `ok` envelope; public."),
 }
-_PATH_PARAMETER = re.compile(r"<(?:[a-z]+:)?([a-z_]+)>")
+_PATH_PARAMETER = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
 _ID_PATTERN = "^[1-9][0-9]*$"
 _HEADER = {"schema": {"type": "string"}}
 _REQUEST_ID = {"X-Request-ID": {**_HEADER, "description": "The client's request id, or a generated one."}}

@@ -1,26 +1,22 @@
 """Group B blueprint, `/api/poc/`: camelCase, display strings, public (SPEC §4)."""
 
-from functools import cache
-
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from corridor import __version__
-from corridor.http import json_bytes, json_response
 from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, find_corridor_by_id, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
     CorridorListResponse,
     CorridorResponse,
-    CorridorsQuery,
     FullResponse,
     GuideResponse,
     HealthResponse,
     ProviderGroupsResponse,
-    ProvidersQuery,
     ProvidersResponse,
 )
 from schemas.problem import ProblemSchema
+from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 bp = Blueprint("poc", __name__, url_prefix="/api/poc")
 
@@ -47,68 +43,65 @@ def allow_any_origin(response: Response) -> Response:
     return response
 
 
+def _pairs(data):
+    return [{}] + [{"from": f.corridor.from_currency, "to": f.corridor.to_currency} for f in data.corridors]
+
+
 @bp.get("/corridors")
-@endpoint((_corridor_list, _corridor), query=CorridorsQuery(), errors=(404,))
-def corridors(query: dict) -> Response:
+@endpoint((_corridor_list, _corridor), cache_control=PUBLIC, query=OptionalCurrencyPairQuery(), errors=(404,),
+          variants=_pairs)
+def corridors(query: dict) -> dict:
     """Every active corridor by id, or the one `from` and `to` name."""
     if query:
-        figures = find_corridor(f"{query['from_currency']}_{query['to_currency']}")
-        return json_response(_corridor.dump({"corridor": figures}), PUBLIC)
+        return _corridor.dump({"corridor": find_corridor(f"{query['from_currency']}_{query['to_currency']}")})
     items = catalog().corridors
-    return json_response(_corridor_list.dump({"count": len(items), "corridors": items}), PUBLIC)
+    return _corridor_list.dump({"count": len(items), "corridors": items})
 
 
-@bp.get("/corridors/<corridor_id>")
-@endpoint(_corridor, errors=(404,))
-def corridor(query: dict, corridor_id: str) -> Response:
+@bp.get("/corridors/<corridor_id:corridor_id>")
+@endpoint(_corridor, cache_control=PUBLIC, errors=(404,),
+          variants=lambda data: [{"corridor_id": key} for key in data.by_id])
+def corridor(query: dict, corridor_id: str) -> dict:
     """One active corridor by id."""
-    return json_response(_corridor.dump({"corridor": find_corridor_by_id(corridor_id)}), PUBLIC)
+    return _corridor.dump({"corridor": find_corridor_by_id(corridor_id)})
 
 
 @bp.get("/providers")
-@endpoint((_provider_groups, _providers), query=ProvidersQuery(), errors=(404,))
-def providers(query: dict) -> Response:
+@endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
+          variants=lambda data: [{}] + [{"corridor": key} for key in data.by_key])
+def providers(query: dict) -> dict:
     """One corridor's ranked providers, or every active corridor's, grouped."""
     if query:
-        return json_response(_providers.dump(find_corridor(query["corridor"])), PUBLIC)
+        return _providers.dump(find_corridor(query["corridor"]))
     groups = catalog().corridors
-    return json_response(_provider_groups.dump({"count": len(groups), "corridors": groups}), PUBLIC)
+    return _provider_groups.dump({"count": len(groups), "corridors": groups})
 
 
 @bp.get("/full")
-@endpoint(_full)
-def full(query: dict) -> Response:
+@endpoint(_full, cache_control=PUBLIC)
+def full(query: dict) -> dict:
     """Every active corridor with its key, compliance notes and ranked providers."""
     items = catalog().corridors
-    body = {"updated": catalog().dataset.as_of, "count": len(items), "corridors": items}
-    return json_response(_full.dump(body), PUBLIC)
-
-
-@cache
-def _guide_fields() -> tuple[dict, ...]:
-    schemas = (_corridor_list, _corridor, _providers, _provider_groups, _full, _guide, _health, ProblemSchema())
-    return tuple(guide_entries(*schemas))
+    return _full.dump({"updated": catalog().dataset.as_of, "count": len(items), "corridors": items})
 
 
 @bp.get("/guide")
-@endpoint(_guide)
-def guide(query: dict) -> Response:
+@endpoint(_guide, cache_control=PUBLIC)
+def guide(query: dict) -> dict:
     """Every field name of every Group B payload, generated from the schemas."""
-    entries = _guide_fields()
-    return json_response(_guide.dump({"count": len(entries), "fields": entries}), PUBLIC)
+    schemas = (_corridor_list, _corridor, _providers, _provider_groups, _full, _guide, _health, ProblemSchema())
+    entries = guide_entries(*schemas)
+    return _guide.dump({"count": len(entries), "fields": entries})
 
 
 @bp.get("/health")
-@endpoint(_health)
-def health(query: dict) -> Response:
+@endpoint(_health, cache_control="no-store", static=False)
+def health(query: dict) -> dict:
     """Cheap liveness and data facts; never cached."""
-    body = {
+    return _health.dump({
         "status": "ok",
         "version": __version__,
         "data_as_of": catalog().dataset.as_of,
         "corridors": len(catalog().corridors),
         "uptime_seconds": int(uptime_seconds()),
-    }
-    response = current_app.response_class(json_bytes(_health.dump(body)), mimetype="application/json")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    })

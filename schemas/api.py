@@ -1,21 +1,8 @@
-"""Group A schemas: query loading and snake_case response dumping (SPEC §3)."""
+"""Group A dump schemas: snake_case responses (SPEC §3)."""
 
 from marshmallow import Schema, fields
 
-from schemas.fields import CorridorKey, CurrencyCode, DisplayDate, Rounded, SignificantFigures
-
-
-class NoQuery(Schema):
-    """An endpoint that takes no query parameters."""
-
-
-class ProvidersQuery(Schema):
-    corridor = CorridorKey(required=True, metadata={"description": "Corridor key FROM_TO, any case.", "example": "USD_MXN"})
-
-
-class MidRateQuery(Schema):
-    from_currency = CurrencyCode(data_key="from", required=True, metadata={"description": "Currency sent, any case.", "example": "USD"})
-    to_currency = CurrencyCode(data_key="to", required=True, metadata={"description": "Currency received, any case.", "example": "MXN"})
+from schemas.fields import DisplayDate, Rounded, SignificantFigures
 
 
 class CorridorSummarySchema(Schema):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from marshmallow import fields
@@ -81,28 +81,44 @@ class CorridorKey(PatternString):
     upper = True
 
 
+def _decimal(value: float) -> Decimal:
+    # 12 significant digits first: binary noise (3.3349999999999995 for 3.335) must not decide a tie
+    return Decimal(f"{value:.12g}")
+
+
+def round_half_up(value: float, places: int) -> Decimal:
+    """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
+    return _decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+
+
+def round_significant(value: float, digits: int) -> Decimal:
+    """`value` to `digits` significant figures, ties away from zero."""
+    exact = _decimal(value)
+    if not exact:
+        return exact
+    return exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), ROUND_HALF_UP)
+
+
 class Rounded(fields.Float):
-    """A number rounded to `places` decimals when dumped (percentages, fees)."""
+    """A number rounded half-up to `places` decimals when dumped (percentages, fees)."""
 
     def __init__(self, places: int = 2, **kwargs: Any) -> None:
         self.places = places
         super().__init__(**kwargs)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
-        return None if value is None else round(value, self.places)
+        return None if value is None else float(round_half_up(value, self.places))
 
 
 class SignificantFigures(fields.Float):
-    """A rate rounded to `digits` significant figures when dumped."""
+    """A rate rounded half-up to `digits` significant figures when dumped."""
 
     def __init__(self, digits: int = 6, **kwargs: Any) -> None:
         self.digits = digits
         super().__init__(**kwargs)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
-        if value is None or not math.isfinite(value):
-            return None
-        return float(f"{value:.{self.digits}g}")
+        return None if value is None else float(round_significant(value, self.digits))
 
 
 def display_date(day: dt.date) -> str:
@@ -123,7 +139,7 @@ class PercentText(PatternString):
     pattern = "[0-9]+\\.[0-9]{2}%"
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else f"{value:.2f}%"
+        return None if value is None else f"{round_half_up(value, 2)}%"
 
 
 class BillionsText(PatternString):
@@ -132,4 +148,4 @@ class BillionsText(PatternString):
     pattern = "\\$[0-9]+\\.[0-9]B"
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else f"${value:.1f}B"
+        return None if value is None else f"${round_half_up(value, 1)}B"

@@ -1,29 +1,17 @@
-"""Group B schemas: camelCase, display strings, the `ok` envelope (SPEC §4).
+"""Group B dump schemas: camelCase, display strings, the `ok` envelope (SPEC §4).
 
 Every field carries `description` and `example` metadata: the guide is generated from them.
 """
 
 from marshmallow import Schema, fields, pre_dump
 
-from schemas.fields import BillionsText, CorridorKey, CurrencyCode, DisplayDate, PercentText, Rounded, SignificantFigures
+from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
 def _meta(description, example=None, **more):
     # nested objects and lists of them get their example generated from their own fields
     metadata = {"description": description} if example is None else {"description": description, "example": example}
     return {"metadata": metadata, **more}
-
-
-class CorridorsQuery(Schema):
-    """`from` and `to` pick one corridor; giving one makes both required."""
-
-    required_together = (("from", "to"),)
-    from_currency = CurrencyCode(data_key="from", **_meta("Currency sent, any case; needs `to`.", "USD"))
-    to_currency = CurrencyCode(data_key="to", **_meta("Currency received, any case; needs `from`.", "MXN"))
-
-
-class ProvidersQuery(Schema):
-    corridor = CorridorKey(**_meta("Corridor key FROM_TO, any case; omit it for every corridor.", "USD_MXN"))
 
 
 class OkSchema(Schema):

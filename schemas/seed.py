@@ -57,7 +57,7 @@ class RateTable(fields.Dict):
         )
 
 
-class RatesSchema(Schema):
+class RatesSeedSchema(Schema):
     base = fields.String(required=True, validate=currency_code)
     interbank = RateTable(required=True)
     consumer = RateTable(required=True)
@@ -76,7 +76,7 @@ class RatesSchema(Schema):
                 raise ValidationError(f"The base {data['base']} must be in the table with value 1.", name)
 
 
-class ProviderSchema(Schema):
+class ProviderSeedSchema(Schema):
     id = fields.String(
         required=True,
         validate=validate.Regexp(r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'."),
@@ -84,7 +84,7 @@ class ProviderSchema(Schema):
     name = fields.String(required=True, validate=text)
 
 
-class OfferSchema(Schema):
+class OfferSeedSchema(Schema):
     provider = fields.String(required=True)
     spread_pct = StrictFloat(required=True, validate=percent)
     flat_fee = StrictFloat(required=True, validate=not_negative)
@@ -98,7 +98,7 @@ class OfferSchema(Schema):
     svc_score = fields.Integer(required=True, strict=True, validate=score)
 
 
-class CorridorSchema(Schema):
+class CorridorSeedSchema(Schema):
     id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, error="Must be a positive integer."))
     from_currency = fields.String(required=True, validate=currency_code)
     to_currency = fields.String(required=True, validate=currency_code)
@@ -110,7 +110,7 @@ class CorridorSchema(Schema):
     score = fields.Integer(required=True, strict=True, validate=score)
     annual_flow_bn = StrictFloat(required=True, validate=not_negative)
     offers = fields.List(
-        fields.Nested(OfferSchema),
+        fields.Nested(OfferSeedSchema),
         required=True,
         validate=validate.Length(min=1, error="Must hold at least one offer."),
     )
@@ -126,9 +126,9 @@ class CorridorSchema(Schema):
 class SeedSchema(Schema):
     as_of = IsoDate(required=True)
     reference_amount_usd = StrictFloat(required=True, validate=validate.Range(min=0, min_inclusive=False, error="Must be above 0."))
-    rates = fields.Nested(RatesSchema, required=True)
-    providers = fields.List(fields.Nested(ProviderSchema), required=True, validate=validate.Length(min=1, error="Must list at least one provider."))
-    corridors = fields.List(fields.Nested(CorridorSchema), required=True, validate=validate.Length(min=1, error="Must list at least one corridor."))
+    rates = fields.Nested(RatesSeedSchema, required=True)
+    providers = fields.List(fields.Nested(ProviderSeedSchema), required=True, validate=validate.Length(min=1, error="Must list at least one provider."))
+    corridors = fields.List(fields.Nested(CorridorSeedSchema), required=True, validate=validate.Length(min=1, error="Must list at least one corridor."))
 
     @validates_schema
     def check_references(self, data: dict, **kwargs: Any) -> None:

@@ -27,9 +27,20 @@ def raw_seed():
     return shipped_seed()
 
 
-@pytest.fixture
-def app():
+def make_app():
     return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED)})
+
+
+@pytest.fixture(scope="session")
+def app():
+    """The app on the shipped data with two live keys; shared, since serving never changes it."""
+    return make_app()
+
+
+@pytest.fixture
+def fresh_app():
+    """An app of the test's own, for tests that add routes to it."""
+    return make_app()
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """SPEC §2 re-derived from the raw JSON, independently of the service's code, for assertions."""
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from statistics import fmean
 
@@ -14,8 +15,25 @@ def shipped_seed():
     return json.loads(SEED.read_text(encoding="utf-8"))
 
 
+def _paper(x):
+    # the figure as a person writes it down: 10 significant digits, float noise gone
+    return Decimal(f"{x:.10g}")
+
+
+def half_up(x, places=2):
+    """Rounded as on paper: 3.335 → 3.34."""
+    return float(_paper(x).quantize(Decimal(10) ** -places, rounding=ROUND_HALF_UP))
+
+
+def pct(x):
+    """Group B's percentage text."""
+    return f"{half_up(x):.2f}%"
+
+
 def sig6(x):
-    return float(f"{x:.6g}")
+    """Six significant figures, ties up."""
+    exact = _paper(x)
+    return float(exact.quantize(Decimal(10) ** (exact.adjusted() - 5), rounding=ROUND_HALF_UP))
 
 
 def active(raw):

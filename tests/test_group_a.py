@@ -2,7 +2,7 @@
 
 import pytest
 
-from expected import active, display_date, key, mid, ranked, shipped_seed, sig6
+from expected import active, display_date, half_up, key, mid, ranked, shipped_seed, sig6
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
                   "best_provider", "true_cost_pct", "compliance", "score"]
@@ -30,7 +30,7 @@ def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
             "mid_market": sig6(mid(raw_seed, corridor["from_currency"], corridor["to_currency"])),
             "best_rate": sig6(best["rate"]),
             "best_provider": best["name"],
-            "true_cost_pct": round(best["cost"], 2),
+            "true_cost_pct": half_up(best["cost"]),
             "compliance": corridor["compliance"],
             "score": corridor["score"],
         }
@@ -57,10 +57,10 @@ def test_providers_ranked_by_true_cost(client, auth, raw_seed, corridor_key):
             "rank": rank,
             "provider": row["name"],
             "rate": sig6(row["rate"]),
-            "flat_fee": round(row["flat_fee"], 2),
-            "fee_pct": round(row["fee_pct"], 2),
-            "spread_pct": round(row["spread_pct"], 2),
-            "true_cost_pct": round(row["cost"], 2),
+            "flat_fee": half_up(row["flat_fee"]),
+            "fee_pct": half_up(row["fee_pct"]),
+            "spread_pct": half_up(row["spread_pct"]),
+            "true_cost_pct": half_up(row["cost"]),
             "settlement": row["settlement"],
             "payout_methods": row["payout_methods"],
             "svc_score": row["svc_score"],
@@ -123,3 +123,12 @@ def test_midrate_of_a_corridor_equals_its_mid_market(client, auth):
     summary = client.get("/api/corridors", headers=auth).get_json()[0]
     rate = client.get(f"/api/midrate?from={summary['from_currency']}&to={summary['to_currency']}", headers=auth).get_json()
     assert rate["ref_rate_b"] == summary["mid_market"]
+
+
+def test_updated_has_no_leading_zero_in_the_day(seed_copy, write_seed, auth):
+    from app import create_app
+    from conftest import API_KEYS
+
+    seed_copy["as_of"] = "2026-11-05"
+    client = create_app({"API_KEYS": API_KEYS, "SEED_DATA": write_seed(seed_copy)}).test_client()
+    assert client.get("/api/midrate?from=USD&to=EUR", headers=auth).get_json()["updated"] == "Nov 5, 2026"

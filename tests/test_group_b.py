@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from expected import active, corridor_costs, display_date, key, minutes, ranked, shipped_seed, sig6
+from expected import active, corridor_costs, display_date, half_up, key, minutes, pct, ranked, shipped_seed, sig6
 
 CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
@@ -20,9 +20,9 @@ def expected_corridor(raw, corridor):
     return {
         "id": corridor["id"],
         "corridor": f"{corridor['from_currency']}→{corridor['to_currency']}",
-        "annualFlowBn": f"${corridor['annual_flow_bn']:.1f}B",
-        "avgCost": f"{costs['avg']:.2f}%",
-        "bestCost": f"{costs['best']:.2f}%",
+        "annualFlowBn": f"${half_up(corridor['annual_flow_bn'], 1):.1f}B",
+        "avgCost": pct(costs["avg"]),
+        "bestCost": pct(costs["best"]),
         "compliance": corridor["compliance"],
         "settlement": costs["settlement"],
     }
@@ -34,10 +34,10 @@ def expected_entries(raw, corridor):
             "rank": rank,
             "provider": row["name"],
             "rate": sig6(row["rate"]),
-            "fee": round(row["flat_fee"], 2),
-            "feePct": f"{row['fee_pct']:.2f}%",
-            "spreadPct": f"{row['spread_pct']:.2f}%",
-            "trueCostPct": f"{row['cost']:.2f}%",
+            "fee": half_up(row["flat_fee"]),
+            "feePct": pct(row["fee_pct"]),
+            "spreadPct": pct(row["spread_pct"]),
+            "trueCostPct": pct(row["cost"]),
             "settlement": row["settlement"],
             "payoutMethods": row["payout_methods"],
             "score": row["svc_score"],

@@ -41,3 +41,21 @@ def test_ranking_depends_on_the_amount():
     flat_fee, spread = offer("FlatFee", spread=0.4, flat=10.0), offer("Spread", spread=1.5)
     assert rank_offers([flat_fee, spread], 1.0, 200.0)[0].offer.provider == "Spread"
     assert rank_offers([flat_fee, spread], 1.0, 5000.0)[0].offer.provider == "FlatFee"
+
+
+def test_name_breaks_ties_not_the_provider_id():
+    offers = [Offer("a-first-id", "Zulu", 1.0, 0.0, 0.0, "1 hour", ("card",), 80),
+              Offer("z-last-id", "Alpha", 1.0, 0.0, 0.0, "1 hour", ("card",), 80)]
+    assert [q.offer.provider for q in rank_offers(offers, 1.0, 200.0)] == ["Alpha", "Zulu"]
+
+
+def test_corridor_settlement_is_the_fastest_and_the_best_ranked_among_equals():
+    from corridor.model import Corridor
+    from corridor.pricing import CorridorFigures
+
+    offers = [offer("Slow", spread=0.1, settlement="2 days"), offer("Day", spread=0.5, settlement="1 day"),
+              offer("Hours", spread=0.9, settlement="24 hours"), offer("Long", spread=0.2, settlement="36 hours")]
+    corridor = Corridor(1, "USD", "MXN", "US", "MX", True, "Low", "", 90, 1.0, tuple(offers))
+    figures = CorridorFigures(corridor, 1.0, rank_offers(offers, 1.0, 200.0))
+    assert figures.settlement == "1 day"
+    assert CorridorFigures(corridor, 1.0, rank_offers(offers[2:], 1.0, 200.0)).settlement == "24 hours"
