@@ -10,7 +10,7 @@ from corridor.model import Dataset
 from corridor.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity equality and hash: one catalog per loaded file
 class Catalog:
     """Active corridors priced at the reference amount, looked up by key or by id."""
 

@@ -15,7 +15,7 @@ from flask import Flask, request, url_for
 from marshmallow import Schema
 
 from corridor.catalog import Catalog
-from corridor.http import json_response, make_body
+from corridor.http import Body, json_bytes, json_response, make_body
 from corridor.params import parse_query
 from corridor.state import catalog, response_cache
 from schemas.query import NoQuery
@@ -52,7 +52,8 @@ def endpoint(
         @wraps(view)
         def serve(**path: Any) -> Any:
             if not operation.static:
-                return json_response(make_body(view(parse_query(operation.query), **path)), cache_control, etag=False)
+                payload = view(parse_query(operation.query), **path)
+                return json_response(Body(json_bytes(payload), ""), cache_control, etag=False)
             cache = response_cache()
             key = (request.path, request.query_string)
             body = cache.get(key)

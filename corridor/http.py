@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import uuid
+import secrets
 from typing import Any, NamedTuple
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from werkzeug.routing import BaseConverter
 
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
@@ -38,15 +38,13 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Respo
     Only If-None-Match is evaluated: these are read-only resources, and If-Match or
     If-Unmodified-Since guard writes, which this API has none of.
     """
+    headers = [("ETag", f'"{body.etag}"'), ("Cache-Control", cache_control)] if etag else [("Cache-Control", cache_control)]
     if etag and request.if_none_match.contains_weak(body.etag):
-        response = current_app.response_class(status=304)
+        response = current_app.response_class(status=304, headers=headers)
         del response.headers["Content-Type"]
-    else:
-        response = current_app.response_class(body.data, mimetype="application/json")
-    if etag:
-        response.headers["ETag"] = f'"{body.etag}"'
-    response.headers["Cache-Control"] = cache_control
-    return response
+        return response
+    # headers.add, not item assignment: these headers are new, and add skips a scan (hot path)
+    return current_app.response_class(body.data, mimetype="application/json", headers=headers)
 
 
 class CorridorIdConverter(BaseConverter):
@@ -62,16 +60,19 @@ def allow_header(methods: list[str]) -> str:
 
 
 def request_id() -> str:
-    """The client's X-Request-ID when well-formed, else a fresh one; fixed per request."""
-    if "request_id" not in g:
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _CLIENT_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-    return g.request_id
+    """The client's X-Request-ID when well-formed, else 32 fresh random hex digits; fixed per request."""
+    environ = request.environ  # one proxy lookup: this runs on every response
+    rid = environ.get("corridor.request_id")
+    if rid is None:
+        given = environ.get("HTTP_X_REQUEST_ID", "")
+        rid = environ["corridor.request_id"] = given if _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
+    return rid
 
 
 def _common_headers(response: Response) -> Response:
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["X-Request-ID"] = request_id()
+    headers = response.headers
+    headers.add("X-Content-Type-Options", "nosniff")
+    headers.add("X-Request-ID", request_id())
     return response
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, missing
 
 from corridor.errors import ApiError
 
@@ -40,6 +40,8 @@ def parse_query(schema: Schema) -> dict[str, Any]:
                 400, "missing_parameter",
                 f"Query parameter '{name}' needs a value, for example {name}={field.metadata['example']}.",
             )
+    if not args and not any(field.load_default is not missing for field in fields.values()):
+        return {}  # nothing to load: skip marshmallow on the commonest request, the bare URL
     try:
         return schema.load(args.to_dict())
     except ValidationError as err:

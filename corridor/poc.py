@@ -1,8 +1,11 @@
 """Group B blueprint, `/api/poc/`: camelCase, display strings, public (SPEC §4)."""
 
+from functools import lru_cache
+
 from flask import Blueprint, Response, request
 
 from corridor import __version__
+from corridor.catalog import Catalog
 from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, find_corridor_by_id, uptime_seconds
 from schemas.guide import guide_entries
@@ -21,6 +24,13 @@ from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
 bp = Blueprint("poc", __name__, url_prefix="/api/poc")
 
 PUBLIC = "public, max-age=60"
+_PREFIX = f"{bp.url_prefix}/"
+_CORS = (("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, X-Request-ID"))
+_CORS_PREFLIGHT = _CORS + (
+    ("Access-Control-Allow-Methods", "GET, HEAD"),
+    ("Access-Control-Allow-Headers", "If-None-Match, X-Request-ID"),
+    ("Access-Control-Max-Age", "600"),
+)
 _corridor_list = CorridorListResponse()
 _corridor = CorridorResponse()
 _providers = ProvidersResponse()
@@ -33,13 +43,8 @@ _health = HealthResponse()
 @bp.after_app_request
 def allow_any_origin(response: Response) -> Response:
     """CORS for every Group B response, errors and unknown paths under it included."""
-    if request.path.startswith(f"{bp.url_prefix}/"):
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        response.headers["Access-Control-Expose-Headers"] = "ETag, X-Request-ID"
-        if request.method == "OPTIONS":
-            response.headers["Access-Control-Allow-Methods"] = "GET, HEAD"
-            response.headers["Access-Control-Allow-Headers"] = "If-None-Match, X-Request-ID"
-            response.headers["Access-Control-Max-Age"] = "600"
+    if request.path.startswith(_PREFIX):
+        response.headers.extend(_CORS_PREFLIGHT if request.method == "OPTIONS" else _CORS)
     return response
 
 
@@ -98,10 +103,16 @@ def guide(query: dict) -> dict:
 @endpoint(_health, cache_control="no-store", static=False)
 def health(query: dict) -> dict:
     """Cheap liveness and data facts; never cached."""
+    return _health_payload(catalog(), int(uptime_seconds()))
+
+
+@lru_cache(maxsize=1)
+def _health_payload(data: Catalog, uptime: int) -> dict:
+    # the payload changes once a second at most: dump it once per second, not per request
     return _health.dump({
         "status": "ok",
         "version": __version__,
-        "data_as_of": catalog().dataset.as_of,
-        "corridors": len(catalog().corridors),
-        "uptime_seconds": int(uptime_seconds()),
+        "data_as_of": data.dataset.as_of,
+        "corridors": len(data.corridors),
+        "uptime_seconds": uptime,
     })

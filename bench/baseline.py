@@ -1,0 +1,22 @@
+"""The floor: a bare Flask app answering each benchmarked URL with the service's exact bytes."""
+
+import json
+import os
+
+from flask import Flask, Response, request
+
+
+def create_baseline() -> Flask:
+    """Bodies come from BENCH_BODIES, a JSON file of {url: body text} captured from the service."""
+    with open(os.environ["BENCH_BODIES"], encoding="utf-8") as handle:
+        bodies = {url: text.encode() for url, text in json.load(handle).items()}
+    app = Flask(__name__)
+
+    @app.route("/<path:path>")
+    def serve(path: str) -> Response:
+        return Response(bodies[request.full_path.rstrip("?")], mimetype="application/json")
+
+    return app
+
+
+app = create_baseline() if "BENCH_BODIES" in os.environ else None

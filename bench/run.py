@@ -1,0 +1,215 @@
+"""Throughput and latency of every endpoint against a bare Flask floor, measured side by side.
+
+Starts the service and the baseline (bench/baseline.py) under gunicorn with the same flags on
+loopback, drives each URL with wrk alternately (service, baseline, service, baseline), and prints
+requests/s, the ratio, p50/p99 latency and errors; then compares worker configurations and
+times each handler in-process. Usage: python -m bench.run [--duration S] [--connections N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR"]
+GROUP_B = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
+           "/api/poc/providers?corridor=USD_MXN", "/api/poc/providers", "/api/poc/full", "/api/poc/guide",
+           "/api/poc/health"]
+URLS = GROUP_A + GROUP_B
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str], *flags: str):
+    """gunicorn serving `app` on a free loopback port with the shipped config plus `flags`."""
+    port = free_port()
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
+         "--access-logfile", "/dev/null", *flags, app],
+        cwd=ROOT, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            if subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/api/poc/health"]).returncode == 0:
+                break
+            if process.poll() is not None:
+                log.seek(0)
+                raise SystemExit(f"gunicorn {app} did not start:\n{log.read().decode()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def wrk(url: str, key: str, duration: int, connections: int) -> dict[str, float]:
+    """One wrk run: requests/s, p50/p99 in ms, and errors (non-2xx/3xx plus socket errors)."""
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-H", f"Authorization: Bearer {key}", url],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    latency = {p: float(v) * _UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "p50": latency["50"],
+        "p99": latency["99"],
+        "errors": (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0),
+    }
+
+
+def capture_bodies(base: str, key: str) -> dict[str, str]:
+    """The service's exact bodies, for the baseline to return."""
+    bodies = {}
+    for url in URLS:
+        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + url],
+                             capture_output=True, check=True).stdout
+        bodies[url] = out.decode()
+    return bodies
+
+
+def side_by_side(service: str, baseline: str, key: str, args: argparse.Namespace) -> list[dict]:
+    """Each URL: service and baseline alternately, `args.rounds` times each."""
+    rows = []
+    for url in URLS:
+        runs = {"service": [], "baseline": []}
+        for _ in range(args.rounds):
+            runs["service"].append(wrk(service + url, key, args.duration, args.connections))
+            runs["baseline"].append(wrk(baseline + url, key, args.duration, args.connections))
+        row = {"url": url}
+        for side, results in runs.items():
+            row[side] = {
+                "rps": statistics.fmean(r["rps"] for r in results),
+                "p50": statistics.fmean(r["p50"] for r in results),
+                "p99": max(r["p99"] for r in results),
+                "errors": sum(r["errors"] for r in results),
+            }
+        row["ratio"] = row["service"]["rps"] / row["baseline"]["rps"]
+        rows.append(row)
+        print(f"  measured {url}", file=sys.stderr)
+    return rows
+
+
+def in_process(key: str, iterations: int) -> list[tuple[str, float, float]]:
+    """Median handler time per URL through the WSGI callable: service and bare Flask, in µs."""
+    os.environ["API_KEYS"] = key
+    sys.path.insert(0, str(ROOT))
+    from werkzeug.test import EnvironBuilder
+
+    from app import create_app
+
+    service = create_app()
+    client = service.test_client()
+    bodies = {url: client.get(url, headers={"Authorization": f"Bearer {key}"}).data.decode() for url in URLS}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(bodies, handle)
+    os.environ["BENCH_BODIES"] = handle.name
+    from bench.baseline import create_baseline
+
+    baseline = create_baseline()
+    rows = []
+    for url in URLS:
+        path, _, query = url.partition("?")
+        environ = EnvironBuilder(path=path, query_string=query, headers={"Authorization": f"Bearer {key}"}).get_environ()
+        times = {service: [], baseline: []}
+        for _ in range(10):  # alternate in blocks, so drift in machine load hits both sides alike
+            for app in (service, baseline):
+                times[app].extend(_call_times(app, environ, iterations // 10))
+        rows.append((url, statistics.median(times[service]) * 1e6, statistics.median(times[baseline]) * 1e6))
+    return rows
+
+
+def _call_times(app, environ: dict, iterations: int) -> list[float]:
+    def start_response(status, headers, exc_info=None):
+        return None
+
+    times = []
+    for _ in range(iterations):
+        started = time.perf_counter()
+        b"".join(app(dict(environ), start_response))
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def worker_models(key: str, args: argparse.Namespace) -> list[tuple[str, dict]]:
+    """The shipped gunicorn.conf.py against plain sync workers, on a light and a heavy URL."""
+    plain = ["--worker-class", "sync", "--threads", "1", "--workers", str((os.cpu_count() or 1) * 2 + 1)]
+    rows = []
+    env = {"API_KEYS": key}
+    for url in ("/api/poc/corridors/1", "/api/poc/full"):
+        results = {"gunicorn.conf.py": [], "plain sync": []}
+        with gunicorn("wsgi:app", env) as shipped, gunicorn("wsgi:app", env, *plain) as sync:
+            for _ in range(args.rounds):
+                results["gunicorn.conf.py"].append(wrk(shipped + url, key, args.duration, args.connections))
+                results["plain sync"].append(wrk(sync + url, key, args.duration, args.connections))
+        for name, runs in results.items():
+            rows.append((f"{url} [{name}]", {"rps": statistics.fmean(r["rps"] for r in runs),
+                                             "p99": max(r["p99"] for r in runs),
+                                             "errors": sum(r["errors"] for r in runs)}))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=4, help="whole seconds per wrk run")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=2, help="alternating runs per side")
+    parser.add_argument("--iterations", type=int, default=5000, help="in-process calls per URL")
+    args = parser.parse_args()
+    key = secrets.token_urlsafe(24)
+    print(f"# Corridor API benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} alternating rounds per side\n")
+    with gunicorn("wsgi:app", {"API_KEYS": key}) as service:
+        bodies = capture_bodies(service, key)
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
+            json.dump(bodies, handle)
+            handle.flush()
+            with gunicorn("bench.baseline:app", {"API_KEYS": key, "BENCH_BODIES": handle.name}) as baseline:
+                rows = side_by_side(service, baseline, key, args)
+    print("| endpoint | bytes | service req/s | bare Flask req/s | ratio | p50 ms (svc/bare) | p99 ms (svc/bare) | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        s, b = row["service"], row["baseline"]
+        print(f"| `{row['url']}` | {len(bodies[row['url']].encode())} | {s['rps']:.0f} | {b['rps']:.0f} | "
+              f"{row['ratio']:.2f} | {s['p50']:.2f} / {b['p50']:.2f} | {s['p99']:.2f} / {b['p99']:.2f} | "
+              f"{s['errors']} / {b['errors']} |")
+    ratios = [row["ratio"] for row in rows]
+    worst_p99 = max(row["service"]["p99"] for row in rows)
+    print(f"\nlowest ratio {min(ratios):.2f} (target ≥ 0.85); worst service p99 {worst_p99:.2f} ms (target < 50 ms)\n")
+    print("| worker configuration | req/s | p99 ms | errors |")
+    print("|---|---:|---:|---:|")
+    for name, result in worker_models(key, args):
+        print(f"| `{name}` | {result['rps']:.0f} | {result['p99']:.2f} | {result['errors']} |")
+    print(f"\n| in-process handler (median of {args.iterations}) | service µs | bare Flask µs |")
+    print("|---|---:|---:|")
+    for url, service_us, bare_us in in_process(key, args.iterations):
+        print(f"| `{url}` | {service_us:.1f} | {bare_us:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
