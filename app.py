@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Mapping
 
+import click
 from flask import Flask, Response
 
 from corridor import api, poc
@@ -34,6 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     configure_logging(app)
+    refuse_debugger(app)
     init_state(app)
     register_error_handlers(app)
     configure_http(app)
@@ -51,6 +53,12 @@ def configure_logging(app: Flask) -> None:
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")
     app.logger.setLevel(level)
+
+
+def refuse_debugger(app: Flask) -> None:
+    """Debug mode (FLASK_DEBUG) is for `flask run` alone, never under gunicorn or another server."""
+    if app.debug and click.get_current_context(silent=True) is None:
+        raise ConfigError("FLASK_DEBUG is set: debug mode is for `flask --app app run --debug` only; unset it.")
 
 
 def register_blueprints(app: Flask) -> None:

@@ -9,7 +9,10 @@ import secrets
 from typing import Any, NamedTuple
 
 from flask import Flask, Response, current_app, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
+
+from corridor.config import proxy_hops
 
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
@@ -69,15 +72,23 @@ def request_id() -> str:
     return rid
 
 
+HSTS = "max-age=31536000"
+
+
 def _common_headers(response: Response) -> Response:
     headers = response.headers
     headers.add("X-Content-Type-Options", "nosniff")
     headers.add("X-Request-ID", request_id())
+    if request.is_secure:
+        headers.add("Strict-Transport-Security", HSTS)
     return response
 
 
 def configure_http(app: Flask) -> None:
-    """Paths matched exactly as written (no slash merging, so no redirects); common headers."""
+    """Proxy headers from PROXY_HOPS hops; paths matched as written (no redirects); common headers."""
+    hops = proxy_hops(app.config["PROXY_HOPS"])
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     app.url_map.merge_slashes = False
     app.url_map.converters["corridor_id"] = CorridorIdConverter
     app.after_request(_common_headers)

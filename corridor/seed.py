@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any, Iterator
 
 from marshmallow import ValidationError
@@ -20,13 +21,24 @@ class DataError(ConfigError):
     """A data file that cannot be served."""
 
 
-def load_dataset(path: str) -> Dataset:
-    """Parse, validate and freeze the data file at `path`, or raise DataError."""
+def read_data_file(path: str) -> bytes:
+    """The file's bytes, or DataError naming it."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = json.load(handle, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+        with open(path, "rb") as handle:
+            return handle.read()
     except OSError as err:
         raise DataError(f"{path}: cannot read the data file: {err.strerror}.") from None
+
+
+def load_dataset(path: str) -> Dataset:
+    """Parse, validate and freeze the data file at `path`, or raise DataError."""
+    return parse_dataset(read_data_file(path), path)
+
+
+def parse_dataset(data: bytes, path: str) -> Dataset:
+    """Parse, validate and freeze the bytes of a data file; `path` names it in errors."""
+    try:
+        raw = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
     except UnicodeDecodeError:
         raise DataError(f"{path}: the data file is not UTF-8 text.") from None
     except json.JSONDecodeError as err:
@@ -45,11 +57,11 @@ def _refuse_constant(name: str) -> None:
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise ValueError(f"the key {key!r} appears twice in one object.")
-    return dict(pairs)
+    result = dict(pairs)
+    if len(result) < len(pairs):
+        twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise ValueError(f"the key {twice!r} appears twice in one object.")
+    return result
 
 
 def error_lines(messages: Any, path: str = "$") -> Iterator[tuple[str, str]]:
