@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 
-.PHONY: run test contract smoke-local docs-screenshot clean
+.PHONY: run test tools contract smoke-local docs-screenshot bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,18 +26,28 @@ run: $(VENV)/.runtime  ## serve on 127.0.0.1:$(PORT) with a development key it p
 	else echo "Using the keys in API_KEYS."; fi; \
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
-test: $(VENV)/.dev  ## the whole suite
+test: $(VENV)/.dev tools  ## the whole suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-contract: $(VENV)/.dev  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
+tools:  ## curl and wrk from Debian, for the tests that drive a real gunicorn
+	@command -v curl >/dev/null && command -v wrk >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl wrk >/dev/null)
+
+contract: $(VENV)/.dev tools  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
 	BIN=$(BIN) scripts/with_server.sh sh -c '$(BIN)/st run "$$BASE_URL/api/openapi.json" --checks all \
 	  -H "Authorization: Bearer $$API_KEY" --max-examples $(CONTRACT_EXAMPLES) --workers 2 --seed 1 --no-color'
 
-smoke-local: $(VENV)/.runtime  ## scripts/smoke.sh against real gunicorn on loopback
+smoke-local: $(VENV)/.runtime tools  ## scripts/smoke.sh against real gunicorn on loopback
 	BIN=$(BIN) scripts/with_server.sh sh -c 'scripts/smoke.sh "$$BASE_URL" "$$API_KEY"'
 
 docs-screenshot: $(VENV)/.runtime  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
 	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
+
+bench: $(VENV)/.runtime tools  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
+	$(BIN)/python -m bench.run
+
+soak: $(VENV)/.runtime tools  ## 60 s of mixed traffic: errors and worker memory growth
+	$(BIN)/python scripts/soak.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

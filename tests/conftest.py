@@ -3,11 +3,14 @@
 import copy
 import hashlib
 import json
+import multiprocessing
 import os
 import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -82,17 +85,23 @@ def free_port():
 
 def gunicorn_env(**changes):
     """The test process's environment without the service's settings, plus `changes`."""
-    env = {k: v for k, v in os.environ.items() if k not in {"API_KEYS", "SEED_DATA", "PORT"}}
+    env = {k: v for k, v in os.environ.items() if k not in {"API_KEYS", "SEED_DATA", "PORT", "PROXY_HOPS"}}
     env.update(changes)
     return env
 
 
+def procfile_command():
+    """The Procfile's web command, run with this interpreter."""
+    command = (ROOT / "Procfile").read_text().split("web:", 1)[1].split()
+    assert command[0] == "gunicorn"
+    return [sys.executable, "-m", *command]
+
+
 def gunicorn(port, env, log):
-    """gunicorn with the shipped config on 127.0.0.1:`port`, its output in the file `log`."""
+    """The Procfile's gunicorn, bound to 127.0.0.1:`port` only, its output in the file `log`."""
     with open(log, "w") as output:  # a file, not a pipe: a full pipe would stall the server
         return subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
-             "--workers", "2", "wsgi:app"],
+            [*procfile_command(), "--bind", f"127.0.0.1:{port}"],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
         )
 
@@ -104,18 +113,28 @@ def curl(*args):
     return result.stdout
 
 
-@pytest.fixture
-def server(free_port, tmp_path):
-    """gunicorn serving the shipped data; yields its base URL, process and log; always stopped."""
-    log = tmp_path / "gunicorn.log"
-    process = gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY), log)
-    base = f"http://127.0.0.1:{free_port}"
+@contextmanager
+def running_gunicorn(port, env, log):
+    """The Procfile's gunicorn on 127.0.0.1:`port`, up and answering; always stopped."""
+    process = gunicorn(port, env, log)
+    base = f"http://127.0.0.1:{port}"
+    workers = int(env.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
     try:
-        deadline = time.monotonic() + 20
-        while subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/api/corridors"]).returncode != 0:
-            assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
-            time.sleep(0.2)
-        yield base, process, log
+        deadline = time.monotonic() + 30
+        # every worker has loaded the app (one more "Loaded" for the master's check): a SIGTERM
+        # that lands while a worker boots is only acted on after gunicorn's graceful timeout
+        while Path(log).read_text().count("] INFO in state: Loaded ") < workers + 1:
+            assert process.poll() is None and time.monotonic() < deadline, Path(log).read_text()
+            time.sleep(0.1)
+        yield base, process
     finally:
         process.terminate()
-        process.wait(timeout=20)
+        process.wait(timeout=30)
+
+
+@pytest.fixture
+def server(free_port, tmp_path):
+    """gunicorn serving the shipped data; yields its base URL, process and log file."""
+    log = tmp_path / "gunicorn.log"
+    with running_gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY), log) as (base, process):
+        yield base, process, log
