@@ -5,7 +5,7 @@ import json
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import RAW_KEY
@@ -50,6 +50,7 @@ def test_any_query_string(client, endpoint, query):
 @given(segments=st.lists(text, min_size=1, max_size=4), prefix=st.sampled_from(["/api", "/api/poc", "/api/poc/corridors", ""]))
 def test_any_path(client, segments, prefix):
     path = prefix + "/" + "/".join(quote(s, safe="") for s in segments)
+    assume(not path.startswith("//"))  # the test client would read a host there; odd paths are tested apart
     check(client.get(path, headers={"Authorization": f"Bearer {RAW_KEY}"}))
 
 
