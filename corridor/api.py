@@ -4,8 +4,8 @@ from flask import Blueprint, request
 
 from corridor.auth import authenticate
 from corridor.endpoint import endpoint
-from corridor.state import catalog, find_corridor, key_digests, require_currency
-from schemas.api import CorridorSummarySchema, MidRateSchema, RankedProviderSchema
+from corridor.state import catalog, key_digests, quoted_corridor, require_currency
+from schemas.api import CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
 from schemas.query import CorridorQuery, CurrencyPairQuery
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -14,6 +14,7 @@ PRIVATE = "private, max-age=60"
 _corridor_summaries = CorridorSummarySchema(many=True)
 _ranked_providers = RankedProviderSchema(many=True)
 _mid_rate = MidRateSchema()
+_currencies = CurrencySchema(many=True)
 
 
 @bp.before_request
@@ -34,8 +35,15 @@ def corridors(query: dict) -> list:
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
           variants=lambda data: [{"corridor": key} for key in data.by_key])
 def providers(query: dict) -> list:
-    """A corridor's providers ranked by true cost."""
-    return _ranked_providers.dump(find_corridor(query["corridor"]).quotes)
+    """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
+    return _ranked_providers.dump(quoted_corridor(query).quotes)
+
+
+@bp.get("/currencies")
+@endpoint(_currencies, cache_control=PRIVATE, errors=(401,))
+def currencies(query: dict) -> list:
+    """Every currency in the rate tables with its English name, by code."""
+    return _currencies.dump(catalog().currencies)
 
 
 @bp.get("/midrate")

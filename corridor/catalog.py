@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
+from corridor.currencies import Currency, named_currencies
 from corridor.model import Dataset
 from corridor.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
@@ -17,6 +18,7 @@ class Catalog:
     dataset: Dataset
     by_key: Mapping[str, CorridorFigures]
     by_id: Mapping[str, CorridorFigures]
+    currencies: tuple[Currency, ...]
 
     @classmethod
     def build(cls, dataset: Dataset) -> "Catalog":
@@ -26,6 +28,7 @@ class Catalog:
             dataset,
             MappingProxyType({f.corridor.key: f for f in figures}),
             MappingProxyType({str(f.corridor.id): f for f in figures}),
+            named_currencies(dataset.currencies),
         )
 
     @property

@@ -89,17 +89,17 @@ def _operation(rule: Rule, view: Any, plugin: MarshmallowPlugin) -> dict[str, An
 
 
 def _query_parameters(query: Schema, plugin: MarshmallowPlugin) -> list[dict[str, Any]]:
-    """One parameter per field; a group that comes together is one exploded object (`from=…&to=…`)."""
-    groups = getattr(query, "required_together", ())
-    if not groups:
+    """One parameter per field; with `required_if_any`, one exploded object (`from=…&to=…` on the
+    wire, as served), since OpenAPI 3.0 parameters cannot depend on each other but a schema can."""
+    needed = list(getattr(query, "required_if_any", ()))
+    if not needed:
         return [{"in": "query", "schema": query}]
-    (group,) = groups
     properties = {f.data_key or n: plugin.converter.field2property(f) for n, f in query.fields.items()}
     return [{
-        "in": "query", "name": "pair", "style": "form", "explode": True, "required": False,
-        "description": "Give all of " + ", ".join(group) + " or none of them.",
+        "in": "query", "name": "query", "style": "form", "explode": True, "required": False,
+        "description": f"Give no parameter, or {' and '.join(needed)} with any of the others.",
         "schema": {"type": "object", "properties": properties, "additionalProperties": False,
-                   "oneOf": [{"required": list(group)}, {"maxProperties": 0}]},
+                   "oneOf": [{"required": needed}, {"maxProperties": 0}]},
     }]
 
 

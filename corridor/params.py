@@ -19,8 +19,7 @@ def shown(name: str, limit: int = 40) -> str:
 def parse_query(schema: Schema) -> dict[str, Any]:
     """Unknown or repeated → missing or empty → malformed, the first failure answering 400.
 
-    A schema may name groups of optional parameters that come together (`required_together`):
-    giving one of them makes the others required.
+    A schema's `required_if_any` names parameters that become required once any is given.
     """
     args = request.args
     fields = {field.data_key or name: field for name, field in schema.fields.items()}
@@ -31,9 +30,8 @@ def parse_query(schema: Schema) -> dict[str, Any]:
         if len(args.getlist(name)) > 1:
             raise ApiError(400, "invalid_parameter", f"Query parameter {shown(name)} is given more than once; give it once.")
     required = {name for name, field in fields.items() if field.required}
-    for group in getattr(schema, "required_together", ()):
-        if any(name in args for name in group):
-            required.update(group)
+    if args:
+        required.update(getattr(schema, "required_if_any", ()))
     for name, field in fields.items():
         if args.get(name) == "" or (name in required and name not in args):
             raise ApiError(

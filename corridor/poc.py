@@ -7,11 +7,12 @@ from flask import Blueprint, Response, request
 from corridor import __version__
 from corridor.catalog import Catalog
 from corridor.endpoint import endpoint
-from corridor.state import catalog, find_corridor, find_corridor_by_id, uptime_seconds
+from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
     CorridorListResponse,
     CorridorResponse,
+    CurrenciesResponse,
     FullResponse,
     GuideResponse,
     HealthResponse,
@@ -38,6 +39,7 @@ _provider_groups = ProviderGroupsResponse()
 _full = FullResponse()
 _guide = GuideResponse()
 _health = HealthResponse()
+_currencies = CurrenciesResponse()
 
 
 @bp.after_app_request
@@ -75,11 +77,19 @@ def corridor(query: dict, corridor_id: str) -> dict:
 @endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
           variants=lambda data: [{}] + [{"corridor": key} for key in data.by_key])
 def providers(query: dict) -> dict:
-    """One corridor's ranked providers, or every active corridor's, grouped."""
+    """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
     if query:
-        return _providers.dump(find_corridor(query["corridor"]))
+        return _providers.dump(quoted_corridor(query))
     groups = catalog().corridors
     return _provider_groups.dump({"count": len(groups), "corridors": groups})
+
+
+@bp.get("/currencies")
+@endpoint(_currencies, cache_control=PUBLIC)
+def currencies(query: dict) -> dict:
+    """Every currency in the rate tables with its English name, by code."""
+    items = catalog().currencies
+    return _currencies.dump({"count": len(items), "currencies": items})
 
 
 @bp.get("/full")
@@ -94,7 +104,8 @@ def full(query: dict) -> dict:
 @endpoint(_guide, cache_control=PUBLIC)
 def guide(query: dict) -> dict:
     """Every field name of every Group B payload, generated from the schemas."""
-    schemas = (_corridor_list, _corridor, _providers, _provider_groups, _full, _guide, _health, ProblemSchema())
+    schemas = (_corridor_list, _corridor, _providers, _provider_groups, _currencies, _full, _guide, _health,
+               ProblemSchema())
     entries = guide_entries(*schemas)
     return _guide.dump({"count": len(entries), "fields": entries})
 

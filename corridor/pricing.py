@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import fmean
 from typing import Iterable, Mapping
 
@@ -49,13 +49,34 @@ class Quote:
     true_cost_pct: float
     send_amount: float
 
+    @property
+    def fee_total(self) -> float:
+        """Fees paid on top of the amount, source currency."""
+        return self.offer.flat_fee + self.send_amount * self.offer.fee_pct / 100
 
-def rank_offers(offers: Iterable[Offer], mid: float, amount: float) -> tuple[Quote, ...]:
-    """Cheapest first, then best service score, then provider name."""
-    costed = sorted(
-        ((true_cost_pct(o, amount), o) for o in offers),
-        key=lambda pair: (pair[0], -pair[1].svc_score, pair[1].provider),
-    )
+    @property
+    def recipient_gets(self) -> float:
+        """What arrives, destination currency: the whole amount at the provider's rate."""
+        return self.send_amount * self.rate
+
+    @property
+    def settlement_minutes(self) -> int:
+        """The settlement text in minutes."""
+        return settlement_minutes(self.offer.settlement)
+
+
+# how each order compares two offers, given (true cost, offer); later keys break ties
+SORT_KEYS = {
+    "cost": lambda cost, o: (cost, -o.svc_score, o.provider),
+    "speed": lambda cost, o: (settlement_minutes(o.settlement), cost, -o.svc_score, o.provider),
+    "score": lambda cost, o: (-o.svc_score, cost, o.provider),
+}
+
+
+def rank_offers(offers: Iterable[Offer], mid: float, amount: float, sort: str = "cost") -> tuple[Quote, ...]:
+    """Offers priced at `amount` in `sort` order, ranks from 1; `cost`: cheapest, then score, then name."""
+    order = SORT_KEYS[sort]
+    costed = sorted(((true_cost_pct(o, amount), o) for o in offers), key=lambda pair: order(*pair))
     return tuple(
         Quote(rank, offer, provider_rate(mid, offer), cost, amount)
         for rank, (cost, offer) in enumerate(costed, start=1)
@@ -64,10 +85,11 @@ def rank_offers(offers: Iterable[Offer], mid: float, amount: float) -> tuple[Quo
 
 @dataclass(frozen=True, slots=True)
 class CorridorFigures:
-    """A corridor with its mid-market rate and offers ranked at the reference amount."""
+    """A corridor with its mid-market rate and its offers ranked at a send amount."""
 
     corridor: Corridor
     mid_market: float
+    amount: float
     quotes: tuple[Quote, ...]
 
     @property
@@ -95,7 +117,15 @@ def corridor_figures(dataset: Dataset, corridor: Corridor) -> CorridorFigures:
     """Price a corridor at the data's reference amount."""
     mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
     amount = reference_amount(dataset, corridor.from_currency)
-    return CorridorFigures(corridor, mid, rank_offers(corridor.offers, mid, amount))
+    return CorridorFigures(corridor, mid, amount, rank_offers(corridor.offers, mid, amount))
+
+
+def requote(figures: CorridorFigures, amount: float | None, payout: str | None, sort: str) -> CorridorFigures:
+    """The corridor's offers having `payout` (all if None), priced at `amount` (else the reference
+    amount), in `sort` order, ranks renumbered; the result may hold no quotes."""
+    amount = figures.amount if amount is None else amount
+    offers = [o for o in figures.corridor.offers if payout is None or payout in o.payout_methods]
+    return replace(figures, amount=amount, quotes=rank_offers(offers, figures.mid_market, amount, sort))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from corridor.config import ConfigError
 from corridor.errors import ApiError
 from corridor.http import Body
 from corridor.params import shown
-from corridor.pricing import CorridorFigures
+from corridor.pricing import CorridorFigures, requote
 from corridor.seed import load_dataset, summary
 
 _KEY = "corridor"
@@ -73,6 +73,14 @@ def find_corridor(key: str) -> CorridorFigures:
         return catalog().by_key[key]
     except KeyError:
         raise ApiError(404, "unknown_corridor", f"No active corridor {key}.") from None
+
+
+def quoted_corridor(query: dict) -> CorridorFigures:
+    """The corridor a providers query names, re-priced when it gives amount, payout or sort."""
+    figures = find_corridor(query["corridor"])
+    if query.keys() == {"corridor"}:
+        return figures  # priced once at start-up
+    return requote(figures, query.get("amount"), query.get("payout"), query.get("sort", "cost"))
 
 
 def find_corridor_by_id(corridor_id: str) -> CorridorFigures:

@@ -29,6 +29,15 @@ class RankedProviderSchema(Schema):
     settlement = fields.String(attribute="offer.settlement", metadata={"description": "Typical time to arrive.", "example": "1 hour"})
     payout_methods = fields.List(fields.String(), attribute="offer.payout_methods", metadata={"description": "Ways the recipient can collect.", "example": ["bank_deposit"]})
     svc_score = fields.Integer(attribute="offer.svc_score", metadata={"description": "Service score, 0–100.", "example": 94})
+    send_amount = Rounded(metadata={"description": "Amount sent, source currency: `amount`, or the reference amount.", "example": 200.0})
+    fee_total = Rounded(metadata={"description": "flat_fee + amount × fee_pct / 100, source currency, paid on top.", "example": 1.99})
+    recipient_gets = Rounded(metadata={"description": "amount × rate, destination currency.", "example": 3639.48})
+    settlement_minutes = fields.Integer(metadata={"description": "Settlement time in minutes.", "example": 10})
+
+
+class CurrencySchema(Schema):
+    code = fields.String(metadata={"description": "ISO 4217 currency code.", "example": "MXN"})
+    name = fields.String(metadata={"description": "English name, from the Unicode CLDR (Babel).", "example": "Mexican Peso"})
 
 
 class MidRateSchema(Schema):

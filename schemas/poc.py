@@ -5,6 +5,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 
 from marshmallow import Schema, fields, pre_dump
 
+from schemas.api import CurrencySchema
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
@@ -45,6 +46,10 @@ class ProviderEntrySchema(Schema):
     settlement = fields.String(attribute="offer.settlement", **_meta("Typical time to arrive.", "10 minutes"))
     payoutMethods = fields.List(fields.String(), attribute="offer.payout_methods", **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]))
     score = fields.Integer(attribute="offer.svc_score", **_meta("Provider service score, 0–100.", 90))
+    sendAmount = Rounded(attribute="send_amount", **_meta("Amount sent, source currency: `amount`, or the reference amount.", 200.0))
+    feeTotal = Rounded(attribute="fee_total", **_meta("fee + amount × fee % / 100, source currency, paid on top.", 1.99))
+    recipientGets = Rounded(attribute="recipient_gets", **_meta("amount × rate, destination currency.", 3639.48))
+    settlementMinutes = fields.Integer(attribute="settlement_minutes", **_meta("Settlement time in minutes.", 10))
 
 
 class ProviderGroupSchema(Schema):
@@ -85,6 +90,10 @@ class FullResponse(OkSchema):
     updated = DisplayDate(**_meta("Date of the figures, Mon D, YYYY.", "Nov 20, 2026"))
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
     corridors = fields.List(fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers."))
+
+
+class CurrenciesResponse(CountSchema, OkSchema):
+    currencies = fields.List(fields.Nested(CurrencySchema), **_meta("Every currency in the rate tables, by code."))
 
 
 class GuideFieldSchema(Schema):

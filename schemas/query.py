@@ -1,24 +1,55 @@
-"""Query schemas of both groups: loaded per request, expanded into OpenAPI parameters."""
+"""Query schemas of both groups: loaded per request, expanded into OpenAPI parameters.
 
-from marshmallow import Schema
+A schema may set `required_if_any`: when any of its parameters is given, these become required
+(Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`).
+"""
 
-from schemas.fields import CorridorKey, CurrencyCode
+from marshmallow import Schema, fields, validate
+
+from corridor.pricing import SORT_KEYS
+from schemas.fields import Amount, CorridorKey, CurrencyCode
+from schemas.seed import PAYOUT_METHODS
 
 
 class NoQuery(Schema):
     """An endpoint that takes no query parameters."""
 
 
-class CorridorQuery(Schema):
-    """Group A `/api/providers`: one corridor, required."""
+class QuoteOptions(Schema):
+    """How to price and order a corridor's providers (SPEC §10)."""
 
+    amount = Amount(metadata={"description": "Send amount in the source currency: a plain decimal above 0, "
+                                             "at most 1000000000, at most 2 decimals; default the reference amount.",
+                              "example": "1000"})
+    payout = fields.String(
+        validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
+        metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
+    )
+    sort = fields.String(
+        validate=validate.OneOf(tuple(SORT_KEYS), error="must be one of: {choices}."),
+        metadata={"description": "cost (default): cheapest first; speed: fastest first, then cost; "
+                                 "score: best service score first, then cost.", "example": "speed"},
+    )
+
+
+class _CorridorRequired(Schema):
     corridor = CorridorKey(required=True, metadata={"description": "Corridor key FROM_TO, any case.", "example": "USD_MXN"})
 
 
-class OptionalCorridorQuery(Schema):
-    """Group B `/api/poc/providers`: one corridor, or every corridor when omitted."""
+class _CorridorOptional(Schema):
+    corridor = CorridorKey(metadata={"description": "Corridor key FROM_TO, any case; omit it (and the options) "
+                                                    "for every corridor.", "example": "USD_MXN"})
 
-    corridor = CorridorKey(metadata={"description": "Corridor key FROM_TO, any case; omit it for every corridor.", "example": "USD_MXN"})
+
+# marshmallow orders inherited fields from the last base to the first: `corridor` comes first
+class CorridorQuery(QuoteOptions, _CorridorRequired):
+    """Group A `/api/providers`: one corridor, required, and the quote options."""
+
+
+class OptionalCorridorQuery(QuoteOptions, _CorridorOptional):
+    """Group B `/api/poc/providers`: one corridor with the quote options, or nothing for every corridor."""
+
+    required_if_any = ("corridor",)
 
 
 class CurrencyPairQuery(Schema):
@@ -31,7 +62,7 @@ class CurrencyPairQuery(Schema):
 class OptionalCurrencyPairQuery(Schema):
     """Group B `/api/poc/corridors`: `from` and `to` pick one corridor; giving one makes both required."""
 
-    required_together = (("from", "to"),)
+    required_if_any = ("from", "to")
     from_currency = CurrencyCode(data_key="from", metadata={"description": "Currency sent, any case; needs `to`.", "example": "USD"})
     to_currency = CurrencyCode(data_key="to", metadata={"description": "Currency received, any case; needs `from`.", "example": "MXN"})
 

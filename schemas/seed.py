@@ -8,6 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from corridor.currencies import is_known_currency
 from corridor.model import Dataset, build_dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 
@@ -68,6 +69,9 @@ class RatesSeedSchema(Schema):
         if set(interbank) != set(consumer):
             odd = sorted(set(interbank) ^ set(consumer))
             raise ValidationError(f"Both tables must hold the same currencies; differing: {', '.join(odd)}.", "consumer")
+        unknown = sorted(code for code in interbank if not is_known_currency(code))
+        if unknown:
+            raise ValidationError(f"Not ISO 4217 currencies known to CLDR: {', '.join(unknown)}.", "interbank")
         for needed in ("USD", "EUR"):
             if needed not in interbank:
                 raise ValidationError(f"Must include {needed}.", "interbank")

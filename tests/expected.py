@@ -16,8 +16,8 @@ def shipped_seed():
 
 
 def _paper(x):
-    # the figure as a person writes it down: 10 significant digits, float noise gone
-    return Decimal(f"{x:.10g}")
+    # the figure as a person writes it down: the 15 significant digits a double holds, noise gone
+    return Decimal(f"{x:.15g}")
 
 
 def half_up(x, places=2):
@@ -49,22 +49,38 @@ def mid(raw, frm, to, table="interbank"):
     return rates[to] / rates[frm]
 
 
-def ranked(raw, corridor):
-    """Offers with name, rate and true cost, in SPEC ranking order."""
-    names = {p["id"]: p["name"] for p in raw["providers"]}
+def reference_amount(raw, corridor):
     ib = raw["rates"]["interbank"]
-    amount = raw["reference_amount_usd"] * ib[corridor["from_currency"]] / ib["USD"]
+    return raw["reference_amount_usd"] * ib[corridor["from_currency"]] / ib["USD"]
+
+
+ORDERS = {
+    "cost": lambda r: (r["cost"], -r["svc_score"], r["name"]),
+    "speed": lambda r: (r["minutes"], r["cost"], -r["svc_score"], r["name"]),
+    "score": lambda r: (-r["svc_score"], r["cost"], r["name"]),
+}
+
+
+def ranked(raw, corridor, amount=None, payout=None, sort="cost"):
+    """Offers with name, rate, true cost and the quote figures, in SPEC ranking order."""
+    names = {p["id"]: p["name"] for p in raw["providers"]}
+    amount = amount or reference_amount(raw, corridor)
     m = mid(raw, corridor["from_currency"], corridor["to_currency"])
-    rows = [
-        dict(
-            offer,
-            name=names[offer["provider"]],
-            rate=m * (1 - offer["spread_pct"] / 100),
-            cost=100 * offer["flat_fee"] / amount + offer["fee_pct"] + offer["spread_pct"],
-        )
-        for offer in corridor["offers"]
-    ]
-    return sorted(rows, key=lambda r: (r["cost"], -r["svc_score"], r["name"]))
+    rows = []
+    for offer in corridor["offers"]:
+        if payout is None or payout in offer["payout_methods"]:
+            rate = m * (1 - offer["spread_pct"] / 100)
+            rows.append(dict(
+                offer,
+                name=names[offer["provider"]],
+                rate=rate,
+                cost=100 * offer["flat_fee"] / amount + offer["fee_pct"] + offer["spread_pct"],
+                amount=amount,
+                fee_total=offer["flat_fee"] + amount * offer["fee_pct"] / 100,
+                gets=amount * rate,
+                minutes=minutes(offer["settlement"]),
+            ))
+    return sorted(rows, key=ORDERS[sort])
 
 
 def minutes(settlement):

@@ -7,7 +7,8 @@ from expected import active, display_date, half_up, key, mid, ranked, shipped_se
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
                   "best_provider", "true_cost_pct", "compliance", "score"]
 PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
-                   "settlement", "payout_methods", "svc_score"]
+                   "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
+                   "settlement_minutes"]
 
 
 def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
@@ -64,6 +65,10 @@ def test_providers_ranked_by_true_cost(client, auth, raw_seed, corridor_key):
             "settlement": row["settlement"],
             "payout_methods": row["payout_methods"],
             "svc_score": row["svc_score"],
+            "send_amount": half_up(row["amount"]),
+            "fee_total": half_up(row["fee_total"]),
+            "recipient_gets": half_up(row["gets"]),
+            "settlement_minutes": row["minutes"],
         }
         for rank, row in enumerate(ranked(raw_seed, corridor), start=1)
     ]

@@ -8,7 +8,7 @@ from expected import active, corridor_costs, display_date, half_up, key, minutes
 
 CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
-                "payoutMethods", "score"]
+                "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes"]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
 BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
 PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
@@ -41,6 +41,10 @@ def expected_entries(raw, corridor):
             "settlement": row["settlement"],
             "payoutMethods": row["payout_methods"],
             "score": row["svc_score"],
+            "sendAmount": half_up(row["amount"]),
+            "feeTotal": half_up(row["fee_total"]),
+            "recipientGets": half_up(row["gets"]),
+            "settlementMinutes": row["minutes"],
         }
         for rank, row in enumerate(ranked(raw, corridor), start=1)
     ]
@@ -169,6 +173,8 @@ def test_group_a_and_group_b_agree_everywhere(client, auth):
         ("/api/poc/providers?corridor=USD-MXN", 400, "invalid_parameter"),
         ("/api/poc/providers?corridor=USD_EGP", 404, "unknown_corridor"),
         ("/api/poc/providers?corridor=USD_MXN&sort=x", 400, "invalid_parameter"),
+        ("/api/poc/providers?amount=100", 400, "missing_parameter"),
+        ("/api/poc/providers?sort=cost&payout=card", 400, "missing_parameter"),
         ("/api/poc/full?x=1", 400, "invalid_parameter"),
         ("/api/poc/guide?x=1", 400, "invalid_parameter"),
         ("/api/poc/health?x=1", 400, "invalid_parameter"),
@@ -219,7 +225,8 @@ def test_options_preflight(client):
 
 
 DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
-             "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide"]
+             "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide",
+             "/api/poc/currencies", "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed"]
 
 
 @pytest.mark.parametrize("url", DATA_URLS)

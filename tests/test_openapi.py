@@ -13,11 +13,13 @@ from conftest import curl
 
 SAMPLE_QUERIES = {
     "/api/corridors": [""],
-    "/api/providers": ["?corridor=usd_mxn"],
+    "/api/providers": ["?corridor=usd_mxn", "?corridor=usd_mxn&amount=1000&payout=cash_pickup&sort=speed"],
     "/api/midrate": ["?from=gbp&to=inr"],
+    "/api/currencies": [""],
+    "/api/poc/currencies": [""],
     "/api/poc/corridors": ["", "?from=USD&to=MXN"],
     "/api/poc/corridors/{corridor_id}": [""],
-    "/api/poc/providers": ["", "?corridor=USD_MXN"],
+    "/api/poc/providers": ["", "?corridor=USD_MXN", "?corridor=USD_MXN&amount=0.5&sort=score"],
     "/api/poc/full": [""],
     "/api/poc/guide": [""],
     "/api/poc/health": [""],

@@ -56,6 +56,6 @@ def test_corridor_settlement_is_the_fastest_and_the_best_ranked_among_equals():
     offers = [offer("Slow", spread=0.1, settlement="2 days"), offer("Day", spread=0.5, settlement="1 day"),
               offer("Hours", spread=0.9, settlement="24 hours"), offer("Long", spread=0.2, settlement="36 hours")]
     corridor = Corridor(1, "USD", "MXN", "US", "MX", True, "Low", "", 90, 1.0, tuple(offers))
-    figures = CorridorFigures(corridor, 1.0, rank_offers(offers, 1.0, 200.0))
+    figures = CorridorFigures(corridor, 1.0, 200.0, rank_offers(offers, 1.0, 200.0))
     assert figures.settlement == "1 day"
-    assert CorridorFigures(corridor, 1.0, rank_offers(offers[2:], 1.0, 200.0)).settlement == "24 hours"
+    assert CorridorFigures(corridor, 1.0, 200.0, rank_offers(offers[2:], 1.0, 200.0)).settlement == "24 hours"

@@ -1,0 +1,56 @@
+"""Writing a data file: the layout people review (one offer a line), atomically, only if valid."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from corridor.model import Dataset
+from corridor.seed import parse_dataset
+
+_ENTRIES_PER_LINE = 6
+
+
+def format_data(value: Any, indent: int = 0) -> str:
+    """JSON with 2-space indentation; small flat objects on one line, big ones a few entries a line."""
+    pad, inner = " " * indent, " " * (indent + 2)
+    if isinstance(value, dict) and _is_flat(value):
+        entries = [f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
+        if len(entries) <= 8:
+            return "{" + ", ".join(entries) + "}"
+        lines = [", ".join(entries[i:i + _ENTRIES_PER_LINE]) for i in range(0, len(entries), _ENTRIES_PER_LINE)]
+        return "{\n" + ",\n".join(inner + line for line in lines) + "\n" + pad + "}"
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {format_data(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return "[\n" + ",\n".join(inner + format_data(v, indent + 2) for v in value) + "\n" + pad + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_flat(value: dict) -> bool:
+    return all(not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(i, (dict, list)) for i in v))
+               for v in value.values())
+
+
+def write_valid_data(raw: dict, path: str) -> Dataset:
+    """Validate `raw` as a data file, then replace `path` with it atomically (DataError if invalid)."""
+    text = (format_data(raw) + "\n").encode()
+    dataset = parse_dataset(text, path)
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if target.exists():
+            os.chmod(temporary, target.stat().st_mode & 0o777)
+        os.replace(temporary, target)  # readers see the old file or the new one, never a mix
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return dataset

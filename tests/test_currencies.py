@@ -1,0 +1,36 @@
+"""SPEC §10: every currency of the rate tables with its English name, from Babel's CLDR data."""
+
+import pytest
+
+from corridor.seed import DataError, load_dataset
+
+EXPECTED_NAMES = {"USD": "US Dollar", "EUR": "Euro", "MXN": "Mexican Peso", "INR": "Indian Rupee",
+                  "GBP": "British Pound", "PHP": "Philippine Peso", "NGN": "Nigerian Naira", "KRW": "South Korean Won"}
+
+
+def test_group_a_currencies(client, auth, raw_seed):
+    response = client.get("/api/currencies", headers=auth)
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "private, max-age=60"
+    body = response.get_json()
+    assert [c["code"] for c in body] == sorted(raw_seed["rates"]["interbank"])
+    assert all(list(c) == ["code", "name"] and c["name"] and c["name"] != c["code"] for c in body)
+    names = {c["code"]: c["name"] for c in body}
+    assert {code: names[code] for code in EXPECTED_NAMES} == EXPECTED_NAMES
+
+
+def test_group_a_currencies_need_a_key(client):
+    assert client.get("/api/currencies").status_code == 401
+
+
+def test_group_b_currencies(client, auth):
+    body = client.get("/api/poc/currencies").get_json()
+    assert list(body) == ["ok", "count", "currencies"]
+    assert body["count"] == len(body["currencies"])
+    assert body["currencies"] == client.get("/api/currencies", headers=auth).get_json()
+
+
+def test_a_currency_cldr_does_not_know_is_refused(seed_copy, write_seed):
+    for table in ("interbank", "consumer"):
+        seed_copy["rates"][table]["XYZ"] = 1.5
+    with pytest.raises(DataError, match=r"\$\.rates\.interbank: Not ISO 4217 currencies known to CLDR: XYZ"):
+        load_dataset(write_seed(seed_copy))
