@@ -25,10 +25,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR"]
+# `amount=*`: a different random amount on every request (scripts/random_amount.lua), so nothing is reused
+GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR", "/api/currencies",
+           "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup"]
 GROUP_B = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
            "/api/poc/providers?corridor=USD_MXN", "/api/poc/providers", "/api/poc/full", "/api/poc/guide",
-           "/api/poc/health"]
+           "/api/poc/currencies", "/api/poc/health", "/api/poc/providers?corridor=USD_MXN&amount=*"]
 URLS = GROUP_A + GROUP_B
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
 
@@ -67,8 +69,10 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
 
 def wrk(url: str, key: str, duration: int, connections: int) -> dict[str, float]:
     """One wrk run: requests/s, p50/p99 in ms, and errors (non-2xx/3xx plus socket errors)."""
+    script = ["-s", str(ROOT / "bench/random_amount.lua")] if "amount=*" in url else []
     out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-H", f"Authorization: Bearer {key}", url],
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", *script,
+         "-H", f"Authorization: Bearer {key}", url],
         capture_output=True, text=True, check=True,
     ).stdout
     latency = {p: float(v) * _UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
@@ -86,7 +90,7 @@ def capture_bodies(base: str, key: str) -> dict[str, str]:
     """The service's exact bodies, for the baseline to return."""
     bodies = {}
     for url in URLS:
-        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + url],
+        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + url.replace("*", "1000")],
                              capture_output=True, check=True).stdout
         bodies[url] = out.decode()
     return bodies
@@ -124,7 +128,8 @@ def in_process(key: str, iterations: int) -> list[tuple[str, float, float]]:
 
     service = create_app()
     client = service.test_client()
-    bodies = {url: client.get(url, headers={"Authorization": f"Bearer {key}"}).data.decode() for url in URLS}
+    bodies = {url: client.get(url.replace("*", "1000"), headers={"Authorization": f"Bearer {key}"}).data.decode()
+              for url in URLS}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(bodies, handle)
     os.environ["BENCH_BODIES"] = handle.name
@@ -133,7 +138,7 @@ def in_process(key: str, iterations: int) -> list[tuple[str, float, float]]:
     baseline = create_baseline()
     rows = []
     for url in URLS:
-        path, _, query = url.partition("?")
+        path, _, query = url.replace("*", "1000").partition("?")
         environ = EnvironBuilder(path=path, query_string=query, headers={"Authorization": f"Bearer {key}"}).get_environ()
         times = {service: [], baseline: []}
         for _ in range(10):  # alternate in blocks, so drift in machine load hits both sides alike

@@ -33,7 +33,7 @@ def corridors(query: dict) -> list:
 
 @bp.get("/providers")
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
-          variants=lambda data: [{"corridor": key} for key in data.by_key])
+          variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=lambda query: "amount" not in query)
 def providers(query: dict) -> list:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
     return _ranked_providers.dump(quoted_corridor(query).quotes)

@@ -20,7 +20,7 @@ from corridor.params import parse_query
 from corridor.state import catalog, response_cache
 from schemas.query import NoQuery
 
-CACHE_LIMIT = 4096  # URLs per worker: canonical ones are built at start-up, spelling variants on use
+CACHE_LIMIT = 4096  # URLs per worker: canonical ones are built at start-up, others on first use
 Variants = Callable[[Catalog], Iterable[dict[str, Any]]]
 
 
@@ -34,6 +34,7 @@ class Operation:
     cache_control: str
     static: bool
     variants: Variants
+    reuse: Callable[[dict], bool]
 
 
 def endpoint(
@@ -44,9 +45,11 @@ def endpoint(
     errors: tuple[int, ...] = (),
     static: bool = True,
     variants: Variants = lambda catalog: [{}],
+    reuse: Callable[[dict], bool] = lambda query: True,
 ) -> Callable:
-    """Declare a view; `static` ones are cached by URL, `variants` lists the URLs to pre-build."""
-    operation = Operation(response, query or NoQuery(), (400, *errors), cache_control, static, variants)
+    """Declare a view; `static` ones are cached by URL (unless `reuse(query)` says the query is a
+    one-off, like an arbitrary amount), `variants` lists the URLs to pre-build."""
+    operation = Operation(response, query or NoQuery(), (400, *errors), cache_control, static, variants, reuse)
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -58,8 +61,9 @@ def endpoint(
             key = (request.path, request.query_string)
             body = cache.get(key)
             if body is None:
-                body = make_body(view(parse_query(operation.query), **path))
-                if len(cache) < CACHE_LIMIT:
+                query = parse_query(operation.query)
+                body = make_body(view(query, **path))
+                if len(cache) < CACHE_LIMIT and operation.reuse(query):
                     cache[key] = body
             return json_response(body, cache_control)
 

@@ -75,7 +75,8 @@ def corridor(query: dict, corridor_id: str) -> dict:
 
 @bp.get("/providers")
 @endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
-          variants=lambda data: [{}] + [{"corridor": key} for key in data.by_key])
+          variants=lambda data: [{}] + [{"corridor": key} for key in data.by_key],
+          reuse=lambda query: "amount" not in query)
 def providers(query: dict) -> dict:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
     if query:

@@ -39,6 +39,9 @@ check 200 $JSON '/api/poc/providers?corridor=USD_MXN' '"corridor":"USD_MXN"' '"r
 check 200 $JSON /api/poc/providers '"corridors":[{"corridor":"USD_MXN"'
 check 200 $JSON /api/poc/full '"updated":"' '"complianceNotes":"'
 check 200 $JSON /api/poc/guide '"fields":[' '"name":"trueCostPct"'
+check 200 $JSON /api/poc/currencies '"code":"USD","name":"US Dollar"'
+check 200 $JSON '/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup' '"sendAmount":1000.0' '"cash_pickup"'
+check 400 $PROBLEM '/api/poc/providers?corridor=USD_MXN&amount=1e3' '"code":"invalid_parameter"'
 check 400 $PROBLEM '/api/poc/corridors?from=USD' '"code":"missing_parameter"'
 check 404 $PROBLEM /api/poc/corridors/0 '"code":"not_found"'
 check 200 $JSON /api/openapi.json '"openapi":"3.0.3"'
@@ -49,6 +52,8 @@ if [ -n "$KEY" ]; then
   check 200 $JSON /api/corridors '"from_currency":"USD","to_currency":"MXN"'
   check 200 $JSON '/api/providers?corridor=usd_mxn' '"rank":1,' '"true_cost_pct":'
   check 200 $JSON '/api/midrate?from=USD&to=EUR' '"ref_rate_b":' '"updated":"'
+  check 200 $JSON /api/currencies '{"code":"MXN","name":"Mexican Peso"}'
+  check 200 $JSON '/api/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed' '"send_amount":1000.0' '"settlement_minutes":'
   check 404 $PROBLEM '/api/providers?corridor=USD_XYZ' '"code":"unknown_corridor"'
   AUTH=wrong-key
   check 401 $PROBLEM /api/corridors '"code":"invalid_api_key"'

@@ -1,0 +1,109 @@
+"""`flask rates import-ecb`: the ECB's real formats, re-basing, atomic write only when valid."""
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from corridor.seed import load_dataset
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ECB_USD = 1.1620
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    path = tmp_path / "seed_data.json"
+    shutil.copy(FIXTURES.parent.parent / "seed_data.json", path)
+    return path
+
+
+@pytest.fixture
+def ecb_zip(tmp_path):
+    path = tmp_path / "eurofxref.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.write(FIXTURES / "eurofxref.csv", "eurofxref.csv")
+    return path
+
+
+def run(app, *args):
+    return app.test_cli_runner().invoke(args=["rates", "import-ecb", *map(str, args)])
+
+
+@pytest.mark.parametrize("source", ["xml", "csv", "zip"])
+def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, source):
+    file = {"xml": FIXTURES / "eurofxref-daily.xml", "csv": FIXTURES / "eurofxref.csv", "zip": ecb_zip}[source]
+    before = json.loads(data_copy.read_text())
+    result = run(app, file, "--data", data_copy)
+    assert result.exit_code == 0, result.output
+    after = json.loads(data_copy.read_text())
+    table = after["rates"]["interbank"]
+    assert after["as_of"] == "2026-11-21"
+    assert table["USD"] == 1
+    assert table["EUR"] == float(f"{1 / ECB_USD:.6g}") == 0.860585
+    assert table["JPY"] == float(f"{178.42 / ECB_USD:.6g}")
+    assert table["MXN"] == float(f"{21.4280 / ECB_USD:.6g}")
+    assert table["AED"] == before["rates"]["interbank"]["AED"]  # not in the ECB file: kept
+    assert after["rates"]["consumer"] == before["rates"]["consumer"]  # another source: untouched
+    assert after["corridors"] == before["corridors"] and after["providers"] == before["providers"]
+    assert "BGN" not in table
+    dataset = load_dataset(str(data_copy))
+    assert dataset.as_of.isoformat() == "2026-11-21"
+    lines = result.output.splitlines()
+    assert "changed  EUR: 0.8612 -> 0.860585" in lines
+    assert any(l.startswith("kept their old rates (not in the ECB file): AED, BDT") for l in lines)
+    assert any(l.startswith("in the ECB file but not in the data, ignored: BGN") for l in lines)
+    assert lines[-1] == f"as_of: 2026-11-20 -> 2026-11-21; wrote {data_copy}. Send gunicorn HUP to serve it."
+    assert sorted(p.name for p in data_copy.parent.iterdir()) == sorted({"seed_data.json", "eurofxref.zip"})
+
+
+def test_written_file_keeps_the_reviewable_layout(app, data_copy):
+    run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)
+    text = data_copy.read_text()
+    offers = sum(len(c["offers"]) for c in json.loads(text)["corridors"])
+    assert sum(1 for line in text.splitlines() if line.strip().startswith('{"provider": ')) == offers
+    assert '    "interbank": {\n      "USD": 1, "EUR": 0.860585, ' in text
+
+
+def test_invalid_result_is_not_written(app, data_copy):
+    broken = json.loads(data_copy.read_text())
+    broken["corridors"][0]["offers"][0]["settlement"] = "soon"
+    data_copy.write_text(json.dumps(broken))
+    original = data_copy.read_bytes()
+    result = run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)
+    assert result.exit_code == 1
+    assert "$.corridors[0].offers[0].settlement" in result.output
+    assert data_copy.read_bytes() == original
+    assert [p.name for p in data_copy.parent.iterdir()] == ["seed_data.json"]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"not a rate file", "not an ECB reference-rate file"),
+        (b"<Envelope><Cube/></Envelope>", "not an ECB reference-rate file"),
+        (b"Date, USD, \n32 Smarch 2026, 1.16, \n", "not an ECB reference-rate file"),
+        (b"Date, JPY, \n21 November 2026, 178.42, \n", "has no USD rate"),
+        (b"Date, USD, GBP, \n21 November 2026, 1.16, -0.88, \n", "unusable rate GBP=-0.88"),
+        (b"Date, USD, \n21 November 2026, N/A, \n", "holds no rates"),
+    ],
+)
+def test_unusable_ecb_files_are_refused_and_nothing_is_written(app, data_copy, tmp_path, content, message):
+    bad = tmp_path / "eurofxref.csv"
+    bad.write_bytes(content)
+    original = data_copy.read_bytes()
+    result = run(app, bad, "--data", data_copy)
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+    assert data_copy.read_bytes() == original
+
+
+def test_import_then_serve(app, data_copy, auth):
+    from app import create_app
+    from conftest import API_KEYS
+
+    run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)
+    client = create_app({"API_KEYS": API_KEYS, "SEED_DATA": str(data_copy)}).test_client()
+    body = client.get("/api/midrate?from=USD&to=EUR", headers=auth).get_json()
+    assert (body["ref_rate_b"], body["updated"]) == (0.860585, "Nov 21, 2026")
