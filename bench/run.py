@@ -97,7 +97,9 @@ def capture_bodies(base: str, key: str) -> dict[str, str]:
 
 
 def side_by_side(service: str, baseline: str, key: str, args: argparse.Namespace) -> list[dict]:
-    """Each URL: service and baseline alternately, `args.rounds` times each."""
+    """Each URL: service and baseline alternately, `args.rounds` times each (after a warm-up of each)."""
+    for base in (service, baseline):
+        wrk(base + URLS[0], key, 2, args.connections)
     rows = []
     for url in URLS:
         runs = {"service": [], "baseline": []}
@@ -182,7 +184,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=4, help="whole seconds per wrk run")
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--rounds", type=int, default=2, help="alternating runs per side")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs per side")
     parser.add_argument("--iterations", type=int, default=5000, help="in-process calls per URL")
     args = parser.parse_args()
     key = secrets.token_urlsafe(24)

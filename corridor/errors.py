@@ -53,8 +53,8 @@ def _handle_http_exception(error: HTTPException) -> Response:
         return _handle_unexpected(error)
     code, detail = _HTTP_ERRORS.get(status, ("invalid_parameter", "The request could not be understood."))
     headers = {}
-    if isinstance(error, MethodNotAllowed) and error.valid_methods:
-        headers["Allow"] = allow_header(error.valid_methods)
+    if isinstance(error, MethodNotAllowed):
+        headers["Allow"] = allow_header(error.valid_methods or ["GET", "HEAD", "OPTIONS"])
         detail = detail.format(allowed=headers["Allow"])
     return problem(status, code, detail, headers)
 
