@@ -5,14 +5,16 @@ from flask import Blueprint, request
 from corridor.auth import authenticate
 from corridor.endpoint import endpoint
 from corridor.state import catalog, key_digests, quoted_corridor, require_currency
-from schemas.api import CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
+from schemas.api import RANKED_PRICED, CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
 from schemas.query import CorridorQuery, CurrencyPairQuery
+from schemas.quotes import QuoteEntries
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PRIVATE = "private, max-age=60"
 _corridor_summaries = CorridorSummarySchema(many=True)
 _ranked_providers = RankedProviderSchema(many=True)
+_ranked_entries = QuoteEntries(RankedProviderSchema, RANKED_PRICED)
 _mid_rate = MidRateSchema()
 _currencies = CurrencySchema(many=True)
 
@@ -36,7 +38,7 @@ def corridors(query: dict) -> list:
           variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=lambda query: "amount" not in query)
 def providers(query: dict) -> list:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    return _ranked_providers.dump(quoted_corridor(query).quotes)
+    return _ranked_entries.dump(quoted_corridor(query).quotes)
 
 
 @bp.get("/currencies")

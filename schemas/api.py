@@ -35,6 +35,9 @@ class RankedProviderSchema(Schema):
     settlement_minutes = fields.Integer(metadata={"description": "Settlement time in minutes.", "example": 10})
 
 
+RANKED_PRICED = ("rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets")
+
+
 class CurrencySchema(Schema):
     code = fields.String(metadata={"description": "ISO 4217 currency code.", "example": "MXN"})
     name = fields.String(metadata={"description": "English name, from the Unicode CLDR (Babel).", "example": "Mexican Peso"})

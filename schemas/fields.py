@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -102,9 +103,12 @@ def _decimal(value: float) -> Decimal:
     return Decimal(f"{value:.15g}")
 
 
-def round_half_up(value: float, places: int) -> Decimal:
+def round_half_up(value: float, places: int) -> float:
     """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
-    return _decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    scaled = value * 10**places
+    if abs(scaled - math.floor(scaled) - 0.5) > 1e-9 * max(1.0, abs(scaled)):
+        return round(value, places)  # not near a tie: the nearest value is the answer either way
+    return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
 
 
 def round_significant(value: float, digits: int) -> Decimal:
@@ -123,7 +127,7 @@ class Rounded(fields.Float):
         super().__init__(**kwargs)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
-        return None if value is None else float(round_half_up(value, self.places))
+        return None if value is None else round_half_up(value, self.places)
 
 
 class SignificantFigures(fields.Float):
@@ -155,7 +159,7 @@ class PercentText(PatternString):
     pattern = "[0-9]+\\.[0-9]{2}%"
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else f"{round_half_up(value, 2)}%"
+        return None if value is None else f"{round_half_up(value, 2):.2f}%"
 
 
 class BillionsText(PatternString):
@@ -164,4 +168,4 @@ class BillionsText(PatternString):
     pattern = "\\$[0-9]+\\.[0-9]B"
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else f"${round_half_up(value, 1)}B"
+        return None if value is None else f"${round_half_up(value, 1):.1f}B"

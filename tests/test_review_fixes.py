@@ -53,10 +53,11 @@ def test_group_b_success_carries_common_headers(client):
 @pytest.mark.parametrize(
     "value, places, text",
     [(3.335, 2, "3.34"), (4.245, 2, "4.25"), (2.375, 2, "2.38"), (100 * 4.14 / 200 + 0.42, 2, "2.49"),
-     (0.0, 2, "0.00"), (63.25, 1, "63.3"), (1.005, 2, "1.01")],
+     (0.0, 2, "0.00"), (63.25, 1, "63.3"), (1.005, 2, "1.01"), (2.3749, 2, "2.37"), (1234567.125, 2, "1234567.13"),
+     (3.3349999999999995, 2, "3.34"), (0.125, 2, "0.13")],
 )
 def test_ties_round_up_as_on_paper(value, places, text):
-    assert str(round_half_up(value, places)) == text
+    assert f"{round_half_up(value, places):.{places}f}" == text
 
 
 @pytest.mark.parametrize(
