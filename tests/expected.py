@@ -100,3 +100,49 @@ def corridor_costs(raw, corridor):
 def display_date(iso):
     year, month, day = (int(part) for part in iso.split("-"))
     return f"{MONTHS[month - 1]} {day}, {year}"
+
+
+def group_a_entries(raw, corridor, **options):
+    """The Group A provider list SPEC §3 and §10 give for this corridor and these options."""
+    return [
+        {
+            "rank": rank,
+            "provider": row["name"],
+            "rate": sig6(row["rate"]),
+            "flat_fee": half_up(row["flat_fee"]),
+            "fee_pct": half_up(row["fee_pct"]),
+            "spread_pct": half_up(row["spread_pct"]),
+            "true_cost_pct": half_up(row["cost"]),
+            "settlement": row["settlement"],
+            "payout_methods": row["payout_methods"],
+            "svc_score": row["svc_score"],
+            "send_amount": half_up(row["amount"]),
+            "fee_total": half_up(row["fee_total"]),
+            "recipient_gets": half_up(row["gets"]),
+            "settlement_minutes": row["minutes"],
+        }
+        for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
+    ]
+
+
+def group_b_entries(raw, corridor, **options):
+    """The Group B provider entries SPEC §4 and §10 give for this corridor and these options."""
+    return [
+        {
+            "rank": rank,
+            "provider": row["name"],
+            "rate": sig6(row["rate"]),
+            "fee": half_up(row["flat_fee"]),
+            "feePct": pct(row["fee_pct"]),
+            "spreadPct": pct(row["spread_pct"]),
+            "trueCostPct": pct(row["cost"]),
+            "settlement": row["settlement"],
+            "payoutMethods": row["payout_methods"],
+            "score": row["svc_score"],
+            "sendAmount": half_up(row["amount"]),
+            "feeTotal": half_up(row["fee_total"]),
+            "recipientGets": half_up(row["gets"]),
+            "settlementMinutes": row["minutes"],
+        }
+        for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
+    ]

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from expected import active, corridor_costs, display_date, half_up, key, minutes, pct, ranked, shipped_seed, sig6
+from expected import active, corridor_costs, display_date, group_b_entries, half_up, key, minutes, pct, shipped_seed
 
 CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
@@ -26,28 +26,6 @@ def expected_corridor(raw, corridor):
         "compliance": corridor["compliance"],
         "settlement": costs["settlement"],
     }
-
-
-def expected_entries(raw, corridor):
-    return [
-        {
-            "rank": rank,
-            "provider": row["name"],
-            "rate": sig6(row["rate"]),
-            "fee": half_up(row["flat_fee"]),
-            "feePct": pct(row["fee_pct"]),
-            "spreadPct": pct(row["spread_pct"]),
-            "trueCostPct": pct(row["cost"]),
-            "settlement": row["settlement"],
-            "payoutMethods": row["payout_methods"],
-            "score": row["svc_score"],
-            "sendAmount": half_up(row["amount"]),
-            "feeTotal": half_up(row["fee_total"]),
-            "recipientGets": half_up(row["gets"]),
-            "settlementMinutes": row["minutes"],
-        }
-        for rank, row in enumerate(ranked(raw, corridor), start=1)
-    ]
 
 
 def ok_json(client, url):
@@ -92,7 +70,7 @@ def test_providers_of_one_corridor(client, raw_seed, corridor):
     body = ok_json(client, f"/api/poc/providers?corridor={key(corridor).lower()}")
     assert list(body) == ["ok", "corridor", "count", "providers"]
     assert body == {"ok": True, "corridor": key(corridor), "count": len(corridor["offers"]),
-                    "providers": expected_entries(raw_seed, corridor)}
+                    "providers": group_b_entries(raw_seed, corridor)}
     for entry in body["providers"]:
         assert list(entry) == ENTRY_FIELDS
         assert all(PERCENT.fullmatch(entry[f]) for f in ("feePct", "spreadPct", "trueCostPct"))
@@ -119,7 +97,7 @@ def test_full(client, raw_seed):
         assert list(item) == CORRIDOR_FIELDS + ["key", "complianceNotes", "providers"]
         assert item == {**expected_corridor(raw_seed, corridor), "key": key(corridor),
                         "complianceNotes": corridor["compliance_notes"],
-                        "providers": expected_entries(raw_seed, corridor)}
+                        "providers": group_b_entries(raw_seed, corridor)}
 
 
 def test_health(client, raw_seed):
