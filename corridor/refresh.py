@@ -31,7 +31,8 @@ class DataSnapshots:
         """Validate the source file now; on success make it the snapshot workers load (DataError if not)."""
         data = read_data_file(self.source)
         dataset = parse_dataset(data, self.source)
-        handle, path = tempfile.mkstemp(dir=self.directory, suffix=".json")
+        # named after the source, so each worker's "Loaded …" line says which file it came from
+        handle, path = tempfile.mkstemp(dir=self.directory, prefix=f"{Path(self.source).stem}-", suffix=".json")
         with os.fdopen(handle, "wb") as snapshot:
             snapshot.write(data)
         previous, self.current, self.dataset = self.current, path, dataset

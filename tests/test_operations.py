@@ -159,7 +159,7 @@ def test_logs_have_the_start_up_line_access_lines_and_no_secrets(server):
     process.terminate()
     process.wait(timeout=30)
     text = log.read_text()
-    assert re.search(r"Loaded \S+: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
+    assert re.search(r"Loaded \S+/corridor-data-\w+/seed_data-\w+\.json: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
                      r"\d+ currencies; 1 API key\(s\) live\.", text)
     line = re.compile(r'^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) "(\w+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-) (\d+)ms 127\.0\.0\.1$', re.M)
     lines = line.findall(text)
