@@ -24,14 +24,10 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bench.handler_times import in_process
+from bench.urls import URLS, concrete
+
 ROOT = Path(__file__).resolve().parent.parent
-# `amount=*`: a different random amount on every request (scripts/random_amount.lua), so nothing is reused
-GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR", "/api/currencies",
-           "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup"]
-GROUP_B = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
-           "/api/poc/providers?corridor=USD_MXN", "/api/poc/providers", "/api/poc/full", "/api/poc/guide",
-           "/api/poc/currencies", "/api/poc/health", "/api/poc/providers?corridor=USD_MXN&amount=*"]
-URLS = GROUP_A + GROUP_B
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
 
 
@@ -90,7 +86,7 @@ def capture_bodies(base: str, key: str) -> dict[str, str]:
     """The service's exact bodies, for the baseline to return."""
     bodies = {}
     for url in URLS:
-        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + url.replace("*", "1000")],
+        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + concrete(url)],
                              capture_output=True, check=True).stdout
         bodies[url] = out.decode()
     return bodies
@@ -118,48 +114,6 @@ def side_by_side(service: str, baseline: str, key: str, args: argparse.Namespace
         rows.append(row)
         print(f"  measured {url}", file=sys.stderr)
     return rows
-
-
-def in_process(key: str, iterations: int) -> list[tuple[str, float, float]]:
-    """Median handler time per URL through the WSGI callable: service and bare Flask, in µs."""
-    os.environ["API_KEYS"] = key
-    sys.path.insert(0, str(ROOT))
-    from werkzeug.test import EnvironBuilder
-
-    from app import create_app
-
-    service = create_app()
-    client = service.test_client()
-    bodies = {url: client.get(url.replace("*", "1000"), headers={"Authorization": f"Bearer {key}"}).data.decode()
-              for url in URLS}
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump(bodies, handle)
-    os.environ["BENCH_BODIES"] = handle.name
-    from bench.baseline import create_baseline
-
-    baseline = create_baseline()
-    rows = []
-    for url in URLS:
-        path, _, query = url.replace("*", "1000").partition("?")
-        environ = EnvironBuilder(path=path, query_string=query, headers={"Authorization": f"Bearer {key}"}).get_environ()
-        times = {service: [], baseline: []}
-        for _ in range(10):  # alternate in blocks, so drift in machine load hits both sides alike
-            for app in (service, baseline):
-                times[app].extend(_call_times(app, environ, iterations // 10))
-        rows.append((url, statistics.median(times[service]) * 1e6, statistics.median(times[baseline]) * 1e6))
-    return rows
-
-
-def _call_times(app, environ: dict, iterations: int) -> list[float]:
-    def start_response(status, headers, exc_info=None):
-        return None
-
-    times = []
-    for _ in range(iterations):
-        started = time.perf_counter()
-        b"".join(app(dict(environ), start_response))
-        times.append(time.perf_counter() - started)
-    return times
 
 
 def worker_models(key: str, args: argparse.Namespace) -> list[tuple[str, dict]]:

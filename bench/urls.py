@@ -1,0 +1,14 @@
+"""The URLs the benchmark drives: every endpoint of both groups, plus one-off amount quotes."""
+
+# `amount=*`: a different random amount on every request (bench/random_amount.lua), so nothing is reused
+GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR", "/api/currencies",
+           "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup"]
+GROUP_B = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
+           "/api/poc/providers?corridor=USD_MXN", "/api/poc/providers", "/api/poc/full", "/api/poc/guide",
+           "/api/poc/currencies", "/api/poc/health", "/api/poc/providers?corridor=USD_MXN&amount=*"]
+URLS = GROUP_A + GROUP_B
+
+
+def concrete(url: str) -> str:
+    """`url` as one request sends it: `amount=*` becomes `amount=1000`."""
+    return url.replace("*", "1000")
