@@ -4,7 +4,7 @@ from flask import Blueprint, request
 
 from corridor.auth import authenticate
 from corridor.endpoint import endpoint
-from corridor.state import catalog, key_digests, quoted_corridor, require_currency
+from corridor.state import catalog, key_digests, quoted_corridor, reusable_quote, require_currency
 from schemas.api import RANKED_PRICED, CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
 from schemas.query import CorridorQuery, CurrencyPairQuery
 from schemas.quotes import QuoteEntries
@@ -35,7 +35,7 @@ def corridors(query: dict) -> list:
 
 @bp.get("/providers")
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
-          variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=lambda query: "amount" not in query)
+          variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=reusable_quote)
 def providers(query: dict) -> list:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
     return _ranked_entries.dump(quoted_corridor(query).quotes)

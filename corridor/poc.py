@@ -7,7 +7,7 @@ from flask import Blueprint, Response, request
 from corridor import __version__
 from corridor.catalog import Catalog
 from corridor.endpoint import endpoint
-from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, uptime_seconds
+from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
     CorridorListResponse,
@@ -76,7 +76,7 @@ def corridor(query: dict, corridor_id: str) -> dict:
 @bp.get("/providers")
 @endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
           variants=lambda data: [{}] + [{"corridor": key} for key in data.by_key],
-          reuse=lambda query: "amount" not in query)
+          reuse=reusable_quote)
 def providers(query: dict) -> dict:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
     if query:

@@ -83,6 +83,11 @@ def quoted_corridor(query: dict) -> CorridorFigures:
     return requote(figures, query.get("amount"), query.get("payout"), query.get("sort", "cost"))
 
 
+def reusable_quote(query: dict) -> bool:
+    """Whether a providers response is worth keeping: one for an arbitrary amount is a one-off."""
+    return "amount" not in query
+
+
 def find_corridor_by_id(corridor_id: str) -> CorridorFigures:
     """An active corridor by its id as written in a path, or 404 not_found."""
     try:
