@@ -3,6 +3,7 @@
 from flask import Blueprint, request
 
 from corridor.auth import authenticate
+from corridor.encoding import RawJSON
 from corridor.endpoint import endpoint
 from corridor.state import catalog, key_digests, quoted_corridor, reusable_quote, require_currency
 from schemas.api import RANKED_PRICED, CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
@@ -36,9 +37,11 @@ def corridors(query: dict) -> list:
 @bp.get("/providers")
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
           variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=reusable_quote)
-def providers(query: dict) -> list:
+def providers(query: dict) -> list | RawJSON:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    return _ranked_entries.dump(quoted_corridor(query).quotes)
+    quotes = quoted_corridor(query).quotes
+    # a kept response is dumped once by the schema; a one-off is written from per-offer templates
+    return _ranked_entries.dump(quotes) if reusable_quote(query) else _ranked_entries.encode(quotes)
 
 
 @bp.get("/currencies")

@@ -15,8 +15,9 @@ from flask import Flask, request, url_for
 from marshmallow import Schema
 
 from corridor.catalog import Catalog
-from corridor.http import Body, json_bytes, json_response, make_body
-from corridor.params import parse_query
+from corridor.encoding import json_bytes
+from corridor.http import Body, json_response, make_body
+from corridor.params import QueryParser
 from corridor.state import catalog, response_cache
 from schemas.query import NoQuery
 
@@ -35,6 +36,7 @@ class Operation:
     static: bool
     variants: Variants
     reuse: Callable[[dict], bool]
+    parse: QueryParser
 
 
 def endpoint(
@@ -49,19 +51,20 @@ def endpoint(
 ) -> Callable:
     """Declare a view; `static` ones are cached by URL (unless `reuse(query)` says the query is a
     one-off, like an arbitrary amount), `variants` lists the URLs to pre-build."""
-    operation = Operation(response, query or NoQuery(), (400, *errors), cache_control, static, variants, reuse)
+    query = query or NoQuery()
+    operation = Operation(response, query, (400, *errors), cache_control, static, variants, reuse, QueryParser(query))
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def serve(**path: Any) -> Any:
             if not operation.static:
-                payload = view(parse_query(operation.query), **path)
+                payload = view(operation.parse(request.args), **path)
                 return json_response(Body(json_bytes(payload), ""), cache_control, etag=False)
             cache = response_cache()
             key = (request.path, request.query_string)
             body = cache.get(key)
             if body is None:
-                query = parse_query(operation.query)
+                query = operation.parse(request.args)
                 body = make_body(view(query, **path))
                 if len(cache) < CACHE_LIMIT and operation.reuse(query):
                     cache[key] = body

@@ -8,7 +8,8 @@ from typing import Mapping
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from corridor.http import allow_header, json_bytes
+from corridor.encoding import json_bytes
+from corridor.http import allow_header
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import json
+import itertools
+import os
 import re
 import secrets
 from typing import Any, NamedTuple
@@ -13,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from corridor.config import proxy_hops
+from corridor.encoding import json_bytes
 
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
@@ -22,11 +24,6 @@ class Body(NamedTuple):
 
     data: bytes
     etag: str
-
-
-def json_bytes(payload: Any) -> bytes:
-    """Compact UTF-8 JSON, keys in schema order, one trailing newline for terminals."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 def make_body(payload: Any) -> Body:
@@ -63,13 +60,35 @@ def allow_header(methods: list[str]) -> str:
     return ", ".join(sorted(set(methods), key=lambda m: (order.get(m, 3), m)))
 
 
+class RequestIds:
+    """Fresh request ids: 16 random hex digits per process, then a 16-digit counter.
+
+    Unique without a call to the system's random source per request; a forked worker draws its
+    own prefix, so two workers never hand out the same id.
+    """
+
+    def __init__(self) -> None:
+        self.reseed()
+        os.register_at_fork(after_in_child=self.reseed)
+
+    def reseed(self) -> None:
+        self.prefix = secrets.token_hex(8)
+        self.counter = itertools.count()
+
+    def __call__(self) -> str:
+        return f"{self.prefix}{next(self.counter):016x}"
+
+
+_new_request_id = RequestIds()
+
+
 def request_id() -> str:
-    """The client's X-Request-ID when well-formed, else 32 fresh random hex digits; fixed per request."""
+    """The client's X-Request-ID when well-formed, else a fresh 32-hex-digit one; fixed per request."""
     environ = request.environ  # one proxy lookup: this runs on every response
     rid = environ.get("corridor.request_id")
     if rid is None:
         given = environ.get("HTTP_X_REQUEST_ID", "")
-        rid = environ["corridor.request_id"] = given if _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
+        rid = environ["corridor.request_id"] = given if _CLIENT_REQUEST_ID.fullmatch(given) else _new_request_id()
     return rid
 
 

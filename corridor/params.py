@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
 from marshmallow import Schema, ValidationError, missing
+from werkzeug.datastructures import MultiDict
 
 from corridor.errors import ApiError
 
@@ -16,32 +16,41 @@ def shown(name: str, limit: int = 40) -> str:
     return f"'{clean}…'" if len(name) > limit else f"'{clean}'"
 
 
-def parse_query(schema: Schema) -> dict[str, Any]:
-    """Unknown or repeated → missing or empty → malformed, the first failure answering 400.
+class QueryParser:
+    """One query schema's parameters, checked unknown or repeated → missing or empty → malformed.
 
-    A schema's `required_if_any` names parameters that become required once any is given.
+    Built once per endpoint. Each given parameter goes through its schema field's `deserialize`
+    (type, pattern, validators, load default), which is what `schema.load` does for schemas that
+    declare fields only, as the query schemas do, at a fraction of the cost; a test holds the two
+    equal. A schema's `required_if_any` names parameters that become required once any is given.
     """
-    args = request.args
-    fields = {field.data_key or name: field for name, field in schema.fields.items()}
-    for name in args:
-        if name not in fields:
-            takes = ", ".join(f"'{f}'" for f in fields) or "no query parameters"
-            raise ApiError(400, "invalid_parameter", f"Unknown query parameter {shown(name)}; this endpoint takes {takes}.")
-        if len(args.getlist(name)) > 1:
-            raise ApiError(400, "invalid_parameter", f"Query parameter {shown(name)} is given more than once; give it once.")
-    required = {name for name, field in fields.items() if field.required}
-    if args:
-        required.update(getattr(schema, "required_if_any", ()))
-    for name, field in fields.items():
-        if args.get(name) == "" or (name in required and name not in args):
-            raise ApiError(
-                400, "missing_parameter",
-                f"Query parameter '{name}' needs a value, for example {name}={field.metadata['example']}.",
-            )
-    if not args and not any(field.load_default is not missing for field in fields.values()):
-        return {}  # nothing to load: skip marshmallow on the commonest request, the bare URL
-    try:
-        return schema.load(args.to_dict())
-    except ValidationError as err:
-        name, messages = next(iter(err.messages.items()))
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' {messages[0]}") from None
+
+    def __init__(self, schema: Schema) -> None:
+        self.fields = {field.data_key or name: (name, field) for name, field in schema.fields.items()}
+        self.takes = ", ".join(f"'{key}'" for key in self.fields) or "no query parameters"
+        self.required = frozenset(key for key, (_, field) in self.fields.items() if field.required)
+        self.required_if_given = self.required | frozenset(getattr(schema, "required_if_any", ()))
+        self.defaults = [(key, name, field) for key, (name, field) in self.fields.items() if field.load_default is not missing]
+
+    def __call__(self, args: MultiDict[str, str]) -> dict[str, Any]:
+        """The loaded parameters by attribute name, or the first failure as a 400 ApiError."""
+        for key in args:
+            if key not in self.fields:
+                raise ApiError(400, "invalid_parameter", f"Unknown query parameter {shown(key)}; this endpoint takes {self.takes}.")
+            if len(args.getlist(key)) > 1:
+                raise ApiError(400, "invalid_parameter", f"Query parameter {shown(key)} is given more than once; give it once.")
+        required = self.required_if_given if args else self.required
+        for key, (_, field) in self.fields.items():
+            if args.get(key) == "" or (key in required and key not in args):
+                raise ApiError(
+                    400, "missing_parameter",
+                    f"Query parameter '{key}' needs a value, for example {key}={field.metadata['example']}.",
+                )
+        loaded = {name: field.deserialize(missing, key, args) for key, name, field in self.defaults if key not in args}
+        for key, value in args.items():
+            name, field = self.fields[key]
+            try:
+                loaded[name] = field.deserialize(value, key, args)
+            except ValidationError as err:
+                raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {err.messages[0]}") from None
+        return loaded

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, request
 
 from corridor import __version__
 from corridor.catalog import Catalog
+from corridor.encoding import RawJSON, json_text
 from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
@@ -35,6 +36,8 @@ _CORS_PREFLIGHT = _CORS + (
 _corridor_list = CorridorListResponse()
 _corridor = CorridorResponse()
 _providers = ProvidersResponse()
+_providers_head = ProvidersResponse(exclude=("providers",))  # `providers` is the schema's last field
+_provider_entries = _providers.fields["providers"].entries
 _provider_groups = ProviderGroupsResponse()
 _full = FullResponse()
 _guide = GuideResponse()
@@ -79,10 +82,14 @@ def corridor(query: dict, corridor_id: str) -> dict:
           reuse=reusable_quote)
 def providers(query: dict) -> dict:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
-    if query:
-        return _providers.dump(quoted_corridor(query))
-    groups = catalog().corridors
-    return _provider_groups.dump({"count": len(groups), "corridors": groups})
+    if not query:
+        groups = catalog().corridors
+        return _provider_groups.dump({"count": len(groups), "corridors": groups})
+    figures = quoted_corridor(query)
+    if reusable_quote(query):
+        return _providers.dump(figures)
+    # a one-off: the envelope by the schema, the entries written from per-offer templates
+    return {**_providers_head.dump(figures), "providers": _provider_entries.encode(figures.quotes)}
 
 
 @bp.get("/currencies")
@@ -113,18 +120,18 @@ def guide(query: dict) -> dict:
 
 @bp.get("/health")
 @endpoint(_health, cache_control="no-store", static=False)
-def health(query: dict) -> dict:
+def health(query: dict) -> RawJSON:
     """Cheap liveness and data facts; never cached."""
     return _health_payload(catalog(), int(uptime_seconds()))
 
 
 @lru_cache(maxsize=1)
-def _health_payload(data: Catalog, uptime: int) -> dict:
-    # the payload changes once a second at most: dump it once per second, not per request
-    return _health.dump({
+def _health_payload(data: Catalog, uptime: int) -> RawJSON:
+    # the payload changes once a second at most: dump and encode it once per second, not per request
+    return RawJSON(json_text(_health.dump({
         "status": "ok",
         "version": __version__,
         "data_as_of": data.dataset.as_of,
         "corridors": len(data.corridors),
         "uptime_seconds": uptime,
-    })
+    })))

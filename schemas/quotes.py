@@ -3,16 +3,26 @@
 An entry's offer fields (provider, rate, fees, settlement, payout methods, score) depend only on
 the offer and its corridor's mid-market rate; rank and the amount-dependent figures change with
 each request. Both parts come from the same entry schema, so the result is what
-`schema.dump(quotes, many=True)` gives, key order included.
+`schema.dump(quotes, many=True)` gives, key order included. `encode` goes one step further for
+one-off quotes: each offer's entry is JSON text once, with holes the priced fields fill.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from operator import attrgetter
+from typing import Any, Callable, Iterable
 
 from marshmallow import Schema, fields
 
+from corridor.encoding import RawJSON, json_text
+
 _LIMIT = 10_000  # distinct (offer, rate) pairs remembered; a worker's data has about a hundred
+
+
+def _number_text(value: Any) -> str:
+    # what the JSON encoder writes for a number (float.__repr__, int.__repr__); anything else goes to it
+    kind = type(value)
+    return kind.__repr__(value) if kind is float or kind is int else json_text(value)
 
 
 class QuoteEntries:
@@ -22,20 +32,62 @@ class QuoteEntries:
         self.schema = schema()
         self._priced = schema(only=priced, many=True)
         self._offer_parts: dict[tuple, dict[str, Any]] = {}
+        self._templates: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
+        # output key → (field name, field, value getter) for each priced field
+        self._holes: dict[str, tuple[str, fields.Field, Callable]] = {
+            field.data_key or name: (name, field, attrgetter(field.attribute or name))
+            for name, field in self.schema.dump_fields.items() if name in priced
+        }
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
         quotes = list(quotes)
         entries = []
         for quote, priced in zip(quotes, self._priced.dump(quotes)):
-            key = (quote.offer, quote.rate)
-            whole = self._offer_parts.get(key)
-            if whole is None:
-                if len(self._offer_parts) >= _LIMIT:
-                    self._offer_parts.clear()
-                whole = self._offer_parts[key] = self.schema.dump(quote)
-            entries.append({**whole, **priced})  # priced values replace theirs, in place
+            entries.append({**self._offer_part(quote), **priced})  # priced values replace theirs, in place
         return entries
+
+    def encode(self, quotes: Iterable[Any]) -> RawJSON:
+        """The JSON text of `dump(quotes)`: offer parts from their templates, priced fields formatted
+        by their own schema fields (`_serialize`, the hook each field class defines)."""
+        entries = []
+        for quote in quotes:
+            statics, holes = self._template(quote)
+            chunks = [statics[0]]
+            for (name, field, value_of), static in zip(holes, statics[1:]):
+                chunks.append(_number_text(field._serialize(value_of(quote), name, quote)))
+                chunks.append(static)
+            entries.append("".join(chunks))
+        return RawJSON(f"[{','.join(entries)}]")
+
+    def _offer_part(self, quote: Any) -> dict[str, Any]:
+        key = (quote.offer, quote.rate)
+        whole = self._offer_parts.get(key)
+        if whole is None:
+            if len(self._offer_parts) >= _LIMIT:
+                self._offer_parts.clear()
+            whole = self._offer_parts[key] = self.schema.dump(quote)
+        return whole
+
+    def _template(self, quote: Any) -> tuple[tuple[str, ...], tuple]:
+        """The entry's JSON split around its priced values: n + 1 texts for n holes, in key order."""
+        key = (quote.offer, quote.rate)
+        template = self._templates.get(key)
+        if template is None:
+            statics, holes, current = [], [], "{"
+            for position, (output_key, value) in enumerate(self._offer_part(quote).items()):
+                current += ("," if position else "") + json_text(output_key) + ":"
+                if output_key in self._holes:
+                    statics.append(current)
+                    holes.append(self._holes[output_key])
+                    current = ""
+                else:
+                    current += json_text(value)
+            statics.append(current + "}")
+            if len(self._templates) >= _LIMIT:
+                self._templates.clear()
+            template = self._templates[key] = (tuple(statics), tuple(holes))
+        return template
 
 
 class QuoteList(fields.List):
@@ -43,7 +95,7 @@ class QuoteList(fields.List):
 
     def __init__(self, schema: type[Schema], priced: tuple[str, ...], **kwargs: Any) -> None:
         super().__init__(fields.Nested(schema), **kwargs)
-        self._entries = QuoteEntries(schema, priced)
+        self.entries = QuoteEntries(schema, priced)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> list | None:
-        return None if value is None else self._entries.dump(value)
+        return None if value is None else self.entries.dump(value)

@@ -1,8 +1,11 @@
 """SPEC §8: HEAD, OPTIONS, strong ETags and 304, caching, nosniff, request ids."""
 
+import os
 import re
 
 import pytest
+
+from corridor.http import RequestIds
 
 URLS = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR"]
 
@@ -69,3 +72,18 @@ def test_request_id_is_echoed(client, given):
 def test_bad_request_id_is_replaced(client, given):
     response = client.get("/api/nowhere", headers={"X-Request-ID": given})
     assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-ID"])
+
+
+def test_generated_request_ids_differ_per_request_and_per_forked_worker():
+    ids = RequestIds()
+    first, second = ids(), ids()
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # a worker forked from the master draws its own prefix
+        os.write(write, ids().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    forked = os.read(read, 64).decode()
+    assert all(re.fullmatch(r"[0-9a-f]{32}", rid) for rid in (first, second, forked))
+    assert len({first, second, forked}) == 3
+    assert forked[:16] != first[:16] and first[:16] == second[:16]
