@@ -7,6 +7,7 @@ from flask import Blueprint, Response, request
 from corridor import __version__
 from corridor.catalog import Catalog
 from corridor.encoding import RawJSON, json_text
+from corridor.pricing import CorridorFigures
 from corridor.endpoint import endpoint
 from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
@@ -38,6 +39,7 @@ _corridor = CorridorResponse()
 _providers = ProvidersResponse()
 _providers_head = ProvidersResponse(exclude=("providers",))  # `providers` is the schema's last field
 _provider_entries = _providers.fields["providers"].entries
+_heads: dict[tuple[str, int], dict] = {}  # at most corridors × (offers + 1) entries
 _provider_groups = ProviderGroupsResponse()
 _full = FullResponse()
 _guide = GuideResponse()
@@ -88,8 +90,17 @@ def providers(query: dict) -> dict:
     figures = quoted_corridor(query)
     if reusable_quote(query):
         return _providers.dump(figures)
-    # a one-off: the envelope by the schema, the entries written from per-offer templates
-    return {**_providers_head.dump(figures), "providers": _provider_entries.encode(figures.quotes)}
+    return {**_one_off_head(figures.corridor.key, len(figures.quotes), figures),
+            "providers": _provider_entries.encode(figures.quotes)}
+
+
+def _one_off_head(corridor_key: str, count: int, figures: CorridorFigures) -> dict:
+    # a one-off quote's envelope (everything before `providers`, the schema's last field) names the
+    # corridor and counts the entries, nothing more: dumped once per (corridor, count)
+    head = _heads.get((corridor_key, count))
+    if head is None:
+        head = _heads[corridor_key, count] = _providers_head.dump(figures)
+    return head
 
 
 @bp.get("/currencies")

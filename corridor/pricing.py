@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from statistics import fmean
 from typing import Iterable, Mapping
 
@@ -125,7 +125,7 @@ def requote(figures: CorridorFigures, amount: float | None, payout: str | None, 
     amount), in `sort` order, ranks renumbered; the result may hold no quotes."""
     amount = figures.amount if amount is None else amount
     offers = [o for o in figures.corridor.offers if payout is None or payout in o.payout_methods]
-    return replace(figures, amount=amount, quotes=rank_offers(offers, figures.mid_market, amount, sort))
+    return CorridorFigures(figures.corridor, figures.mid_market, amount, rank_offers(offers, figures.mid_market, amount, sort))
 
 
 @dataclass(frozen=True, slots=True)

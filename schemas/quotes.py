@@ -32,12 +32,13 @@ class QuoteEntries:
         self.schema = schema()
         self._priced = schema(only=priced, many=True)
         self._offer_parts: dict[tuple, dict[str, Any]] = {}
-        self._templates: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
+        self._templates: dict[tuple, tuple[str, tuple]] = {}
         # output key → (field name, field, value getter) for each priced field
         self._holes: dict[str, tuple[str, fields.Field, Callable]] = {
             field.data_key or name: (name, field, attrgetter(field.attribute or name))
             for name, field in self.schema.dump_fields.items() if name in priced
         }
+        self._texts: dict[str, dict[Any, str]] = {name: {} for name in priced}
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
@@ -52,11 +53,19 @@ class QuoteEntries:
         by their own schema fields (`_serialize`, the hook each field class defines)."""
         entries = []
         for quote in quotes:
-            statics, holes = self._template(quote)
-            chunks = [statics[0]]
-            for (name, field, value_of), static in zip(holes, statics[1:]):
-                chunks.append(_number_text(field._serialize(value_of(quote), name, quote)))
-                chunks.append(static)
+            first, holes = self._template(quote)
+            chunks = [first]
+            for name, field, value_of, static in holes:
+                value = value_of(quote)
+                # a priced field's text depends on its value alone: ranks, the amount sent and flat
+                # fees repeat across entries and requests. Zeros bypass the memo (0.0 == -0.0)
+                known = self._texts[name]
+                text = known.get(value) if value else None
+                if text is None:
+                    if len(known) >= _LIMIT:
+                        known.clear()
+                    text = known[value] = _number_text(field._serialize(value, name, quote))
+                chunks += (text, static)
             entries.append("".join(chunks))
         return RawJSON(f"[{','.join(entries)}]")
 
@@ -69,24 +78,25 @@ class QuoteEntries:
             whole = self._offer_parts[key] = self.schema.dump(quote)
         return whole
 
-    def _template(self, quote: Any) -> tuple[tuple[str, ...], tuple]:
-        """The entry's JSON split around its priced values: n + 1 texts for n holes, in key order."""
+    def _template(self, quote: Any) -> tuple[str, tuple]:
+        """The entry's JSON split at its priced values: the text before the first, then for each
+        priced field (name, field, value getter, the text after it up to the next), in key order."""
         key = (quote.offer, quote.rate)
         template = self._templates.get(key)
         if template is None:
-            statics, holes, current = [], [], "{"
+            texts, holes, current = [], [], "{"
             for position, (output_key, value) in enumerate(self._offer_part(quote).items()):
                 current += ("," if position else "") + json_text(output_key) + ":"
                 if output_key in self._holes:
-                    statics.append(current)
+                    texts.append(current)
                     holes.append(self._holes[output_key])
                     current = ""
                 else:
                     current += json_text(value)
-            statics.append(current + "}")
+            texts.append(current + "}")
             if len(self._templates) >= _LIMIT:
                 self._templates.clear()
-            template = self._templates[key] = (tuple(statics), tuple(holes))
+            template = self._templates[key] = (texts[0], tuple((*hole, text) for hole, text in zip(holes, texts[1:])))
         return template
 
 
