@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
+BENCH_ARGS ?=
 
 .PHONY: run test tools contract smoke-local docs-screenshot bench soak clean
 
@@ -44,7 +45,7 @@ docs-screenshot: $(VENV)/.runtime  ## docs-screenshot.png of /api/docs (needs De
 	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
 
 bench: $(VENV)/.runtime tools  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
-	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 soak: $(VENV)/.runtime tools  ## 60 s of mixed traffic: errors and worker memory growth
 	$(BIN)/python scripts/soak.py

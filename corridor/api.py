@@ -24,7 +24,7 @@ _currencies = CurrencySchema(many=True)
 def require_api_key() -> None:
     """Every Group A request but OPTIONS (SPEC §8) needs a live key, before any parameter."""
     if request.method != "OPTIONS":
-        authenticate(request.headers.get("Authorization"), key_digests())
+        authenticate(request.environ.get("HTTP_AUTHORIZATION"), key_digests())  # the raw header: no header map built
 
 
 @bp.get("/corridors")

@@ -7,8 +7,8 @@ from flask import Blueprint, Response, request
 from corridor import __version__
 from corridor.catalog import Catalog
 from corridor.encoding import RawJSON, json_text
-from corridor.pricing import CorridorFigures
 from corridor.endpoint import endpoint
+from corridor.pricing import CorridorFigures
 from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
@@ -90,16 +90,16 @@ def providers(query: dict) -> dict:
     figures = quoted_corridor(query)
     if reusable_quote(query):
         return _providers.dump(figures)
-    return {**_one_off_head(figures.corridor.key, len(figures.quotes), figures),
-            "providers": _provider_entries.encode(figures.quotes)}
+    return {**_one_off_head(figures), "providers": _provider_entries.encode(figures.quotes)}
 
 
-def _one_off_head(corridor_key: str, count: int, figures: CorridorFigures) -> dict:
+def _one_off_head(figures: CorridorFigures) -> dict:
     # a one-off quote's envelope (everything before `providers`, the schema's last field) names the
     # corridor and counts the entries, nothing more: dumped once per (corridor, count)
-    head = _heads.get((corridor_key, count))
+    key = (figures.corridor.key, len(figures.quotes))
+    head = _heads.get(key)
     if head is None:
-        head = _heads[corridor_key, count] = _providers_head.dump(figures)
+        head = _heads[key] = _providers_head.dump(figures)
     return head
 
 
