@@ -49,11 +49,12 @@ def on_starting(server):
     from corridor.config import ConfigError
     from corridor.refresh import DataSnapshots
 
+    server.corridor_data = DataSnapshots()
     try:
-        server.corridor_data = DataSnapshots()
         server.corridor_data.take()
         create_app()
     except ConfigError as err:
+        server.corridor_data.remove()  # on_exit does not run for a refused start
         # gunicorn prints a RuntimeError raised here as "Error: …" and exits 1
         raise RuntimeError(err.format_message()) from None
 

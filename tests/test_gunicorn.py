@@ -27,22 +27,26 @@ def test_serves_group_a_over_http(server):
 
 
 def test_gunicorn_refuses_to_start_without_keys(free_port, tmp_path):
-    process = gunicorn(free_port, gunicorn_env(), tmp_path / "log")
+    (tmp_path / "tmp").mkdir()
+    process = gunicorn(free_port, gunicorn_env(TMPDIR=str(tmp_path / "tmp")), tmp_path / "log")
     process.wait(timeout=30)
     output = (tmp_path / "log").read_text()
     assert process.returncode != 0
     assert "API_KEYS" in output and "Traceback" not in output
+    assert not any((tmp_path / "tmp").iterdir()), "a refused start leaves no data snapshot behind"
 
 
 def test_gunicorn_refuses_broken_data(free_port, write_seed, seed_copy, tmp_path):
     seed_copy["corridors"][0]["offers"][0]["settlement"] = "soon"
     path = write_seed(seed_copy)
-    process = gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY, SEED_DATA=path), tmp_path / "log")
+    (tmp_path / "tmp").mkdir()
+    process = gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY, SEED_DATA=path, TMPDIR=str(tmp_path / "tmp")), tmp_path / "log")
     process.wait(timeout=30)
     output = (tmp_path / "log").read_text()
     assert process.returncode != 0
     assert path in output and "$.corridors[0].offers[0].settlement" in output
     assert "Traceback" not in output
+    assert not any((tmp_path / "tmp").iterdir()), "a refused start leaves no data snapshot behind"
 
 
 def _smoke(base, *key):
