@@ -47,10 +47,10 @@ class QueryParser:
                     f"Query parameter '{key}' needs a value, for example {key}={field.metadata['example']}.",
                 )
         loaded = {name: field.deserialize(missing, key, args) for key, name, field in self.defaults if key not in args}
-        for key, value in args.items():
-            name, field = self.fields[key]
-            try:
-                loaded[name] = field.deserialize(value, key, args)
-            except ValidationError as err:
-                raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {err.messages[0]}") from None
+        for key, (name, field) in self.fields.items():  # schema order: the first malformed one answers
+            if key in args:
+                try:
+                    loaded[name] = field.deserialize(args[key], key, args)
+                except ValidationError as err:
+                    raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {err.messages[0]}") from None
         return loaded

@@ -102,6 +102,8 @@ def test_query_schemas_declare_fields_only(schema):
     ({"corridor": "USD_MXN", "payout": "pigeon"}, "invalid_parameter", "Query parameter 'payout' must be one of"),
     ({"corridor": "USD_MXN", "sort": ""}, "missing_parameter", "Query parameter 'sort' needs a value"),
     ({"amount": "10"}, "missing_parameter", "Query parameter 'corridor' needs a value"),
+    ({"sort": "fast", "amount": "x", "corridor": "US"}, "invalid_parameter", "Query parameter 'corridor' must be"),
+    ({"sort": "fast", "amount": "x", "corridor": "USD_MXN"}, "invalid_parameter", "Query parameter 'amount' must be"),
 ])
 def test_the_query_parser_answers_the_first_failure(args, code, detail):
     with pytest.raises(ApiError) as caught:
