@@ -53,10 +53,12 @@ def on_starting(server):
     try:
         server.corridor_data.take()
         create_app()
-    except ConfigError as err:
+    except BaseException as err:
         server.corridor_data.remove()  # on_exit does not run for a refused start
-        # gunicorn prints a RuntimeError raised here as "Error: …" and exits 1
-        raise RuntimeError(err.format_message()) from None
+        if isinstance(err, ConfigError):
+            # gunicorn prints a RuntimeError raised here as "Error: …" and exits 1
+            raise RuntimeError(err.format_message()) from None
+        raise
 
 
 def on_reload(server):

@@ -26,7 +26,7 @@ class QueryParser:
     """
 
     def __init__(self, schema: Schema) -> None:
-        self.fields = {field.data_key or name: (name, field) for name, field in schema.fields.items()}
+        self.fields = {field.data_key or name: (field.attribute or name, field) for name, field in schema.fields.items()}
         self.takes = ", ".join(f"'{key}'" for key in self.fields) or "no query parameters"
         self.required = frozenset(key for key, (_, field) in self.fields.items() if field.required)
         self.required_if_given = self.required | frozenset(getattr(schema, "required_if_any", ()))

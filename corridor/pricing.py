@@ -125,7 +125,8 @@ def requote(figures: CorridorFigures, amount: float | None, payout: str | None, 
     amount), in `sort` order, ranks renumbered; the result may hold no quotes."""
     amount = figures.amount if amount is None else amount
     offers = [o for o in figures.corridor.offers if payout is None or payout in o.payout_methods]
-    return CorridorFigures(figures.corridor, figures.mid_market, amount, rank_offers(offers, figures.mid_market, amount, sort))
+    quotes = rank_offers(offers, figures.mid_market, amount, sort)
+    return CorridorFigures(corridor=figures.corridor, mid_market=figures.mid_market, amount=amount, quotes=quotes)
 
 
 @dataclass(frozen=True, slots=True)

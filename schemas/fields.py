@@ -103,18 +103,17 @@ def _decimal(value: float) -> Decimal:
     return Decimal(f"{value:.15g}")
 
 
+_NEAR_TIE = 1e-12  # relative distance to a tie below which the Decimal path decides
+
+
 def round_half_up(value: float, places: int) -> float:
     """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
-    scaled = value * _SCALE[places]
+    scaled = value * 10**places
     # `_decimal` moves a value by at most 5e-15 of itself, so only a value this close to a tie
     # (with 200× to spare) can round differently from the double: everything else takes round()
     if abs(scaled - math.floor(scaled) - 0.5) > _NEAR_TIE * max(1.0, abs(scaled)):
         return round(value, places)
     return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
-
-
-_SCALE = tuple(10.0**places for places in range(16))
-_NEAR_TIE = 1e-12
 
 
 def round_significant(value: float, digits: int) -> Decimal:

@@ -9,6 +9,7 @@ one-off quotes: each offer's entry is JSON text once, with holes the priced fiel
 
 from __future__ import annotations
 
+import math
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
@@ -17,12 +18,15 @@ from marshmallow import Schema, fields
 from corridor.encoding import RawJSON, json_text
 
 _LIMIT = 10_000  # distinct (offer, rate) pairs remembered; a worker's data has about a hundred
+_TEXTS_LIMIT = 4096  # remembered texts per priced field; values that never repeat just cycle through
 
 
 def _number_text(value: Any) -> str:
-    # what the JSON encoder writes for a number (float.__repr__, int.__repr__); anything else goes to it
+    # what the JSON encoder writes for an int or a finite float (their __repr__); anything else goes to it
     kind = type(value)
-    return kind.__repr__(value) if kind is float or kind is int else json_text(value)
+    if kind is int or (kind is float and math.isfinite(value)):
+        return kind.__repr__(value)
+    return json_text(value)
 
 
 class QuoteEntries:
@@ -38,7 +42,7 @@ class QuoteEntries:
             field.data_key or name: (name, field, attrgetter(field.attribute or name))
             for name, field in self.schema.dump_fields.items() if name in priced
         }
-        self._texts: dict[str, dict[Any, str]] = {name: {} for name in priced}
+        self._texts: dict[str, dict[tuple, str]] = {name: {} for name in priced}
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
@@ -58,13 +62,14 @@ class QuoteEntries:
             for name, field, value_of, static in holes:
                 value = value_of(quote)
                 # a priced field's text depends on its value alone: ranks, the amount sent and flat
-                # fees repeat across entries and requests. Zeros bypass the memo (0.0 == -0.0)
-                known = self._texts[name]
-                text = known.get(value) if value else None
+                # fees repeat across entries and requests. Keyed by type too (5 == 5.0, texts
+                # differ); zeros bypass the memo (0.0 == -0.0)
+                known, key = self._texts[name], (type(value), value)
+                text = known.get(key) if value else None
                 if text is None:
-                    if len(known) >= _LIMIT:
+                    if len(known) >= _TEXTS_LIMIT:
                         known.clear()
-                    text = known[value] = _number_text(field._serialize(value, name, quote))
+                    text = known[key] = _number_text(field._serialize(value, name, quote))
                 chunks += (text, static)
             entries.append("".join(chunks))
         return RawJSON(f"[{','.join(entries)}]")

@@ -80,10 +80,14 @@ def test_generated_request_ids_differ_per_request_and_per_forked_worker():
     read, write = os.pipe()
     child = os.fork()
     if child == 0:  # a worker forked from the master draws its own prefix
-        os.write(write, ids().encode())
-        os._exit(0)
+        try:
+            os.write(write, ids().encode())
+        finally:
+            os._exit(0)
+    os.close(write)
     os.waitpid(child, 0)
     forked = os.read(read, 64).decode()
+    os.close(read)
     assert all(re.fullmatch(r"[0-9a-f]{32}", rid) for rid in (first, second, forked))
     assert len({first, second, forked}) == 3
     assert forked[:16] != first[:16] and first[:16] == second[:16]
