@@ -37,11 +37,9 @@ def corridors(query: dict) -> list:
 @bp.get("/providers")
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
           variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=reusable_quote)
-def providers(query: dict) -> list | RawJSON:
+def providers(query: dict) -> RawJSON:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    quotes = quoted_corridor(query).quotes
-    # a kept response is dumped once by the schema; a one-off is written from per-offer templates
-    return _ranked_entries.dump(quotes) if reusable_quote(query) else _ranked_entries.encode(quotes)
+    return _ranked_entries.encode(quoted_corridor(query).quotes)  # from per-offer templates
 
 
 @bp.get("/currencies")

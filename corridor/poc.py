@@ -88,14 +88,12 @@ def providers(query: dict) -> dict:
         groups = catalog().corridors
         return _provider_groups.dump({"count": len(groups), "corridors": groups})
     figures = quoted_corridor(query)
-    if reusable_quote(query):
-        return _providers.dump(figures)
-    return {**_one_off_head(figures), "providers": _provider_entries.encode(figures.quotes)}
+    return {**_envelope(figures), "providers": _provider_entries.encode(figures.quotes)}
 
 
-def _one_off_head(figures: CorridorFigures) -> dict:
-    # a one-off quote's envelope (everything before `providers`, the schema's last field) names the
-    # corridor and counts the entries, nothing more: dumped once per (corridor, count)
+def _envelope(figures: CorridorFigures) -> dict:
+    # one corridor's providers envelope (everything before `providers`, the schema's last field)
+    # names the corridor and counts the entries, nothing more: dumped once per (corridor, count)
     key = (figures.corridor.key, len(figures.quotes))
     head = _heads.get(key)
     if head is None:
