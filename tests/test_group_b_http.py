@@ -1,0 +1,91 @@
+"""Group B over HTTP (SPEC §5–§8): errors, ignored keys, methods, CORS preflight, ETags and HEAD."""
+
+import re
+
+import pytest
+
+from expected import shipped_seed
+
+
+@pytest.mark.parametrize(
+    "url, status, code",
+    [
+        ("/api/poc/corridors?from=USD", 400, "missing_parameter"),
+        ("/api/poc/corridors?to=MXN", 400, "missing_parameter"),
+        ("/api/poc/corridors?from=&to=", 400, "missing_parameter"),
+        ("/api/poc/corridors?from=USD&to=MX", 400, "invalid_parameter"),
+        ("/api/poc/corridors?from=USD&to=XYZ", 404, "unknown_corridor"),
+        ("/api/poc/corridors?from=MXN&to=USD", 404, "unknown_corridor"),
+        ("/api/poc/corridors?from=USD&to=EGP", 404, "unknown_corridor"),
+        ("/api/poc/corridors?corridor=USD_MXN", 400, "invalid_parameter"),
+        ("/api/poc/corridors?from=USD&to=MXN&from=USD", 400, "invalid_parameter"),
+        ("/api/poc/providers?corridor=", 400, "missing_parameter"),
+        ("/api/poc/providers?corridor=USD-MXN", 400, "invalid_parameter"),
+        ("/api/poc/providers?corridor=USD_EGP", 404, "unknown_corridor"),
+        ("/api/poc/providers?corridor=USD_MXN&sort=x", 400, "invalid_parameter"),
+        ("/api/poc/providers?amount=100", 400, "missing_parameter"),
+        ("/api/poc/providers?sort=cost&payout=card", 400, "missing_parameter"),
+        ("/api/poc/full?x=1", 400, "invalid_parameter"),
+        ("/api/poc/guide?x=1", 400, "invalid_parameter"),
+        ("/api/poc/health?x=1", 400, "invalid_parameter"),
+        ("/api/poc/corridors/1?x=1", 400, "invalid_parameter"),
+        ("/api/poc/nowhere", 404, "not_found"),
+        ("/api/poc/corridors/", 404, "not_found"),
+    ],
+)
+def test_errors(client, url, status, code):
+    response = client.get(url)
+    assert response.status_code == status
+    assert response.mimetype == "application/problem+json"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.get_json()["code"] == code
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["0", "01", "+1", "-1", "1.0", "1e0", " 1", "1 ", "%EF%BC%91", "%D9%A1", "%E0%A5%A7", "9" * 5000, "%00", "abc",
+     str(next(c["id"] for c in shipped_seed()["corridors"] if not c["active"])), "99999"],
+)
+def test_corridor_id_not_served(client, segment):
+    response = client.get(f"/api/poc/corridors/{segment}")
+    assert response.status_code == 404
+    body = response.get_json()
+    assert body["code"] == "not_found" and len(body["detail"]) < 120
+
+
+@pytest.mark.parametrize("header", ["Bearer wrong", "Basic abc", "", "garbage \u00e9"])
+def test_authorization_is_ignored(client, header):
+    assert client.get("/api/poc/corridors", headers={"Authorization": header}).status_code == 200
+
+
+def test_no_post(client):
+    response = client.post("/api/poc/corridors")
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_options_preflight(client):
+    response = client.options("/api/poc/providers", headers={"Origin": "https://example.org",
+                                                              "Access-Control-Request-Method": "GET"})
+    assert response.status_code == 204
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
+
+
+DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
+             "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide",
+             "/api/poc/currencies", "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed"]
+
+
+@pytest.mark.parametrize("url", DATA_URLS)
+def test_etag_304_and_head(client, url):
+    get = client.get(url)
+    assert re.fullmatch(r'"[0-9a-f]{32}"', get.headers["ETag"])
+    again = client.get(url, headers={"If-None-Match": get.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    head = client.head(url)
+    assert head.status_code == 200 and head.get_data() == b""
+    assert head.headers["ETag"] == get.headers["ETag"]
+    assert head.headers["Content-Length"] == get.headers["Content-Length"]

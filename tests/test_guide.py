@@ -1,0 +1,36 @@
+"""The Group B guide (SPEC §4): every field name of every payload, generated from the schemas."""
+
+from test_group_b import ok_json
+from test_group_b_http import DATA_URLS
+
+
+def _keys(value, found):
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            found.setdefault(name, set()).add(type(inner).__name__)
+            _keys(inner, found)
+    elif isinstance(value, list):
+        for inner in value:
+            _keys(inner, found)
+    return found
+
+
+def test_guide_covers_every_key_of_every_payload_and_nothing_else(client):
+    guide = ok_json(client, "/api/poc/guide")
+    assert list(guide) == ["ok", "count", "fields"]
+    assert guide["count"] == len(guide["fields"])
+    payloads = [client.get(url).get_json() for url in DATA_URLS + ["/api/poc/health", "/api/poc/corridors/0"]]
+    seen = {}
+    for payload in payloads:
+        _keys(payload, seen)
+    json_types = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array", "dict": "object"}
+    documented = {}
+    for entry in guide["fields"]:
+        assert list(entry) == ["name", "type", "description", "example"]
+        assert entry["description"].endswith(".")
+        documented.setdefault(entry["name"], set()).add(entry["type"])
+    assert set(seen) == set(documented)
+    for name, types in seen.items():
+        if "any" not in documented[name]:
+            assert {json_types[t] for t in types} <= documented[name], name
+    assert len([e for e in guide["fields"] if e["name"] == "corridor"]) >= 3
