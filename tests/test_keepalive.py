@@ -1,0 +1,79 @@
+"""A gevent worker shares itself fairly among kept-alive clients (gunicorn.conf.py's post_request)."""
+
+import re
+import socket
+import threading
+import time
+
+import pytest
+
+from conftest import RAW_KEY, gunicorn_env, running_gunicorn
+
+REQUEST = b"GET /api/poc/corridors/1 HTTP/1.1\r\nHost: t\r\n\r\n"
+RID = re.compile(rb"X-Request-ID: ([0-9a-f]{32})\r\n", re.I)
+
+
+def _counter(rid):
+    """The per-process counter in a generated request id (corridor.http.RequestIds)."""
+    return int(rid[16:], 16)
+
+
+class Reader(threading.Thread):
+    """Drains `expected` responses from a socket, so the server never blocks writing to it."""
+
+    def __init__(self, sock, expected):
+        super().__init__(daemon=True)
+        self.sock, self.expected, self.data, self.lock = sock, expected, bytearray(), threading.Lock()
+
+    def run(self):
+        while len(self.ids()) < self.expected and (chunk := self.sock.recv(65536)):
+            with self.lock:
+                self.data += chunk
+
+    def ids(self):
+        with self.lock:
+            return RID.findall(self.data)
+
+
+def _one_response(sock):
+    """One whole response from `sock`: headers, then Content-Length bytes of body."""
+    data = sock.recv(65536)
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    length = int(re.search(rb"Content-Length: (\d+)", data, re.I).group(1))
+    while len(data) < data.index(b"\r\n\r\n") + 4 + length:
+        data += sock.recv(65536)
+    return data
+
+
+@pytest.fixture(scope="module")
+def one_worker(tmp_path_factory):
+    """The Procfile's gunicorn with one worker; yields its port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path_factory.mktemp("keepalive") / "gunicorn.log"
+    with running_gunicorn(port, gunicorn_env(API_KEYS=RAW_KEY, WEB_CONCURRENCY="1"), log):
+        yield port
+
+
+@pytest.mark.parametrize("trial", range(5))
+def test_a_client_is_served_between_two_requests_of_a_pipelining_one(one_worker, trial):
+    """While one client has 300 requests queued, another's request waits behind a few of them, not 50."""
+    with socket.create_connection(("127.0.0.1", one_worker), timeout=10) as busy, \
+            socket.create_connection(("127.0.0.1", one_worker), timeout=10) as other:
+        other.sendall(REQUEST)
+        _one_response(other)  # `other` is accepted and its greenlet waits for the next request
+        reader = Reader(busy, expected=300)
+        reader.start()
+        busy.sendall(REQUEST * 300)
+        while len(reader.ids()) < 20 and reader.is_alive():
+            time.sleep(0.001)
+        seen = reader.ids()
+        other.sendall(REQUEST)
+        (rid,) = RID.findall(_one_response(other))
+        reader.join(timeout=30)
+        assert len(reader.ids()) == 300 and reader.data.count(b"HTTP/1.1 200 OK\r\n") == 300
+        assert rid[:16] == seen[-1][:16]  # one worker process
+        served_between = _counter(rid) - _counter(seen[-1]) - 1
+        assert served_between <= 8, served_between
