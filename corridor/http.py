@@ -44,8 +44,12 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Respo
         response = current_app.response_class(status=304, headers=headers)
         del response.headers["Content-Type"]
         return response
-    # headers.add, not item assignment: these headers are new, and add skips a scan (hot path)
-    return current_app.response_class(body.data, mimetype="application/json", headers=headers)
+    # Content-Type given as a header, not as mimetype: the response then neither derives it nor
+    # scans its headers to set it (hot path)
+    return current_app.response_class(body.data, headers=[*headers, _JSON_CONTENT_TYPE])
+
+
+_JSON_CONTENT_TYPE = ("Content-Type", "application/json")
 
 
 class CorridorIdConverter(BaseConverter):
