@@ -4,8 +4,10 @@ import os
 import re
 
 import pytest
+from flask import Response, request
 
-from corridor.http import RequestIds
+from bench.urls import URLS as EVERY_URL, concrete
+from corridor.http import JsonBodyResponse, RequestIds
 
 URLS = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR"]
 
@@ -91,3 +93,14 @@ def test_generated_request_ids_differ_per_request_and_per_forked_worker():
     assert all(re.fullmatch(r"[0-9a-f]{32}", rid) for rid in (first, second, forked))
     assert len({first, second, forked}) == 3
     assert forked[:16] != first[:16] and first[:16] == second[:16]
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("url", [concrete(url) for url in EVERY_URL] + ["/api/providers?corridor=usd_mxn&amount=7.5"])
+def test_json_bodies_go_out_with_the_headers_werkzeug_would_send(app, auth, url, method):
+    with app.test_request_context(url, method=method, headers={**auth, "X-Forwarded-Proto": "https"}):
+        response = app.full_dispatch_request()  # the view and every after-request hook
+        assert type(response) is JsonBodyResponse and response.status_code == 200
+        sent = response.get_wsgi_headers(request.environ).to_wsgi_list()
+        assert sent == Response.get_wsgi_headers(response, request.environ).to_wsgi_list()
+        assert ("Content-Length", str(len(response.get_data()))) in sent
