@@ -1,5 +1,6 @@
 """SPEC §8: HEAD, OPTIONS, strong ETags and 304, caching, nosniff, request ids."""
 
+import inspect
 import os
 import re
 
@@ -104,3 +105,15 @@ def test_json_bodies_go_out_with_the_headers_werkzeug_would_send(app, auth, url,
         sent = response.get_wsgi_headers(request.environ).to_wsgi_list()
         assert sent == Response.get_wsgi_headers(response, request.environ).to_wsgi_list()
         assert ("Content-Length", str(len(response.get_data()))) in sent
+
+
+def test_every_view_and_hook_is_a_plain_function(app):
+    """CorridorFlask.ensure_sync hands functions back unchecked: an `async def` here would break it."""
+    registries = [app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs,
+                  app.url_value_preprocessors, app.url_default_functions, app.template_context_processors]
+    hooks = [func for registry in registries for funcs in registry.values() for func in funcs]
+    handlers = [handler for by_code in app.error_handler_spec.values() for by_class in by_code.values()
+                for handler in by_class.values()]
+    functions = [*app.view_functions.values(), *hooks, *handlers, *app.teardown_appcontext_funcs]
+    assert len(functions) > 20
+    assert not [func for func in functions if inspect.iscoroutinefunction(func)]
