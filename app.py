@@ -21,10 +21,18 @@ from corridor.state import init_state, serving
 class CorridorFlask(Flask):
     """Flask, answering OPTIONS with 204 and only an Allow header (SPEC §8)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync_functions: dict[Callable, Callable] = {}
+
     def ensure_sync(self, func: Callable) -> Callable:
-        """`func` as it is: every view and hook here is a plain function (a test checks), and
-        Flask would otherwise inspect each one again on every request."""
-        return func
+        """Flask's answer, worked out once per function: Flask asks again for every view and hook
+        on every request, and the inspection cost more than the rest of some hooks."""
+        try:
+            return self._sync_functions[func]
+        except KeyError:
+            sync = self._sync_functions[func] = super().ensure_sync(func)
+            return sync
 
     def make_default_options_response(self) -> Response:
         allowed = super().make_default_options_response().headers["Allow"].split(", ")

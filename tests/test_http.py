@@ -1,11 +1,11 @@
 """SPEC §8: HEAD, OPTIONS, strong ETags and 304, caching, nosniff, request ids."""
 
-import inspect
 import os
 import re
 
 import pytest
-from flask import Response, request
+from flask import Flask, Response, request
+
 
 from bench.urls import URLS as EVERY_URL, concrete
 from corridor.http import JsonBodyResponse, RequestIds
@@ -99,21 +99,26 @@ def test_generated_request_ids_differ_per_request_and_per_forked_worker():
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
 @pytest.mark.parametrize("url", [concrete(url) for url in EVERY_URL] + ["/api/providers?corridor=usd_mxn&amount=7.5"])
 def test_json_bodies_go_out_with_the_headers_werkzeug_would_send(app, auth, url, method):
-    with app.test_request_context(url, method=method, headers={**auth, "X-Forwarded-Proto": "https"}):
+    # over https, so HSTS is among the headers too
+    with app.test_request_context(url, method=method, headers=auth, base_url="https://localhost"):
         response = app.full_dispatch_request()  # the view and every after-request hook
         assert type(response) is JsonBodyResponse and response.status_code == 200
         sent = response.get_wsgi_headers(request.environ).to_wsgi_list()
         assert sent == Response.get_wsgi_headers(response, request.environ).to_wsgi_list()
         assert ("Content-Length", str(len(response.get_data()))) in sent
+        assert ("Strict-Transport-Security", "max-age=31536000") in sent
 
 
-def test_every_view_and_hook_is_a_plain_function(app):
-    """CorridorFlask.ensure_sync hands functions back unchecked: an `async def` here would break it."""
-    registries = [app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs,
-                  app.url_value_preprocessors, app.url_default_functions, app.template_context_processors]
-    hooks = [func for registry in registries for funcs in registry.values() for func in funcs]
-    handlers = [handler for by_code in app.error_handler_spec.values() for by_class in by_code.values()
-                for handler in by_class.values()]
-    functions = [*app.view_functions.values(), *hooks, *handlers, *app.teardown_appcontext_funcs]
-    assert len(functions) > 20
-    assert not [func for func in functions if inspect.iscoroutinefunction(func)]
+def test_ensure_sync_gives_flasks_answer_once_per_function(app):
+    def plain():
+        return None
+
+    async def coroutine():
+        return None
+
+    assert app.ensure_sync(plain) is plain and app.ensure_sync(plain) is plain
+    with pytest.raises(Exception) as ours:  # no asgiref installed: Flask refuses async functions
+        app.ensure_sync(coroutine)
+    with pytest.raises(Exception) as flasks:
+        Flask.ensure_sync(app, coroutine)
+    assert type(ours.value) is type(flasks.value) and str(ours.value) == str(flasks.value)

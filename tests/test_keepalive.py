@@ -35,14 +35,20 @@ class Reader(threading.Thread):
             return RID.findall(self.data)
 
 
+def _receive(sock):
+    chunk = sock.recv(65536)
+    assert chunk, "the server closed the connection"
+    return chunk
+
+
 def _one_response(sock):
     """One whole response from `sock`: headers, then Content-Length bytes of body."""
-    data = sock.recv(65536)
+    data = _receive(sock)
     while b"\r\n\r\n" not in data:
-        data += sock.recv(65536)
+        data += _receive(sock)
     length = int(re.search(rb"Content-Length: (\d+)", data, re.I).group(1))
     while len(data) < data.index(b"\r\n\r\n") + 4 + length:
-        data += sock.recv(65536)
+        data += _receive(sock)
     return data
 
 
