@@ -75,12 +75,17 @@ def write_seed(tmp_path):
     return write
 
 
-@pytest.fixture
-def free_port():
+def unused_port():
     """A loopback port nobody listens on right now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@pytest.fixture
+def free_port():
+    """A loopback port nobody listens on right now, per test."""
+    return unused_port()
 
 
 def gunicorn_env(**changes):

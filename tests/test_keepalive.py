@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import RAW_KEY, gunicorn_env, running_gunicorn
+from conftest import RAW_KEY, gunicorn_env, running_gunicorn, unused_port
 
 REQUEST = b"GET /api/poc/corridors/1 HTTP/1.1\r\nHost: t\r\n\r\n"
 RID = re.compile(rb"X-Request-ID: ([0-9a-f]{32})\r\n", re.I)
@@ -55,9 +55,7 @@ def _one_response(sock):
 @pytest.fixture(scope="module")
 def one_worker(tmp_path_factory):
     """The Procfile's gunicorn with one worker; yields its port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = unused_port()
     log = tmp_path_factory.mktemp("keepalive") / "gunicorn.log"
     with running_gunicorn(port, gunicorn_env(API_KEYS=RAW_KEY, WEB_CONCURRENCY="1"), log):
         yield port
