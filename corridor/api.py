@@ -23,8 +23,9 @@ _currencies = CurrencySchema(many=True)
 @bp.before_request
 def require_api_key() -> None:
     """Every Group A request but OPTIONS (SPEC §8) needs a live key, before any parameter."""
-    if request.method != "OPTIONS":
-        authenticate(request.environ.get("HTTP_AUTHORIZATION"), key_digests())  # the raw header: no header map built
+    req = request._get_current_object()  # one proxy lookup, not one per attribute (corridor.state)
+    if req.method != "OPTIONS":
+        authenticate(req.environ.get("HTTP_AUTHORIZATION"), key_digests())  # the raw header: no header map built
 
 
 @bp.get("/corridors")

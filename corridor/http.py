@@ -40,8 +40,9 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Respo
     If-Unmodified-Since guard writes, which this API has none of.
     """
     headers = [("ETag", f'"{body.etag}"'), ("Cache-Control", cache_control)] if etag else [("Cache-Control", cache_control)]
+    req = request._get_current_object()  # one proxy lookup, not one per attribute (corridor.state)
     # the raw header first: parsing an absent If-None-Match costs more than the rest of this
-    if etag and request.environ.get("HTTP_IF_NONE_MATCH") and request.if_none_match.contains_weak(body.etag):
+    if etag and req.environ.get("HTTP_IF_NONE_MATCH") and req.if_none_match.contains_weak(body.etag):
         response = current_app.response_class(status=304, headers=headers)
         del response.headers["Content-Type"]
         return response
@@ -101,9 +102,8 @@ class RequestIds:
 _new_request_id = RequestIds()
 
 
-def request_id() -> str:
+def request_id(environ: dict) -> str:
     """The client's X-Request-ID when well-formed, else a fresh 32-hex-digit one; fixed per request."""
-    environ = request.environ  # one proxy lookup: this runs on every response
     rid = environ.get("corridor.request_id")
     if rid is None:
         given = environ.get("HTTP_X_REQUEST_ID", "")
@@ -115,10 +115,11 @@ HSTS = "max-age=31536000"
 
 
 def _common_headers(response: Response) -> Response:
+    req = request._get_current_object()  # one proxy lookup, not one per attribute (corridor.state)
     headers = response.headers
     headers.add("X-Content-Type-Options", "nosniff")
-    headers.add("X-Request-ID", request_id())
-    if request.is_secure:
+    headers.add("X-Request-ID", request_id(req.environ))
+    if req.is_secure:
         headers.add("Strict-Transport-Security", HSTS)
     return response
 

@@ -39,7 +39,7 @@ _corridor = CorridorResponse()
 _providers = ProvidersResponse()
 _providers_head = ProvidersResponse(exclude=("providers",))  # `providers` is the schema's last field
 _provider_entries = _providers.fields["providers"].entries
-_heads: dict[tuple[str, int], dict] = {}  # at most corridors × (offers + 1) entries
+_heads: dict[tuple[str, int], str] = {}  # at most corridors × (offers + 1) entries
 _provider_groups = ProviderGroupsResponse()
 _full = FullResponse()
 _guide = GuideResponse()
@@ -50,8 +50,9 @@ _currencies = CurrenciesResponse()
 @bp.after_app_request
 def allow_any_origin(response: Response) -> Response:
     """CORS for every Group B response, errors and unknown paths under it included."""
-    if request.path.startswith(_PREFIX):
-        response.headers.extend(_CORS_PREFLIGHT if request.method == "OPTIONS" else _CORS)
+    req = request._get_current_object()  # one proxy lookup, not one per attribute (corridor.state)
+    if req.path.startswith(_PREFIX):
+        response.headers.extend(_CORS_PREFLIGHT if req.method == "OPTIONS" else _CORS)
     return response
 
 
@@ -82,22 +83,23 @@ def corridor(query: dict, corridor_id: str) -> dict:
 @endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
           variants=lambda data: [{}] + [{"corridor": key} for key in data.by_key],
           reuse=reusable_quote)
-def providers(query: dict) -> dict:
+def providers(query: dict) -> dict | RawJSON:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
     if not query:
         groups = catalog().corridors
         return _provider_groups.dump({"count": len(groups), "corridors": groups})
     figures = quoted_corridor(query)
-    return {**_envelope(figures), "providers": _provider_entries.encode(figures.quotes)}
+    return RawJSON(f"{_envelope(figures)}{_provider_entries.encode(figures.quotes).text}}}")
 
 
-def _envelope(figures: CorridorFigures) -> dict:
+def _envelope(figures: CorridorFigures) -> str:
     # one corridor's providers envelope (everything before `providers`, the schema's last field)
-    # names the corridor and counts the entries, nothing more: dumped once per (corridor, count)
+    # names the corridor and counts the entries, nothing more: its JSON text, up to the list, is
+    # written once per (corridor, count)
     key = (figures.corridor.key, len(figures.quotes))
     head = _heads.get(key)
     if head is None:
-        head = _heads[key] = _providers_head.dump(figures)
+        head = _heads[key] = f"{json_text(_providers_head.dump(figures))[:-1]},{json_text('providers')}:"
     return head
 
 

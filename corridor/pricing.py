@@ -40,7 +40,7 @@ def true_cost_pct(offer: Offer, amount: float) -> float:
 
 
 class Quote(NamedTuple):
-    """An offer priced at one send amount, with its position in a ranking.
+    """An offer priced at one send amount, with its position in a ranking; `rank_rated` makes them.
 
     A NamedTuple, not a frozen dataclass like the rest: one-off quotes build several per request,
     and a frozen dataclass's __init__ (a checked setattr per field) costs five times as much.
@@ -51,16 +51,8 @@ class Quote(NamedTuple):
     rate: float
     true_cost_pct: float
     send_amount: float
-
-    @property
-    def fee_total(self) -> float:
-        """Fees paid on top of the amount, source currency."""
-        return self.offer.flat_fee + self.send_amount * self.offer.fee_pct / 100
-
-    @property
-    def recipient_gets(self) -> float:
-        """What arrives, destination currency: the whole amount at the provider's rate."""
-        return self.send_amount * self.rate
+    fee_total: float  # fees paid on top of the amount, source currency
+    recipient_gets: float  # what arrives, destination currency: the whole amount at the provider's rate
 
     @property
     def settlement_minutes(self) -> int:
@@ -78,12 +70,23 @@ SORT_KEYS = {
 
 def rank_offers(offers: Iterable[Offer], mid: float, amount: float, sort: str = "cost") -> tuple[Quote, ...]:
     """Offers priced at `amount` in `sort` order, ranks from 1; `cost`: cheapest, then score, then name."""
+    return rank_rated([(offer, provider_rate(mid, offer)) for offer in offers], amount, sort)
+
+
+def rank_rated(rated: Iterable[tuple[Offer, float]], amount: float, sort: str = "cost") -> tuple[Quote, ...]:
+    """(offer, its rate) pairs priced at `amount` in `sort` order, ranks from 1; equal keys keep
+    the order given."""
     order = SORT_KEYS[sort]
-    costed = sorted(((true_cost_pct(o, amount), o) for o in offers), key=lambda pair: order(*pair))
-    return tuple(
-        Quote(rank, offer, provider_rate(mid, offer), cost, amount)
-        for rank, (cost, offer) in enumerate(costed, start=1)
-    )
+    ranked = []
+    for position, (offer, rate) in enumerate(rated):
+        cost = true_cost_pct(offer, amount)
+        ranked.append((order(cost, offer), position, cost, offer, rate))
+    ranked.sort()  # decorated, not sorted(key=…): one call per offer fewer, on every one-off quote
+    return tuple([
+        # fee_total: flat_fee + amount × fee_pct / 100; recipient_gets: amount × rate (SPEC §10)
+        Quote(rank, offer, rate, cost, amount, offer.flat_fee + amount * offer.fee_pct / 100, amount * rate)
+        for rank, (_, _, cost, offer, rate) in enumerate(ranked, start=1)
+    ])
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +130,10 @@ def requote(figures: CorridorFigures, amount: float | None, payout: str | None, 
     """The corridor's offers having `payout` (all if None), priced at `amount` (else the reference
     amount), in `sort` order, ranks renumbered; the result may hold no quotes."""
     amount = figures.amount if amount is None else amount
-    offers = [o for o in figures.corridor.offers if payout is None or payout in o.payout_methods]
-    quotes = rank_offers(offers, figures.mid_market, amount, sort)
-    return CorridorFigures(corridor=figures.corridor, mid_market=figures.mid_market, amount=amount, quotes=quotes)
+    # the rates priced at start-up, in their reference ranking: every order ends with the provider
+    # name, one per corridor, so the order offers come in never decides
+    rated = [(q.offer, q.rate) for q in figures.quotes if payout is None or payout in q.offer.payout_methods]
+    return CorridorFigures(figures.corridor, figures.mid_market, amount, rank_rated(rated, amount, sort))
 
 
 @dataclass(frozen=True, slots=True)

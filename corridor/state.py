@@ -47,24 +47,30 @@ def init_state(app: Flask) -> None:
     app.logger.info("Loaded %s: %s; %d API key(s) live.", app.config["SEED_DATA"], summary(catalog.dataset), len(keys))
 
 
+def _state() -> dict:
+    # the proxy's object, then plain attributes: each attribute read through a Flask proxy
+    # (current_app, request) looks the object up again, at four times the cost of this call
+    return current_app._get_current_object().extensions[_KEY]
+
+
 def catalog() -> Catalog:
     """The current app's catalog."""
-    return current_app.extensions[_KEY]["catalog"]
+    return _state()["catalog"]
 
 
 def key_digests() -> tuple[bytes, ...]:
     """SHA-256 digests of the live API keys."""
-    return current_app.extensions[_KEY]["keys"]
+    return _state()["keys"]
 
 
 def response_cache() -> dict[tuple[str, bytes], Body]:
     """Serialised responses by (path, raw query string), for views that depend on nothing else."""
-    return current_app.extensions[_KEY]["responses"]
+    return _state()["responses"]
 
 
 def uptime_seconds() -> float:
     """Seconds since this worker built its state."""
-    return time.monotonic() - current_app.extensions[_KEY]["started"]
+    return time.monotonic() - _state()["started"]
 
 
 def find_corridor(key: str) -> CorridorFigures:

@@ -9,7 +9,6 @@ one-off quotes: each offer's entry is JSON text once, with holes the priced fiel
 
 from __future__ import annotations
 
-import math
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
@@ -21,12 +20,28 @@ _LIMIT = 10_000  # distinct (offer, rate) pairs remembered; a worker's data has 
 _TEXTS_LIMIT = 4096  # remembered texts per priced field; values that never repeat just cycle through
 
 
-def _number_text(value: Any) -> str:
-    # what the JSON encoder writes for an int or a finite float (their __repr__); anything else goes to it
-    kind = type(value)
-    if kind is int or (kind is float and math.isfinite(value)):
-        return kind.__repr__(value)
-    return json_text(value)
+def _texts_writer(field: fields.Field) -> Callable[[list], list[str]]:
+    """The field's `json_texts` where it has one (Rounded, PercentText), else each value's dump as
+    JSON text, remembered by value: ranks repeat across entries and requests."""
+    direct = getattr(field, "json_texts", None)
+    if direct is not None:
+        return direct
+    known: dict[tuple, str] = {}
+
+    def remembered(values: list) -> list[str]:
+        texts = []
+        for value in values:
+            # keyed by type too (5 == 5.0, texts differ); zeros bypass the memo (0.0 == -0.0)
+            key = (type(value), value)
+            text = known.get(key) if value else None
+            if text is None:
+                if len(known) >= _TEXTS_LIMIT:
+                    known.clear()
+                text = known[key] = json_text(field._serialize(value, None, None))
+            texts.append(text)
+        return texts
+
+    return remembered
 
 
 class QuoteEntries:
@@ -35,14 +50,15 @@ class QuoteEntries:
     def __init__(self, schema: type[Schema], priced: tuple[str, ...]) -> None:
         self.schema = schema()
         self._priced = schema(only=priced, many=True)
-        self._offer_parts: dict[tuple, dict[str, Any]] = {}
-        self._templates: dict[tuple, tuple[str, tuple]] = {}
-        # output key → (field name, field, value getter) for each priced field
-        self._holes: dict[str, tuple[str, fields.Field, Callable]] = {
-            field.data_key or name: (name, field, attrgetter(field.attribute or name))
+        # both keyed by (id(offer), rate): an offer's own hash walks all its fields. The value keeps
+        # the offer, so no other object can take its id while the entry lives
+        self._offer_parts: dict[tuple, tuple[Any, dict[str, Any]]] = {}
+        self._templates: dict[tuple, tuple[Any, str]] = {}
+        # output key → (value getter, texts writer) for each priced field, in schema order
+        self._columns: dict[str, tuple[Callable, Callable]] = {
+            field.data_key or name: (attrgetter(field.attribute or name), _texts_writer(field))
             for name, field in self.schema.dump_fields.items() if name in priced
         }
-        self._texts: dict[str, dict[tuple, str]] = {name: {} for name in priced}
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
@@ -53,56 +69,37 @@ class QuoteEntries:
         return entries
 
     def encode(self, quotes: Iterable[Any]) -> RawJSON:
-        """The JSON text of `dump(quotes)`: offer parts from their templates, priced fields formatted
-        by their own schema fields (`_serialize`, the hook each field class defines)."""
-        entries = []
-        for quote in quotes:
-            first, holes = self._template(quote)
-            chunks = [first]
-            for name, field, value_of, static in holes:
-                value = value_of(quote)
-                # a priced field's text depends on its value alone: ranks, the amount sent and flat
-                # fees repeat across entries and requests. Keyed by type too (5 == 5.0, texts
-                # differ); zeros bypass the memo (0.0 == -0.0)
-                known, key = self._texts[name], (type(value), value)
-                text = known.get(key) if value else None
-                if text is None:
-                    if len(known) >= _TEXTS_LIMIT:
-                        known.clear()
-                    text = known[key] = _number_text(field._serialize(value, name, quote))
-                chunks += (text, static)
-            entries.append("".join(chunks))
-        return RawJSON(f"[{','.join(entries)}]")
+        """The JSON text of `dump(quotes)`: each entry is its offer's template, a %-format string
+        with a hole per priced field, filled with the values written a column at a time by their
+        own schema fields."""
+        quotes = tuple(quotes)
+        known = self._templates
+        templates = [(known.get((id(quote.offer), quote.rate)) or self._template(quote))[1] for quote in quotes]
+        columns = [write([value_of(quote) for quote in quotes]) for value_of, write in self._columns.values()]
+        return RawJSON(f"[{','.join([template % texts for template, texts in zip(templates, zip(*columns))])}]")
 
     def _offer_part(self, quote: Any) -> dict[str, Any]:
-        key = (quote.offer, quote.rate)
-        whole = self._offer_parts.get(key)
-        if whole is None:
+        key = (id(quote.offer), quote.rate)
+        kept = self._offer_parts.get(key)
+        if kept is None:
             if len(self._offer_parts) >= _LIMIT:
                 self._offer_parts.clear()
-            whole = self._offer_parts[key] = self.schema.dump(quote)
-        return whole
+            kept = self._offer_parts[key] = (quote.offer, self.schema.dump(quote))
+        return kept[1]
 
-    def _template(self, quote: Any) -> tuple[str, tuple]:
-        """The entry's JSON split at its priced values: the text before the first, then for each
-        priced field (name, field, value getter, the text after it up to the next), in key order."""
-        key = (quote.offer, quote.rate)
-        template = self._templates.get(key)
-        if template is None:
-            texts, holes, current = [], [], "{"
-            for position, (output_key, value) in enumerate(self._offer_part(quote).items()):
-                current += ("," if position else "") + json_text(output_key) + ":"
-                if output_key in self._holes:
-                    texts.append(current)
-                    holes.append(self._holes[output_key])
-                    current = ""
-                else:
-                    current += json_text(value)
-            texts.append(current + "}")
+    def _template(self, quote: Any) -> tuple[Any, str]:
+        """(the offer, the entry's JSON as a %-format string with `%s` for each priced value)."""
+        key = (id(quote.offer), quote.rate)
+        kept = self._templates.get(key)
+        if kept is None:
+            parts = []
+            for output_key, value in self._offer_part(quote).items():
+                text = "%s" if output_key in self._columns else json_text(value).replace("%", "%%")
+                parts.append(f"{json_text(output_key).replace('%', '%%')}:{text}")
             if len(self._templates) >= _LIMIT:
                 self._templates.clear()
-            template = self._templates[key] = (texts[0], tuple((*hole, text) for hole, text in zip(holes, texts[1:])))
-        return template
+            kept = self._templates[key] = (quote.offer, f"{{{','.join(parts)}}}")
+        return kept
 
 
 class QuoteList(fields.List):

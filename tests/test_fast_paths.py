@@ -9,15 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Request
 
 from corridor.encoding import RawJSON, json_bytes, json_text
 from corridor.errors import ApiError
-from corridor.params import QueryParser
-from corridor.pricing import Quote, requote
+from corridor.params import QueryParser, query_lists
+from corridor.pricing import Quote, rank_offers, requote
 from conftest import RAW_KEY
 from expected import active, key, shipped_seed
 from schemas.api import RANKED_PRICED, RankedProviderSchema
-from schemas.fields import round_half_up
+from schemas.fields import PercentText, Rounded, round_half_up
 from schemas.poc import ProvidersResponse
 from schemas.query import ALL_QUERIES, CorridorQuery
 from schemas.quotes import QuoteEntries
@@ -87,9 +88,35 @@ def test_the_query_parser_loads_what_schema_load_loads(schema, args):
         expected = instance.load(known)
     except ValidationError:
         with pytest.raises(ApiError):
-            QueryParser(instance)(MultiDict(known))
+            QueryParser(instance)(MultiDict(known).lists())
         return
-    assert QueryParser(instance)(MultiDict(known)) == expected
+    assert QueryParser(instance)(MultiDict(known).lists()) == expected
+
+
+# query strings as anyone may send them: names and values from the API, separators doubled or
+# missing, and what needs decoding (%-escapes, valid or not, +, non-ASCII)
+query_strings = st.lists(
+    st.sampled_from(["corridor", "amount", "payout", "sort", "from", "to", "USD_MXN", "12.50", "", "=", "&", "&&",
+                     "%41", "%4", "%zz", "+", "%2B", "%26", "é", ";", "a=b=c", "~._-"]),
+    max_size=12,
+).map("".join)
+
+
+@given(query=query_strings)
+@settings(max_examples=1000, deadline=None, derandomize=True)
+def test_query_lists_are_what_werkzeug_parses(query):
+    raw = query.encode()
+    werkzeug_lists = list(Request({"QUERY_STRING": raw.decode("latin-1")}).args.lists())
+    assert list(query_lists(raw, lambda: Request({"QUERY_STRING": raw.decode("latin-1")}).args)) == werkzeug_lists
+
+
+def test_only_a_query_with_nothing_to_decode_is_split_without_werkzeug():
+    def never():
+        raise AssertionError("went to Werkzeug")
+
+    assert list(query_lists(b"corridor=usd_mxn&amount=1.5&&sort&corridor=x", never)) == [
+        ("corridor", ["usd_mxn", "x"]), ("amount", ["1.5"]), ("sort", [""])]
+    assert list(query_lists(b"amount=1%2C5", lambda: MultiDict([("amount", "1,5")]))) == [("amount", ["1,5"])]
 
 
 @pytest.mark.parametrize("schema", ALL_QUERIES, ids=lambda s: s.__name__)
@@ -108,7 +135,7 @@ def test_query_schemas_declare_fields_only(schema):
 ])
 def test_the_query_parser_answers_the_first_failure(args, code, detail):
     with pytest.raises(ApiError) as caught:
-        QueryParser(CorridorQuery())(MultiDict(args))
+        QueryParser(CorridorQuery())(MultiDict(args).lists())
     assert (caught.value.status, caught.value.code) == (400, code)
     assert caught.value.detail.startswith(detail)
 
@@ -137,6 +164,32 @@ def test_rounding_fast_path_agrees_with_rounding_the_15_digit_decimal(value, pla
     assert round_half_up(value, places) == on_paper
 
 
+TEXT_FIELDS = [Rounded(), Rounded(1), Rounded(4), PercentText()]
+# floats the writers take their own way, and those they hand back: ties and near ties, edges of the
+# 15-digit range, below 10**-places, ints, None, negatives (no NaN or infinity: the data refuses them)
+priced_values = st.one_of(
+    st.floats(0, 1e13), st.integers(1, 10**13).map(lambda n: n / 1000), st.integers(1, 10**9).map(lambda n: n / 100 + 0.005),
+    st.floats(-1e16, 1e16), st.sampled_from([1e15 / 100, 1e15 / 100 - 0.01, 0.01, 0.00999, 0.005, 0.0, -0.0, 2.675, 3.335]),
+    st.integers(-10**6, 10**6), st.none(),
+)
+
+
+@given(values=st.lists(priced_values, max_size=8), repeat=st.booleans())
+@settings(max_examples=3000, deadline=None, derandomize=True)
+def test_priced_texts_are_the_fields_dumps_as_json(values, repeat):
+    if repeat and values:
+        values = values + [values[-1]] * 3  # the same object again: its text is reused
+    for field in TEXT_FIELDS:
+        assert field.json_texts(values) == [json_text(field._serialize(value, None, None)) for value in values]
+
+
+def test_ranking_keeps_the_order_given_between_equal_keys(app):
+    offer = app.extensions["corridor"]["catalog"].by_key["USD_MXN"].quotes[0].offer
+    twins = [offer, offer.__class__(**{**{f: getattr(offer, f) for f in offer.__dataclass_fields__}, "provider_id": "twin"})]
+    assert [q.offer.provider_id for q in rank_offers(twins, 1.0, 200.0)] == [offer.provider_id, "twin"]
+    assert [q.offer.provider_id for q in rank_offers(twins[::-1], 1.0, 200.0)] == ["twin", offer.provider_id]
+
+
 # one instance for every example, so remembered texts and templates carry over between them
 RANKED = QuoteEntries(RankedProviderSchema, RANKED_PRICED)
 numbers = st.one_of(st.floats(-1e9, 1e9, allow_nan=False), st.integers(-10**6, 10**6), st.sampled_from([0, 0.0, -0.0, 5, 5.0]))
@@ -146,5 +199,5 @@ numbers = st.one_of(st.floats(-1e9, 1e9, allow_nan=False), st.integers(-10**6, 1
 @settings(max_examples=500, deadline=None, derandomize=True)
 def test_encoded_entries_match_the_dump_for_any_number(app, values):
     offer = app.extensions["corridor"]["catalog"].by_key["USD_MXN"].quotes[0].offer
-    quotes = [Quote(rank, offer, 18.25, cost, amount) for rank, (cost, amount) in enumerate(values, start=1)]
+    quotes = [Quote(rank, offer, 18.25, cost, amount, amount, amount * 18.25) for rank, (cost, amount) in enumerate(values, start=1)]
     assert json_text(RANKED.encode(quotes)) == json_text(RankedProviderSchema(many=True).dump(quotes))
