@@ -17,7 +17,7 @@ from marshmallow import Schema
 from corridor.catalog import Catalog
 from corridor.encoding import json_bytes
 from corridor.http import Body, json_response, make_body
-from corridor.params import QueryParser, query_lists
+from corridor.params import QueryParser
 from corridor.state import catalog, response_cache
 from schemas.query import NoQuery
 
@@ -59,13 +59,13 @@ def endpoint(
         def serve(**path: Any) -> Any:
             req = request._get_current_object()  # one proxy lookup, not one per attribute (corridor.state)
             if not operation.static:
-                payload = view(operation.parse(query_lists(req.query_string, lambda: req.args)), **path)
+                payload = view(operation.parse.request(req), **path)
                 return json_response(Body(json_bytes(payload), ""), cache_control, etag=False)
             cache = response_cache()
             key = (req.path, req.query_string)
             body = cache.get(key)
             if body is None:
-                query = operation.parse(query_lists(req.query_string, lambda: req.args))
+                query = operation.parse.request(req)
                 body = make_body(view(query, **path))
                 if len(cache) < CACHE_LIMIT and operation.reuse(query):
                     cache[key] = body

@@ -80,6 +80,10 @@ class QueryParser:
                 loaded[name] = self._load(key, field, given)
         return loaded
 
+    def request(self, req: Any) -> dict[str, Any]:
+        """`self(...)` on a request's query string, split by `query_lists`."""
+        return self(query_lists(req.query_string, lambda: req.args))
+
     def _load(self, key: str, field: Any, given: dict[str, str]) -> Any:
         remembered = self._loaded.get((key, given[key]), missing)
         if remembered is not missing:

@@ -167,6 +167,7 @@ class Rounded(fields.Float):
 
     def __init__(self, places: int = 2, **kwargs: Any) -> None:
         self.places = places
+        self._text_shape = f"%.{places}f"
         super().__init__(**kwargs)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
@@ -174,7 +175,7 @@ class Rounded(fields.Float):
 
     def json_texts(self, values: Iterable[Any]) -> list[str]:
         """The JSON text of each dumped value, written directly (one-off quotes' priced values)."""
-        return fixed_point_texts(values, self.places, f"%.{self.places}f", self._serialize)
+        return fixed_point_texts(values, self.places, self._text_shape, self._serialize)
 
 
 class SignificantFigures(fields.Float):
