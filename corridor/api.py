@@ -40,7 +40,7 @@ def corridors(query: dict) -> list:
           variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=reusable_quote)
 def providers(query: dict) -> RawJSON:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    return _ranked_entries.encode(quoted_corridor(query).quotes)  # from per-offer templates
+    return _ranked_entries.encode(quoted_corridor(query))  # from a layout of the sheet and order
 
 
 @bp.get("/currencies")

@@ -8,7 +8,10 @@ from typing import Mapping
 
 from corridor.currencies import Currency, named_currencies
 from corridor.model import Dataset
-from corridor.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
+from corridor.pricing import SORT_KEYS, CorridorFigures, MidRate, corridor_figures, mid_rate
+from corridor.quoting import QuoteSheet
+
+SheetKey = tuple[str, str | None, str]  # (corridor key, payout method or None, sort)
 
 
 @dataclass(frozen=True, eq=False)  # identity equality and hash: one catalog per loaded file
@@ -19,6 +22,7 @@ class Catalog:
     by_key: Mapping[str, CorridorFigures]
     by_id: Mapping[str, CorridorFigures]
     currencies: tuple[Currency, ...]
+    sheets: Mapping[SheetKey, QuoteSheet]
 
     @classmethod
     def build(cls, dataset: Dataset) -> "Catalog":
@@ -29,12 +33,24 @@ class Catalog:
             MappingProxyType({f.corridor.key: f for f in figures}),
             MappingProxyType({str(f.corridor.id): f for f in figures}),
             named_currencies(dataset.currencies),
+            MappingProxyType({
+                (f.corridor.key, payout, sort): QuoteSheet.build(f, payout, sort)
+                for f in figures
+                for payout in (None, *sorted({m for q in f.quotes for m in q.offer.payout_methods}))
+                for sort in SORT_KEYS
+            }),
         )
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:
         """Active corridors by id."""
         return tuple(self.by_key.values())
+
+    def quote_sheet(self, key: str, payout: str | None, sort: str) -> QuoteSheet:
+        """The sheet of an active corridor's offers having `payout` (all if None) in `sort` order;
+        one with no offers when none has it. KeyError for a corridor not served."""
+        sheet = self.sheets.get((key, payout, sort))
+        return sheet if sheet is not None else QuoteSheet.build(self.by_key[key], payout, sort)
 
     def has_currency(self, code: str) -> bool:
         """Whether `code` is in the rate tables."""

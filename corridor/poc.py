@@ -8,7 +8,7 @@ from corridor import __version__
 from corridor.catalog import Catalog
 from corridor.encoding import RawJSON, json_text
 from corridor.endpoint import endpoint
-from corridor.pricing import CorridorFigures
+from corridor.quoting import Ranking
 from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
@@ -88,18 +88,18 @@ def providers(query: dict) -> dict | RawJSON:
     if not query:
         groups = catalog().corridors
         return _provider_groups.dump({"count": len(groups), "corridors": groups})
-    figures = quoted_corridor(query)
-    return RawJSON(f"{_envelope(figures)}{_provider_entries.encode(figures.quotes).text}}}")
+    ranking = quoted_corridor(query)
+    return RawJSON(f"{_envelope(ranking)}{_provider_entries.encode(ranking).text}}}")
 
 
-def _envelope(figures: CorridorFigures) -> str:
+def _envelope(ranking: Ranking) -> str:
     # one corridor's providers envelope (everything before `providers`, the schema's last field)
     # names the corridor and counts the entries, nothing more: its JSON text, up to the list, is
     # written once per (corridor, count)
-    key = (figures.corridor.key, len(figures.quotes))
+    key = (ranking.sheet.corridor.key, len(ranking.order))
     head = _heads.get(key)
     if head is None:
-        head = _heads[key] = f"{json_text(_providers_head.dump(figures))[:-1]},{json_text('providers')}:"
+        head = _heads[key] = f"{json_text(_providers_head.dump(ranking.figures()))[:-1]},{json_text('providers')}:"
     return head
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from statistics import fmean
-from typing import Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from corridor.model import Corridor, Dataset, Offer
 
@@ -60,11 +60,23 @@ class Quote(NamedTuple):
         return settlement_minutes(self.offer.settlement)
 
 
-# how each order compares two offers, given (true cost, offer); later keys break ties
+class SortOrder(NamedTuple):
+    """How an order compares two offers: `before` the true cost (if anything), then the cost, then
+    `after` it; equal keys keep the order the offers came in."""
+
+    before: Callable[[Offer], Any] | None
+    after: Callable[[Offer], tuple]
+
+    def key(self, cost: float, offer: Offer) -> tuple:
+        """The whole key of an offer costing `cost`."""
+        after = self.after(offer)
+        return (cost, *after) if self.before is None else (self.before(offer), cost, *after)
+
+
 SORT_KEYS = {
-    "cost": lambda cost, o: (cost, -o.svc_score, o.provider),
-    "speed": lambda cost, o: (settlement_minutes(o.settlement), cost, -o.svc_score, o.provider),
-    "score": lambda cost, o: (-o.svc_score, cost, o.provider),
+    "cost": SortOrder(None, lambda o: (-o.svc_score, o.provider)),
+    "speed": SortOrder(lambda o: settlement_minutes(o.settlement), lambda o: (-o.svc_score, o.provider)),
+    "score": SortOrder(lambda o: -o.svc_score, lambda o: (o.provider,)),
 }
 
 
@@ -76,7 +88,7 @@ def rank_offers(offers: Iterable[Offer], mid: float, amount: float, sort: str = 
 def rank_rated(rated: Iterable[tuple[Offer, float]], amount: float, sort: str = "cost") -> tuple[Quote, ...]:
     """(offer, its rate) pairs priced at `amount` in `sort` order, ranks from 1; equal keys keep
     the order given."""
-    order = SORT_KEYS[sort]
+    order = SORT_KEYS[sort].key
     ranked = []
     for position, (offer, rate) in enumerate(rated):
         cost = true_cost_pct(offer, amount)
@@ -128,7 +140,11 @@ def corridor_figures(dataset: Dataset, corridor: Corridor) -> CorridorFigures:
 
 def requote(figures: CorridorFigures, amount: float | None, payout: str | None, sort: str) -> CorridorFigures:
     """The corridor's offers having `payout` (all if None), priced at `amount` (else the reference
-    amount), in `sort` order, ranks renumbered; the result may hold no quotes."""
+    amount), in `sort` order, ranks renumbered; the result may hold no quotes.
+
+    SPEC §10 as plainly as it reads. Requests take `corridor.quoting.QuoteSheet`, which does the
+    same arithmetic with everything independent of the amount done once; tests hold the two equal.
+    """
     amount = figures.amount if amount is None else amount
     # the rates priced at start-up, in their reference ranking: every order ends with the provider
     # name, one per corridor, so the order offers come in never decides

@@ -14,7 +14,8 @@ from corridor.config import ConfigError
 from corridor.errors import ApiError
 from corridor.http import Body
 from corridor.params import shown
-from corridor.pricing import CorridorFigures, requote
+from corridor.pricing import CorridorFigures
+from corridor.quoting import Ranking
 from corridor.seed import load_dataset, summary
 
 _KEY = "corridor"
@@ -78,15 +79,22 @@ def find_corridor(key: str) -> CorridorFigures:
     try:
         return catalog().by_key[key]
     except KeyError:
-        raise ApiError(404, "unknown_corridor", f"No active corridor {key}.") from None
+        raise _unknown_corridor(key) from None
 
 
-def quoted_corridor(query: dict) -> CorridorFigures:
-    """The corridor a providers query names, re-priced when it gives amount, payout or sort."""
-    figures = find_corridor(query["corridor"])
-    if query.keys() == {"corridor"}:
-        return figures  # priced once at start-up
-    return requote(figures, query.get("amount"), query.get("payout"), query.get("sort", "cost"))
+def _unknown_corridor(key: str) -> ApiError:
+    return ApiError(404, "unknown_corridor", f"No active corridor {key}.")
+
+
+def quoted_corridor(query: dict) -> Ranking:
+    """The ranking a providers query asks for: its corridor's offers having `payout` (all if not
+    given), in `sort` order (cost if not given), priced at `amount` (the reference amount if not
+    given); 404 unknown_corridor for a corridor not served."""
+    try:
+        sheet = catalog().quote_sheet(query["corridor"], query.get("payout"), query.get("sort", "cost"))
+    except KeyError:
+        raise _unknown_corridor(query["corridor"]) from None
+    return sheet.rank(query.get("amount"))
 
 
 def reusable_quote(query: dict) -> bool:

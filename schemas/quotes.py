@@ -4,44 +4,39 @@ An entry's offer fields (provider, rate, fees, settlement, payout methods, score
 the offer and its corridor's mid-market rate; rank and the amount-dependent figures change with
 each request. Both parts come from the same entry schema, so the result is what
 `schema.dump(quotes, many=True)` gives, key order included. `encode` goes one step further for
-one-off quotes: each offer's entry is JSON text once, with holes the priced fields fill.
+a ranking (`corridor.quoting`): the JSON text of its whole list, laid out once per (sheet, order)
+with holes that only the figures of the amount fill.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Any, Callable, Iterable
+from operator import itemgetter
+from typing import Any, Callable, Iterable, NamedTuple
 
 from marshmallow import Schema, fields
 
 from corridor.encoding import RawJSON, json_text
+from corridor.quoting import Ranking
 
-_LIMIT = 10_000  # distinct (offer, rate) pairs remembered; a worker's data has about a hundred
-_TEXTS_LIMIT = 4096  # remembered texts per priced field; values that never repeat just cycle through
+_LIMIT = 10_000  # offers, or (sheet, order) layouts, remembered; a worker's data has a few hundred
+# the Quote figures that change with the amount, each written by its schema field's `json_texts`;
+# `rank` is fixed by the order, and `fee_total` by the offer where no fee % applies
+_FIGURES = ("true_cost_pct", "recipient_gets", "send_amount", "fee_total")
 
 
-def _texts_writer(field: fields.Field) -> Callable[[list], list[str]]:
-    """The field's `json_texts` where it has one (Rounded, PercentText), else each value's dump as
-    JSON text, remembered by value: ranks repeat across entries and requests."""
-    direct = getattr(field, "json_texts", None)
-    if direct is not None:
-        return direct
-    known: dict[tuple, str] = {}
+class Layout(NamedTuple):
+    """A ranking's list as JSON text: `frame` holds the fixed text at even places, None at odd
+    places; `pick` takes the figures' texts to those places."""
 
-    def remembered(values: list) -> list[str]:
-        texts = []
-        for value in values:
-            # keyed by type too (5 == 5.0, texts differ); zeros bypass the memo (0.0 == -0.0)
-            key = (type(value), value)
-            text = known.get(key) if value else None
-            if text is None:
-                if len(known) >= _TEXTS_LIMIT:
-                    known.clear()
-                text = known[key] = json_text(field._serialize(value, None, None))
-            texts.append(text)
-        return texts
+    frame: list[str | None]
+    pick: Callable[[list[str]], tuple[str, ...]]
+    fees: bool  # whether fee_total is written per request
 
-    return remembered
+
+def _picker(places: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    if len(places) == 1:
+        return lambda texts: (texts[places[0]],)
+    return itemgetter(*places) if places else lambda texts: ()
 
 
 class QuoteEntries:
@@ -50,15 +45,14 @@ class QuoteEntries:
     def __init__(self, schema: type[Schema], priced: tuple[str, ...]) -> None:
         self.schema = schema()
         self._priced = schema(only=priced, many=True)
-        # both keyed by (id(offer), rate): an offer's own hash walks all its fields. The value keeps
+        # keyed by (id(offer), rate): an offer's own hash walks all its fields. The value keeps
         # the offer, so no other object can take its id while the entry lives
         self._offer_parts: dict[tuple, tuple[Any, dict[str, Any]]] = {}
-        self._templates: dict[tuple, tuple[Any, str]] = {}
-        # output key → (value getter, texts writer) for each priced field, in schema order
-        self._columns: dict[str, tuple[Callable, Callable]] = {
-            field.data_key or name: (attrgetter(field.attribute or name), _texts_writer(field))
-            for name, field in self.schema.dump_fields.items() if name in priced
-        }
+        self._layouts: dict[tuple, Layout] = {}  # by (sheet, order): a sheet hashes by identity
+        figures = {field.attribute or name: (field.data_key or name, field)
+                   for name, field in self.schema.dump_fields.items() if name in priced}
+        self._keys = {key: attribute for attribute, (key, _) in figures.items()}  # output key → Quote figure
+        self._cost, self._gets, self._sent, self._fee = (figures[attribute][1].json_texts for attribute in _FIGURES)
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
@@ -68,15 +62,16 @@ class QuoteEntries:
             entries.append({**self._offer_part(quote), **priced})  # priced values replace theirs, in place
         return entries
 
-    def encode(self, quotes: Iterable[Any]) -> RawJSON:
-        """The JSON text of `dump(quotes)`: each entry is its offer's template, a %-format string
-        with a hole per priced field, filled with the values written a column at a time by their
-        own schema fields."""
-        quotes = tuple(quotes)
-        known = self._templates
-        templates = [(known.get((id(quote.offer), quote.rate)) or self._template(quote))[1] for quote in quotes]
-        columns = [write([value_of(quote) for quote in quotes]) for value_of, write in self._columns.values()]
-        return RawJSON(f"[{','.join([template % texts for template, texts in zip(templates, zip(*columns))])}]")
+    def encode(self, ranking: Ranking) -> RawJSON:
+        """The JSON text of `dump(ranking.quotes())`: the layout of its sheet and order, with the
+        figures written a column at a time by their own schema fields."""
+        layout = self._layouts.get((ranking.sheet, ranking.order)) or self._layout(ranking)
+        texts = self._cost(ranking.true_cost_pct) + self._gets(ranking.recipient_gets) + self._sent((ranking.send_amount,))
+        if layout.fees:
+            texts += self._fee(ranking.fee_total)
+        parts = layout.frame.copy()
+        parts[1::2] = layout.pick(texts)
+        return RawJSON("".join(parts))
 
     def _offer_part(self, quote: Any) -> dict[str, Any]:
         key = (id(quote.offer), quote.rate)
@@ -87,19 +82,34 @@ class QuoteEntries:
             kept = self._offer_parts[key] = (quote.offer, self.schema.dump(quote))
         return kept[1]
 
-    def _template(self, quote: Any) -> tuple[Any, str]:
-        """(the offer, the entry's JSON as a %-format string with `%s` for each priced value)."""
-        key = (id(quote.offer), quote.rate)
-        kept = self._templates.get(key)
-        if kept is None:
-            parts = []
-            for output_key, value in self._offer_part(quote).items():
-                text = "%s" if output_key in self._columns else json_text(value).replace("%", "%%")
-                parts.append(f"{json_text(output_key).replace('%', '%%')}:{text}")
-            if len(self._templates) >= _LIMIT:
-                self._templates.clear()
-            kept = self._templates[key] = (quote.offer, f"{{{','.join(parts)}}}")
-        return kept
+    def _layout(self, ranking: Ranking) -> Layout:
+        quotes, fees = ranking.quotes(), ranking.sheet.fee_varies
+        n = len(quotes)
+        # where each figure's text is in the list `encode` writes: the costs, the amounts received,
+        # the amount sent (one for every entry), then the fees
+        place = {"true_cost_pct": lambda j: j, "recipient_gets": lambda j: n + j, "send_amount": lambda j: 2 * n,
+                 "fee_total": lambda j: 2 * n + 1 + j}
+        holes = set(_FIGURES) if fees else set(_FIGURES) - {"fee_total"}
+        frame: list[str | None] = []
+        places: list[int] = []
+        text = ["["]
+        for j, quote in enumerate(quotes):
+            text.append(",{" if j else "{")
+            for k, (key, value) in enumerate(self.schema.dump(quote).items()):
+                text.append(f"{',' if k else ''}{json_text(key)}:")
+                figure = self._keys.get(key)
+                if figure in holes:
+                    frame += ["".join(text), None]
+                    places.append(place[figure](j))
+                    text = []
+                else:
+                    text.append(json_text(value))
+            text.append("}")
+        frame.append("".join([*text, "]"]))
+        if len(self._layouts) >= _LIMIT:
+            self._layouts.clear()
+        layout = self._layouts[ranking.sheet, ranking.order] = Layout(frame, _picker(places), fees)
+        return layout
 
 
 class QuoteList(fields.List):

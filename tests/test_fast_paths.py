@@ -14,7 +14,7 @@ from werkzeug.wrappers import Request
 from corridor.encoding import RawJSON, json_bytes, json_text
 from corridor.errors import ApiError
 from corridor.params import QueryParser, query_lists
-from corridor.pricing import Quote, rank_offers, requote
+from corridor.pricing import rank_offers, requote
 from conftest import RAW_KEY
 from expected import active, key, shipped_seed
 from schemas.api import RANKED_PRICED, RankedProviderSchema
@@ -190,14 +190,32 @@ def test_ranking_keeps_the_order_given_between_equal_keys(app):
     assert [q.offer.provider_id for q in rank_offers(twins[::-1], 1.0, 200.0)] == ["twin", offer.provider_id]
 
 
-# one instance for every example, so remembered texts and templates carry over between them
-RANKED = QuoteEntries(RankedProviderSchema, RANKED_PRICED)
-numbers = st.one_of(st.floats(-1e9, 1e9, allow_nan=False), st.integers(-10**6, 10**6), st.sampled_from([0, 0.0, -0.0, 5, 5.0]))
+SHEET_KEYS = [(k, payout, sort) for k in KEYS for payout in PAYOUTS for sort in ("cost", "speed", "score")]
 
 
-@given(values=st.lists(st.tuples(numbers, numbers), min_size=1, max_size=4))
-@settings(max_examples=500, deadline=None, derandomize=True)
-def test_encoded_entries_match_the_dump_for_any_number(app, values):
-    offer = app.extensions["corridor"]["catalog"].by_key["USD_MXN"].quotes[0].offer
-    quotes = [Quote(rank, offer, 18.25, cost, amount, amount, amount * 18.25) for rank, (cost, amount) in enumerate(values, start=1)]
-    assert json_text(RANKED.encode(quotes)) == json_text(RankedProviderSchema(many=True).dump(quotes))
+@given(sheet_key=st.sampled_from(SHEET_KEYS), amount=st.one_of(cents.map(lambda c: c and c / 100), st.floats(1e-3, 1e10)))
+@settings(max_examples=1000, deadline=None, derandomize=True)
+def test_a_sheet_ranks_as_requote_does(app, sheet_key, amount):
+    # the same quotes, bit for bit: same offers, order, ranks and figures
+    catalog = app.extensions["corridor"]["catalog"]
+    corridor, payout, sort = sheet_key
+    ranking = catalog.quote_sheet(corridor, payout, sort).rank(amount)
+    assert ranking.figures() == requote(catalog.by_key[corridor], amount, payout, sort)
+
+
+def test_sheets_are_built_at_start_up_for_every_payout_offered(app):
+    catalog = app.extensions["corridor"]["catalog"]
+    offered = {(f.corridor.key, m) for f in catalog.corridors for q in f.quotes for m in q.offer.payout_methods}
+    assert {(k, p) for k, p, _ in catalog.sheets} == offered | {(f.corridor.key, None) for f in catalog.corridors}
+    assert catalog.quote_sheet("USD_MXN", "mobile_wallet", "cost").rank(100.0).order == ()  # offered by none
+
+
+@pytest.mark.parametrize("corridor", [k for k in KEYS if any(o["fee_pct"] for c in active(shipped_seed()) if key(c) == k for o in c["offers"])])
+@pytest.mark.parametrize("entries", [QuoteEntries(RankedProviderSchema, RANKED_PRICED), ProvidersResponse().fields["providers"].entries],
+                         ids=["group_a", "group_b"])
+def test_fees_that_vary_with_the_amount_are_written_per_request(app, corridor, entries):
+    sheet = app.extensions["corridor"]["catalog"].quote_sheet(corridor, None, "cost")
+    assert sheet.fee_varies
+    for amount in (0.01, 250.5, 999_999_999.99):  # one layout, written three times
+        ranking = sheet.rank(amount)
+        assert json_text(entries.encode(ranking)) == json_text(entries.schema.dump(ranking.quotes(), many=True))
