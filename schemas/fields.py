@@ -129,32 +129,48 @@ def round_half_up(value: float, places: int) -> float:
     return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
 
 
-def fixed_point_texts(values: Iterable[Any], places: int, shape: str, serialize: Callable) -> list[str]:
-    """The JSON text of each value a field dumps by rounding it half-up to `places` decimals with
-    `serialize` (its `_serialize`): `shape`, a %-format with one `%.{places}f`, applied to the
-    value, less trailing zeros when `shape` is that alone (a JSON number), where that is what
-    `serialize` gives.
+_KNOWN_LIMIT = 4096  # texts a writer remembers by value in units of the last place
+
+
+def fixed_point_writer(places: int, shape: str, serialize: Callable, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
+    """A writer of the JSON text of each value a field dumps by rounding it half-up to `places`
+    decimals with `serialize` (its `_serialize`): `shape`, a %-format with one `%.{places}f`,
+    applied to the value, less trailing zeros when `shape` is that alone (a JSON number), where
+    that is what `serialize` gives; `remember` keeps texts by rounded value, for figures that take
+    few (a cost in %).
 
     That holds for a float from 10**-places on, not near a tie: there round_half_up is round(), and
     `%f` rounds the same binary value to the same decimal, which a double then holds exactly
     (under 15 digits: from 5e11 × 10**-places, every value counts as near a tie), so repr writes
-    it less trailing zeros. Half the cost of round() and repr; a one-off quote writes ~13 values.
+    it less trailing zeros, and the text depends on the nearest whole number of units alone.
+    Half the cost of round() and repr; a one-off quote writes ~13 values.
     """
-    scale, number = 10.0**places, shape == f"%.{places}f"
-    texts: list[str] = []
-    for value in values:
-        scaled = value * scale if type(value) is float else 0.0
-        # round_half_up's own test for scaled ≥ 1, where `%` is exact as floor's difference is
-        off_tie, margin = scaled % 1.0 - 0.5, _NEAR_TIE * scaled
-        if scaled >= 1.0 and (off_tie > margin or off_tie < -margin):
-            text = shape % value
-            if number and text[-1] == "0":
-                text = text.rstrip("0")  # repr's shortest form: 2.50 → 2.5, 2.00 → 2.0
-                if text[-1] == ".":
-                    text += "0"
-        else:
-            text = json_text(serialize(value, None, None))
-        texts.append(text)
+    scale, near, number = 10.0**places, _NEAR_TIE, shape == f"%.{places}f"
+    known: dict[int, str] = {}
+
+    def texts(values: Iterable[Any]) -> list[str]:
+        written = []
+        for value in values:
+            if type(value) is float:
+                scaled = value * scale
+                # round_half_up's own test for scaled ≥ 1, where `%` is exact as floor's difference is
+                if scaled >= 1.0 and abs(scaled % 1.0 - 0.5) > near * scaled:
+                    text = known.get(int(scaled + 0.5)) if remember else None
+                    if text is None:
+                        text = shape % value
+                        if number and text[-1] == "0":
+                            text = text.rstrip("0")  # repr's shortest form: 2.50 → 2.5, 2.00 → 2.0
+                            if text[-1] == ".":
+                                text += "0"
+                        if remember:
+                            if len(known) >= _KNOWN_LIMIT:
+                                known.clear()
+                            known[int(scaled + 0.5)] = text
+                    written.append(text)
+                    continue
+            written.append(json_text(serialize(value, None, None)))
+        return written
+
     return texts
 
 
@@ -171,15 +187,15 @@ class Rounded(fields.Float):
 
     def __init__(self, places: int = 2, **kwargs: Any) -> None:
         self.places = places
-        self._text_shape = f"%.{places}f"
         super().__init__(**kwargs)
+        self.json_texts = self.json_writer()
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
         return None if value is None else round_half_up(value, self.places)
 
-    def json_texts(self, values: Iterable[Any]) -> list[str]:
-        """The JSON text of each dumped value, written directly (one-off quotes' priced values)."""
-        return fixed_point_texts(values, self.places, self._text_shape, self._serialize)
+    def json_writer(self, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
+        """A function giving the JSON text of each value as dumped (`json_texts` is one)."""
+        return fixed_point_writer(self.places, f"%.{self.places}f", self._serialize, remember=remember)
 
 
 class SignificantFigures(fields.Float):
@@ -213,9 +229,13 @@ class PercentText(PatternString):
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"{round_half_up(value, 2):.2f}%"
 
-    def json_texts(self, values: Iterable[Any]) -> list[str]:
-        """The JSON text of each dumped value, written directly (one-off quotes' priced values)."""
-        return fixed_point_texts(values, 2, '"%.2f%%"', self._serialize)
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.json_texts = self.json_writer()
+
+    def json_writer(self, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
+        """A function giving the JSON text of each value as dumped (`json_texts` is one)."""
+        return fixed_point_writer(2, '"%.2f%%"', self._serialize, remember=remember)
 
 
 class BillionsText(PatternString):

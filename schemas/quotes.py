@@ -19,7 +19,7 @@ from corridor.encoding import RawJSON, json_text
 from corridor.quoting import Ranking
 
 _LIMIT = 10_000  # offers, or (sheet, order) layouts, remembered; a worker's data has a few hundred
-# the Quote figures that change with the amount, each written by its schema field's `json_texts`;
+# the Quote figures that change with the amount, each written by its schema field's `json_writer`;
 # `rank` is fixed by the order, and `fee_total` by the offer where no fee % applies
 _FIGURES = ("true_cost_pct", "recipient_gets", "send_amount", "fee_total")
 
@@ -52,7 +52,9 @@ class QuoteEntries:
         figures = {field.attribute or name: (field.data_key or name, field)
                    for name, field in self.schema.dump_fields.items() if name in priced}
         self._keys = {key: attribute for attribute, (key, _) in figures.items()}  # output key → Quote figure
-        self._cost, self._gets, self._sent, self._fee = (figures[attribute][1].json_texts for attribute in _FIGURES)
+        # a cost in % takes a few hundred values at two decimals: its texts are remembered
+        self._cost, self._gets, self._sent, self._fee = (
+            figures[attribute][1].json_writer(remember=attribute == "true_cost_pct") for attribute in _FIGURES)
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
