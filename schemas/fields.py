@@ -148,30 +148,41 @@ def fixed_point_writer(places: int, shape: str, serialize: Callable, *, remember
     scale, near, number = 10.0**places, _NEAR_TIE, shape == f"%.{places}f"
     known: dict[int, str] = {}
 
-    def texts(values: Iterable[Any]) -> list[str]:
+    def plain(values: Iterable[Any]) -> list[str]:
         written = []
         for value in values:
             if type(value) is float:
                 scaled = value * scale
                 # round_half_up's own test for scaled ≥ 1, where `%` is exact as floor's difference is
                 if scaled >= 1.0 and abs(scaled % 1.0 - 0.5) > near * scaled:
-                    text = known.get(int(scaled + 0.5)) if remember else None
-                    if text is None:
-                        text = shape % value
-                        if number and text[-1] == "0":
-                            text = text.rstrip("0")  # repr's shortest form: 2.50 → 2.5, 2.00 → 2.0
-                            if text[-1] == ".":
-                                text += "0"
-                        if remember:
-                            if len(known) >= _KNOWN_LIMIT:
-                                known.clear()
-                            known[int(scaled + 0.5)] = text
+                    text = shape % value
+                    if text[-1] == "0" and number:
+                        text = text.rstrip("0")  # repr's shortest form: 2.50 → 2.5, 2.00 → 2.0
+                        if text[-1] == ".":
+                            text += "0"
                     written.append(text)
                     continue
             written.append(json_text(serialize(value, None, None)))
         return written
 
-    return texts
+    def remembered(values: Iterable[Any]) -> list[str]:
+        written = []
+        for value in values:
+            if type(value) is float:
+                scaled = value * scale
+                if scaled >= 1.0 and abs(scaled % 1.0 - 0.5) > near * scaled:  # as in `plain`
+                    units = int(scaled + 0.5)
+                    text = known.get(units)
+                    if text is None:
+                        if len(known) >= _KNOWN_LIMIT:
+                            known.clear()
+                        text = known[units] = plain((value,))[0]
+                    written.append(text)
+                    continue
+            written.append(json_text(serialize(value, None, None)))
+        return written
+
+    return remembered if remember else plain
 
 
 def round_significant(value: float, digits: int) -> Decimal:
