@@ -18,7 +18,8 @@ from corridor.pricing import rank_offers, requote
 from conftest import RAW_KEY
 from expected import active, key, shipped_seed
 from schemas.api import RANKED_PRICED, RankedProviderSchema
-from schemas.fields import PercentText, Rounded, round_half_up
+from schemas.fields import PercentText, Rounded
+from schemas.rounding import round_half_up
 from schemas.poc import ProvidersResponse
 from schemas.query import ALL_QUERIES, CorridorQuery
 from schemas.quotes import QuoteEntries

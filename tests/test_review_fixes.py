@@ -11,7 +11,7 @@ from conftest import API_KEYS, RAW_KEY, ROOT, SEED, curl
 from corridor.access_log import redact_query
 from corridor.auth import parse_api_keys
 from corridor.config import ConfigError
-from schemas.fields import round_half_up, round_significant
+from schemas.rounding import round_half_up, round_significant
 
 
 @pytest.mark.parametrize("header", ['"not-it"', "*", 'W/"x"'])
