@@ -12,6 +12,7 @@ from corridor.quoting import Ranking
 from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
+    PRICED,
     CorridorListResponse,
     CorridorResponse,
     CurrenciesResponse,
@@ -19,10 +20,12 @@ from schemas.poc import (
     GuideResponse,
     HealthResponse,
     ProviderGroupsResponse,
+    ProviderEntrySchema,
     ProvidersResponse,
 )
 from schemas.problem import ProblemSchema
 from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
+from schemas.quotes import QuoteEntries
 
 bp = Blueprint("poc", __name__, url_prefix="/api/poc")
 
@@ -38,8 +41,6 @@ _corridor_list = CorridorListResponse()
 _corridor = CorridorResponse()
 _providers = ProvidersResponse()
 _providers_head = ProvidersResponse(exclude=("providers",))  # `providers` is the schema's last field
-_provider_entries = _providers.fields["providers"].entries
-_heads: dict[tuple[str, int], str] = {}  # at most corridors × (offers + 1) entries
 _provider_groups = ProviderGroupsResponse()
 _full = FullResponse()
 _guide = GuideResponse()
@@ -88,19 +89,17 @@ def providers(query: dict) -> dict | RawJSON:
     if not query:
         groups = catalog().corridors
         return _provider_groups.dump({"count": len(groups), "corridors": groups})
-    ranking = quoted_corridor(query)
-    return RawJSON(f"{_envelope(ranking)}{_provider_entries.encode(ranking).text}}}")
+    return _provider_list.encode(quoted_corridor(query))
 
 
-def _envelope(ranking: Ranking) -> str:
-    # one corridor's providers envelope (everything before `providers`, the schema's last field)
-    # names the corridor and counts the entries, nothing more: its JSON text, up to the list, is
-    # written once per (corridor, count)
-    key = (ranking.sheet.corridor.key, len(ranking.order))
-    head = _heads.get(key)
-    if head is None:
-        head = _heads[key] = f"{json_text(_providers_head.dump(ranking.figures()))[:-1]},{json_text('providers')}:"
-    return head
+def _envelope(ranking: Ranking) -> tuple[str, str]:
+    # one corridor's providers envelope (everything but `providers`, the schema's last field)
+    # names the corridor and counts the entries, nothing more: laid out with the list
+    return f"{json_text(_providers_head.dump(ranking.figures()))[:-1]},{json_text('providers')}:", "}"
+
+
+# the view's own writer of the providers list, envelope included (the schema field's writes /full)
+_provider_list = QuoteEntries(ProviderEntrySchema, PRICED, around=_envelope)
 
 
 @bp.get("/currencies")

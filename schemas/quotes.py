@@ -42,8 +42,12 @@ def _picker(places: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
 class QuoteEntries:
     """Dumps quotes with `schema`, re-dumping only the `priced` fields per call."""
 
-    def __init__(self, schema: type[Schema], priced: tuple[str, ...]) -> None:
+    def __init__(self, schema: type[Schema], priced: tuple[str, ...],
+                 around: Callable[[Ranking], tuple[str, str]] = lambda ranking: ("", "")) -> None:
+        """`around` gives the JSON text `encode` writes before and after a ranking's list (an
+        envelope that depends on the sheet and the count alone), laid out with it."""
         self.schema = schema()
+        self._around = around
         self._priced = schema(only=priced, many=True)
         # keyed by (id(offer), rate): an offer's own hash walks all its fields. The value keeps
         # the offer, so no other object can take its id while the entry lives
@@ -65,8 +69,8 @@ class QuoteEntries:
         return entries
 
     def encode(self, ranking: Ranking) -> RawJSON:
-        """The JSON text of `dump(ranking.quotes())`: the layout of its sheet and order, with the
-        figures written a column at a time by their own schema fields."""
+        """The JSON text of `dump(ranking.quotes())`, within `around`'s: the layout of its sheet
+        and order, with the figures written a column at a time by their own schema fields."""
         layout = self._layouts.get((ranking.sheet, ranking.order)) or self._layout(ranking)
         texts = self._cost(ranking.true_cost_pct) + self._gets(ranking.recipient_gets) + self._sent((ranking.send_amount,))
         if layout.fees:
@@ -108,6 +112,9 @@ class QuoteEntries:
                     text.append(json_text(value))
             text.append("}")
         frame.append("".join([*text, "]"]))
+        before, after = self._around(ranking)
+        frame[0] = before + frame[0]
+        frame[-1] += after  # the same piece as frame[0] when the list is empty
         if len(self._layouts) >= _LIMIT:
             self._layouts.clear()
         layout = self._layouts[ranking.sheet, ranking.order] = Layout(frame, _picker(places), fees)
