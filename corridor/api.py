@@ -5,7 +5,7 @@ from flask import Blueprint, request
 from corridor.auth import authenticate
 from corridor.encoding import RawJSON
 from corridor.endpoint import endpoint
-from corridor.state import catalog, key_digests, quoted_corridor, reusable_quote, require_currency
+from corridor.state import catalog, key_digests, ranking_for, reusable_quote, require_currency
 from schemas.api import RANKED_PRICED, CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
 from schemas.query import CorridorQuery, CurrencyPairQuery
 from schemas.quotes import QuoteEntries
@@ -40,7 +40,7 @@ def corridors(query: dict) -> list:
           variants=lambda data: [{"corridor": key} for key in data.by_key], reuse=reusable_quote)
 def providers(query: dict) -> RawJSON:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    return _ranked_entries.encode(quoted_corridor(query))  # from a layout of the sheet and order
+    return _ranked_entries.encode(ranking_for(query))  # from a layout of the sheet and order
 
 
 @bp.get("/currencies")

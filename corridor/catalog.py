@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from corridor.currencies import Currency, named_currencies
 from corridor.model import Dataset
-from corridor.pricing import SORT_KEYS, CorridorFigures, MidRate, corridor_figures, mid_rate
+from corridor.pricing import SORT_ORDERS, CorridorFigures, MidRate, corridor_figures, mid_rate
 from corridor.quoting import QuoteSheet
 
 SheetKey = tuple[str, str | None, str]  # (corridor key, payout method or None, sort)
@@ -25,8 +25,10 @@ class Catalog:
     sheets: Mapping[SheetKey, QuoteSheet]
 
     @classmethod
-    def build(cls, dataset: Dataset) -> "Catalog":
-        """Price every active corridor once; inactive ones are served nowhere."""
+    def build(cls, dataset: Dataset, payout_methods: Iterable[str] = ()) -> "Catalog":
+        """Price every active corridor once (inactive ones are served nowhere), with a quote sheet
+        for each sort and each payout: all, `payout_methods` (those a query may name) and any an
+        offer has."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         return cls(
             dataset,
@@ -36,8 +38,8 @@ class Catalog:
             MappingProxyType({
                 (f.corridor.key, payout, sort): QuoteSheet.build(f, payout, sort)
                 for f in figures
-                for payout in (None, *sorted({m for q in f.quotes for m in q.offer.payout_methods}))
-                for sort in SORT_KEYS
+                for payout in (None, *sorted({*payout_methods, *(m for q in f.quotes for m in q.offer.payout_methods)}))
+                for sort in SORT_ORDERS
             }),
         )
 
@@ -47,10 +49,9 @@ class Catalog:
         return tuple(self.by_key.values())
 
     def quote_sheet(self, key: str, payout: str | None, sort: str) -> QuoteSheet:
-        """The sheet of an active corridor's offers having `payout` (all if None) in `sort` order;
-        one with no offers when none has it. KeyError for a corridor not served."""
-        sheet = self.sheets.get((key, payout, sort))
-        return sheet if sheet is not None else QuoteSheet.build(self.by_key[key], payout, sort)
+        """The sheet of an active corridor's offers having `payout` (all if None) in `sort` order,
+        built at start-up: one with no offers when none has it."""
+        return self.sheets[key, payout, sort]
 
     def has_currency(self, code: str) -> bool:
         """Whether `code` is in the rate tables."""

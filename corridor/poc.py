@@ -9,7 +9,7 @@ from corridor.catalog import Catalog
 from corridor.encoding import RawJSON, json_text
 from corridor.endpoint import endpoint
 from corridor.quoting import Ranking
-from corridor.state import catalog, find_corridor, find_corridor_by_id, quoted_corridor, reusable_quote, uptime_seconds
+from corridor.state import catalog, find_corridor, find_corridor_by_id, ranking_for, reusable_quote, uptime_seconds
 from schemas.guide import guide_entries
 from schemas.poc import (
     PRICED,
@@ -89,7 +89,7 @@ def providers(query: dict) -> dict | RawJSON:
     if not query:
         groups = catalog().corridors
         return _provider_groups.dump({"count": len(groups), "corridors": groups})
-    return _provider_list.encode(quoted_corridor(query))
+    return _provider_list.encode(ranking_for(query))
 
 
 def _envelope(ranking: Ranking) -> tuple[str, str]:
@@ -98,7 +98,8 @@ def _envelope(ranking: Ranking) -> tuple[str, str]:
     return f"{json_text(_providers_head.dump(ranking.figures()))[:-1]},{json_text('providers')}:", "}"
 
 
-# the view's own writer of the providers list, envelope included (the schema field's writes /full)
+# the view's own writer of one corridor's providers, envelope included (/full's lists go
+# through the schema field)
 _provider_list = QuoteEntries(ProviderEntrySchema, PRICED, around=_envelope)
 
 

@@ -73,7 +73,7 @@ class SortOrder(NamedTuple):
         return (cost, *after) if self.before is None else (self.before(offer), cost, *after)
 
 
-SORT_KEYS = {
+SORT_ORDERS = {
     "cost": SortOrder(None, lambda o: (-o.svc_score, o.provider)),
     "speed": SortOrder(lambda o: settlement_minutes(o.settlement), lambda o: (-o.svc_score, o.provider)),
     "score": SortOrder(lambda o: -o.svc_score, lambda o: (o.provider,)),
@@ -88,7 +88,7 @@ def rank_offers(offers: Iterable[Offer], mid: float, amount: float, sort: str = 
 def rank_rated(rated: Iterable[tuple[Offer, float]], amount: float, sort: str = "cost") -> tuple[Quote, ...]:
     """(offer, its rate) pairs priced at `amount` in `sort` order, ranks from 1; equal keys keep
     the order given."""
-    order = SORT_KEYS[sort].key
+    order = SORT_ORDERS[sort].key
     ranked = []
     for position, (offer, rate) in enumerate(rated):
         cost = true_cost_pct(offer, amount)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from corridor.model import Corridor, Offer
-from corridor.pricing import SORT_KEYS, CorridorFigures, Quote
+from corridor.pricing import SORT_ORDERS, CorridorFigures, Quote
 
 
 class Ranking(NamedTuple):
@@ -58,9 +58,10 @@ class QuoteSheet:
     @classmethod
     def build(cls, figures: CorridorFigures, payout: str | None, sort: str) -> QuoteSheet:
         """The sheet of `figures`' offers having `payout` (all if None), in `sort` order."""
-        order = SORT_KEYS[sort]
-        # the reference ranking's order, as requote takes it, settles what the keys leave equal
+        order = SORT_ORDERS[sort]
+        # requote's input: the reference ranking's order, which settles what all keys leave equal
         rated = [(q.offer, q.rate) for q in figures.quotes if payout is None or payout in q.offer.payout_methods]
+        # in order of the keys after the cost, then of that input: an index then stands for both
         rated = [pair for _, _, pair in sorted((order.after(o), n, (o, r)) for n, (o, r) in enumerate(rated))]
         offers = tuple(o for o, _ in rated)
         return cls(

@@ -17,6 +17,7 @@ from corridor.params import shown
 from corridor.pricing import CorridorFigures
 from corridor.quoting import Ranking
 from corridor.seed import load_dataset, summary
+from schemas.seed import PAYOUT_METHODS
 
 _KEY = "corridor"
 
@@ -43,7 +44,7 @@ def init_state(app: Flask) -> None:
             "API_KEYS is empty: set it to one or more comma-separated keys "
             "(`flask --app app keys generate` makes one) before serving."
         )
-    catalog = Catalog.build(load_dataset(app.config["SEED_DATA"]))
+    catalog = Catalog.build(load_dataset(app.config["SEED_DATA"]), PAYOUT_METHODS)
     app.extensions[_KEY] = {"catalog": catalog, "keys": keys, "started": time.monotonic(), "responses": {}}
     app.logger.info("Loaded %s: %s; %d API key(s) live.", app.config["SEED_DATA"], summary(catalog.dataset), len(keys))
 
@@ -86,15 +87,14 @@ def _unknown_corridor(key: str) -> ApiError:
     return ApiError(404, "unknown_corridor", f"No active corridor {key}.")
 
 
-def quoted_corridor(query: dict) -> Ranking:
+def ranking_for(query: dict) -> Ranking:
     """The ranking a providers query asks for: its corridor's offers having `payout` (all if not
     given), in `sort` order (cost if not given), priced at `amount` (the reference amount if not
     given); 404 unknown_corridor for a corridor not served."""
-    try:
-        sheet = catalog().quote_sheet(query["corridor"], query.get("payout"), query.get("sort", "cost"))
-    except KeyError:
-        raise _unknown_corridor(query["corridor"]) from None
-    return sheet.rank(query.get("amount"))
+    data, key = catalog(), query["corridor"]
+    if key not in data.by_key:
+        raise _unknown_corridor(key)
+    return data.quote_sheet(key, query.get("payout"), query.get("sort", "cost")).rank(query.get("amount"))
 
 
 def reusable_quote(query: dict) -> bool:

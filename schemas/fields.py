@@ -60,9 +60,10 @@ class PatternString(fields.String):
         self._regex = re.compile(self.pattern)
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
-        """A string that matches, straight to its value (every query parameter of a one-off quote);
-        anything else through marshmallow's checks and errors, which give the same value."""
-        if type(value) is str and not self.validators and self._regex.fullmatch(value):
+        """A string that matches, straight to its value (a corridor key, an amount: most of a
+        one-off quote's query) when the field has no validators or processors of its own; anything
+        else through marshmallow's checks and errors, which give the same value."""
+        if type(value) is str and not (self.validators or self.pre_load or self.post_load) and self._regex.fullmatch(value):
             return self._value(value)
         return super().deserialize(value, attr, data, **kwargs)
 
@@ -114,13 +115,12 @@ class Rounded(fields.Float):
     def __init__(self, places: int = 2, **kwargs: Any) -> None:
         self.places = places
         super().__init__(**kwargs)
-        self.json_texts = self.json_writer()
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
         return None if value is None else round_half_up(value, self.places)
 
     def json_writer(self, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
-        """A function giving the JSON text of each value as dumped (`json_texts` is one)."""
+        """A function giving the JSON text of each value as this field dumps it."""
         return fixed_point_writer(self.places, f"%.{self.places}f", self._serialize, remember=remember)
 
 
@@ -155,12 +155,8 @@ class PercentText(PatternString):
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"{round_half_up(value, 2):.2f}%"
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.json_texts = self.json_writer()
-
     def json_writer(self, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
-        """A function giving the JSON text of each value as dumped (`json_texts` is one)."""
+        """A function giving the JSON text of each value as this field dumps it."""
         return fixed_point_writer(2, '"%.2f%%"', self._serialize, remember=remember)
 
 

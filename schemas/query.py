@@ -6,7 +6,7 @@ A schema may set `required_if_any`: when any of its parameters is given, these b
 
 from marshmallow import Schema, fields, validate
 
-from corridor.pricing import SORT_KEYS
+from corridor.pricing import SORT_ORDERS
 from schemas.fields import Amount, CorridorKey, CurrencyCode
 from schemas.seed import PAYOUT_METHODS
 
@@ -26,7 +26,7 @@ class QuoteOptions(Schema):
         metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
     )
     sort = fields.String(
-        validate=validate.OneOf(tuple(SORT_KEYS), error="must be one of: {choices}."),
+        validate=validate.OneOf(tuple(SORT_ORDERS), error="must be one of: {choices}."),
         metadata={"description": "cost (default): cheapest first; speed: fastest first, then cost; "
                                  "score: best service score first, then cost.", "example": "speed"},
     )

@@ -56,7 +56,7 @@ class QuoteEntries:
         figures = {field.attribute or name: (field.data_key or name, field)
                    for name, field in self.schema.dump_fields.items() if name in priced}
         self._keys = {key: attribute for attribute, (key, _) in figures.items()}  # output key → Quote figure
-        # a cost in % takes a few hundred values at two decimals: its texts are remembered
+        # a cost in % takes far fewer values at two decimals than amounts do: its texts are remembered
         self._cost, self._gets, self._sent, self._fee = (
             figures[attribute][1].json_writer(remember=attribute == "true_cost_pct") for attribute in _FIGURES)
 
