@@ -8,14 +8,14 @@ from corridor.endpoint import endpoint
 from corridor.state import catalog, key_digests, ranking_for, reusable_quote, require_currency
 from schemas.api import RANKED_PRICED, CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
 from schemas.query import CorridorQuery, CurrencyPairQuery
-from schemas.quotes import QuoteEntries
+from schemas.quotes import RankingWriter
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PRIVATE = "private, max-age=60"
 _corridor_summaries = CorridorSummarySchema(many=True)
 _ranked_providers = RankedProviderSchema(many=True)
-_ranked_entries = QuoteEntries(RankedProviderSchema, RANKED_PRICED)
+_ranked_entries = RankingWriter(RankedProviderSchema, RANKED_PRICED)
 _mid_rate = MidRateSchema()
 _currencies = CurrencySchema(many=True)
 

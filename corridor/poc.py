@@ -25,7 +25,7 @@ from schemas.poc import (
 )
 from schemas.problem import ProblemSchema
 from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
-from schemas.quotes import QuoteEntries
+from schemas.quotes import RankingWriter
 
 bp = Blueprint("poc", __name__, url_prefix="/api/poc")
 
@@ -100,7 +100,7 @@ def _envelope(ranking: Ranking) -> tuple[str, str]:
 
 # the view's own writer of one corridor's providers, envelope included (/full's lists go
 # through the schema field)
-_provider_list = QuoteEntries(ProviderEntrySchema, PRICED, around=_envelope)
+_provider_list = RankingWriter(ProviderEntrySchema, PRICED, around=_envelope)
 
 
 @bp.get("/currencies")

@@ -53,7 +53,11 @@ class QuoteSheet:
     leading: tuple | None  # each offer's key before its cost (speed: minutes, score: -score)
     cost_terms: tuple[tuple[float, float, float], ...]  # (100 × fee, fee %, spread %)
     fee_terms: tuple[tuple[float, float], ...]  # (fee, fee %)
-    fee_varies: bool  # whether any fee % is not 0: else every fee_total is its fee, at any amount
+
+    @property
+    def fee_varies(self) -> bool:
+        """Whether any fee % is not 0: else every fee_total is its fee, at any amount."""
+        return any(pct for _, pct in self.fee_terms)
 
     @classmethod
     def build(cls, figures: CorridorFigures, payout: str | None, sort: str) -> QuoteSheet:
@@ -69,7 +73,6 @@ class QuoteSheet:
             None if order.before is None else tuple(order.before(o) for o in offers),
             tuple((100 * o.flat_fee, o.fee_pct, o.spread_pct) for o in offers),
             tuple((o.flat_fee, o.fee_pct) for o in offers),
-            any(o.fee_pct for o in offers),
         )
 
     def rank(self, amount: float | None) -> Ranking:

@@ -3,9 +3,9 @@
 An entry's offer fields (provider, rate, fees, settlement, payout methods, score) depend only on
 the offer and its corridor's mid-market rate; rank and the amount-dependent figures change with
 each request. Both parts come from the same entry schema, so the result is what
-`schema.dump(quotes, many=True)` gives, key order included. `encode` goes one step further for
-a ranking (`corridor.quoting`): the JSON text of its whole list, laid out once per (sheet, order)
-with holes that only the figures of the amount fill.
+`schema.dump(quotes, many=True)` gives, key order included. `RankingWriter` goes one step further
+for a ranking (`corridor.quoting`): the JSON text of its whole list, laid out once per (sheet,
+order) with holes that only the figures of the amount fill.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from marshmallow import Schema, fields
 from corridor.encoding import RawJSON, json_text
 from corridor.quoting import Ranking
 
-_LIMIT = 10_000  # offers, or (sheet, order) layouts, remembered; a worker's data has a few hundred
+_LIMIT = 10_000  # offers, or (sheet, order) layouts, remembered; a worker's data has a few hundred of each
 # the Quote figures that change with the amount, each written by its schema field's `json_writer`;
 # `rank` is fixed by the order, and `fee_total` by the offer where no fee % applies
 _FIGURES = ("true_cost_pct", "recipient_gets", "send_amount", "fee_total")
@@ -42,23 +42,12 @@ def _picker(places: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
 class QuoteEntries:
     """Dumps quotes with `schema`, re-dumping only the `priced` fields per call."""
 
-    def __init__(self, schema: type[Schema], priced: tuple[str, ...],
-                 around: Callable[[Ranking], tuple[str, str]] = lambda ranking: ("", "")) -> None:
-        """`around` gives the JSON text `encode` writes before and after a ranking's list (an
-        envelope that depends on the sheet and the count alone), laid out with it."""
+    def __init__(self, schema: type[Schema], priced: tuple[str, ...]) -> None:
         self.schema = schema()
-        self._around = around
         self._priced = schema(only=priced, many=True)
         # keyed by (id(offer), rate): an offer's own hash walks all its fields. The value keeps
         # the offer, so no other object can take its id while the entry lives
         self._offer_parts: dict[tuple, tuple[Any, dict[str, Any]]] = {}
-        self._layouts: dict[tuple, Layout] = {}  # by (sheet, order): a sheet hashes by identity
-        figures = {field.attribute or name: (field.data_key or name, field)
-                   for name, field in self.schema.dump_fields.items() if name in priced}
-        self._keys = {key: attribute for attribute, (key, _) in figures.items()}  # output key → Quote figure
-        # a cost in % takes far fewer values at two decimals than amounts do: its texts are remembered
-        self._cost, self._gets, self._sent, self._fee = (
-            figures[attribute][1].json_writer(remember=attribute == "true_cost_pct") for attribute in _FIGURES)
 
     def dump(self, quotes: Iterable[Any]) -> list[dict[str, Any]]:
         """One entry per quote, in order."""
@@ -68,17 +57,6 @@ class QuoteEntries:
             entries.append({**self._offer_part(quote), **priced})  # priced values replace theirs, in place
         return entries
 
-    def encode(self, ranking: Ranking) -> RawJSON:
-        """The JSON text of `dump(ranking.quotes())`, within `around`'s: the layout of its sheet
-        and order, with the figures written a column at a time by their own schema fields."""
-        layout = self._layouts.get((ranking.sheet, ranking.order)) or self._layout(ranking)
-        texts = self._cost(ranking.true_cost_pct) + self._gets(ranking.recipient_gets) + self._sent((ranking.send_amount,))
-        if layout.fees:
-            texts += self._fee(ranking.fee_total)
-        parts = layout.frame.copy()
-        parts[1::2] = layout.pick(texts)
-        return RawJSON("".join(parts))
-
     def _offer_part(self, quote: Any) -> dict[str, Any]:
         key = (id(quote.offer), quote.rate)
         kept = self._offer_parts.get(key)
@@ -87,6 +65,36 @@ class QuoteEntries:
                 self._offer_parts.clear()
             kept = self._offer_parts[key] = (quote.offer, self.schema.dump(quote))
         return kept[1]
+
+
+class RankingWriter:
+    """Writes a ranking's entries, dumped with `schema`, as JSON text: from a layout per (sheet,
+    order), with the `priced` fields' figures written per call."""
+
+    def __init__(self, schema: type[Schema], priced: tuple[str, ...],
+                 around: Callable[[Ranking], tuple[str, str]] = lambda ranking: ("", "")) -> None:
+        """`around` gives the JSON text `encode` writes before and after a ranking's list (an
+        envelope that depends on the sheet and the count alone), laid out with it."""
+        self.schema = schema()
+        self._around = around
+        self._layouts: dict[tuple, Layout] = {}  # by (sheet, order): a sheet hashes by identity
+        figures = {field.attribute or name: (field.data_key or name, field)
+                   for name, field in self.schema.dump_fields.items() if name in priced}
+        self._keys = {key: attribute for attribute, (key, _) in figures.items()}  # output key → Quote figure
+        # a cost in % takes far fewer values at two decimals than amounts do: its texts are remembered
+        self._cost, self._gets, self._sent, self._fee = (
+            figures[attribute][1].json_writer(remember=attribute == "true_cost_pct") for attribute in _FIGURES)
+
+    def encode(self, ranking: Ranking) -> RawJSON:
+        """The JSON text of the schema's dump of `ranking.quotes()`, within `around`'s: the layout
+        of its sheet and order, with the figures written a column at a time by their own fields."""
+        layout = self._layouts.get((ranking.sheet, ranking.order)) or self._layout(ranking)
+        texts = self._cost(ranking.true_cost_pct) + self._gets(ranking.recipient_gets) + self._sent((ranking.send_amount,))
+        if layout.fees:
+            texts += self._fee(ranking.fee_total)
+        parts = layout.frame.copy()
+        parts[1::2] = layout.pick(texts)
+        return RawJSON("".join(parts))
 
     def _layout(self, ranking: Ranking) -> Layout:
         quotes, fees = ranking.quotes(), ranking.sheet.fee_varies

@@ -1,5 +1,6 @@
 """The fast paths give exactly what the plain ways give: quote sheets what `requote` ranks, quote
-bodies written from layouts what the schemas dump, query parsing and RawJSON splicing."""
+bodies written from layouts what the schemas dump, priced texts, rounding and RawJSON splicing
+(query parsing: tests/test_query_parsing.py)."""
 
 import hashlib
 from decimal import ROUND_HALF_UP, Decimal
@@ -7,24 +8,18 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from marshmallow import ValidationError, fields
-from werkzeug.datastructures import MultiDict
-from werkzeug.wrappers import Request
 
 from corridor.encoding import RawJSON, json_bytes, json_text
-from corridor.errors import ApiError
-from corridor.params import QueryParser, query_lists
 from corridor.pricing import CorridorFigures, rank_offers, requote
 from corridor.quoting import QuoteSheet
 from conftest import RAW_KEY
 from expected import active, key, shipped_seed
 from schemas.api import RANKED_PRICED, RankedProviderSchema
-from schemas.fields import Amount, CorridorKey, CurrencyCode, PercentText, Rounded
+from schemas.fields import PercentText, Rounded
 from schemas.rounding import round_half_up
-from schemas.poc import ProvidersResponse
-from schemas.query import ALL_QUERIES, CorridorQuery
+from schemas.poc import PRICED, ProviderEntrySchema, ProvidersResponse
 from schemas.seed import PAYOUT_METHODS
-from schemas.quotes import QuoteEntries
+from schemas.quotes import RankingWriter
 
 KEYS = [key(c) for c in active(shipped_seed())]
 PAYOUTS = [None, "bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card"]
@@ -71,76 +66,6 @@ def test_one_off_responses_carry_the_etag_of_their_bytes(client, auth, url):
     assert response.headers["ETag"] == f'"{hashlib.sha256(response.data).hexdigest()[:32]}"'
     again = client.get(url, headers={**auth, "If-None-Match": response.headers["ETag"]})
     assert (again.status_code, again.data) == (304, b"")
-
-
-VALID_QUERIES = [
-    {"corridor": "usd_mxn"},
-    {"corridor": "USD_MXN", "amount": "1000", "payout": "cash_pickup", "sort": "speed"},
-    {"corridor": "GBP_INR", "amount": "0.01"},
-    {"from": "usd", "to": "Eur"},
-    {},
-]
-
-
-@pytest.mark.parametrize("schema", ALL_QUERIES, ids=lambda s: s.__name__)
-@pytest.mark.parametrize("args", VALID_QUERIES, ids=lambda a: "&".join(a) or "empty")
-def test_the_query_parser_loads_what_schema_load_loads(schema, args):
-    instance = schema()
-    known = {k: v for k, v in args.items() if k in QueryParser(instance).fields}
-    try:
-        expected = instance.load(known)
-    except ValidationError:
-        with pytest.raises(ApiError):
-            QueryParser(instance)(MultiDict(known).lists())
-        return
-    assert QueryParser(instance)(MultiDict(known).lists()) == expected
-
-
-# query strings as anyone may send them: names and values from the API, separators doubled or
-# missing, and what needs decoding (%-escapes, valid or not, +, non-ASCII)
-query_strings = st.lists(
-    st.sampled_from(["corridor", "amount", "payout", "sort", "from", "to", "USD_MXN", "12.50", "", "=", "&", "&&",
-                     "%41", "%4", "%zz", "+", "%2B", "%26", "é", ";", "a=b=c", "~._-"]),
-    max_size=12,
-).map("".join)
-
-
-@given(query=query_strings)
-@settings(max_examples=1000, deadline=None, derandomize=True)
-def test_query_lists_are_what_werkzeug_parses(query):
-    raw = query.encode()
-    werkzeug_lists = list(Request({"QUERY_STRING": raw.decode("latin-1")}).args.lists())
-    assert list(query_lists(raw, lambda: Request({"QUERY_STRING": raw.decode("latin-1")}).args)) == werkzeug_lists
-
-
-def test_only_a_query_with_nothing_to_decode_is_split_without_werkzeug():
-    def never():
-        raise AssertionError("went to Werkzeug")
-
-    assert list(query_lists(b"corridor=usd_mxn&amount=1.5&&sort&corridor=x", never)) == [
-        ("corridor", ["usd_mxn", "x"]), ("amount", ["1.5"]), ("sort", [""])]
-    assert list(query_lists(b"amount=1%2C5", lambda: MultiDict([("amount", "1,5")]))) == [("amount", ["1,5"])]
-
-
-@pytest.mark.parametrize("schema", ALL_QUERIES, ids=lambda s: s.__name__)
-def test_query_schemas_declare_fields_only(schema):
-    # the parser deserialises field by field: a schema-level hook or validator would be skipped
-    assert not any(schema._hooks.values()), f"{schema.__name__} has hooks; QueryParser would skip them"
-
-
-@pytest.mark.parametrize("args, code, detail", [
-    ({"corridor": "USD_MXN", "amount": "1e3"}, "invalid_parameter", "Query parameter 'amount' must be a plain decimal"),
-    ({"corridor": "USD_MXN", "payout": "pigeon"}, "invalid_parameter", "Query parameter 'payout' must be one of"),
-    ({"corridor": "USD_MXN", "sort": ""}, "missing_parameter", "Query parameter 'sort' needs a value"),
-    ({"amount": "10"}, "missing_parameter", "Query parameter 'corridor' needs a value"),
-    ({"sort": "fast", "amount": "x", "corridor": "US"}, "invalid_parameter", "Query parameter 'corridor' must be"),
-    ({"sort": "fast", "amount": "x", "corridor": "USD_MXN"}, "invalid_parameter", "Query parameter 'amount' must be"),
-])
-def test_the_query_parser_answers_the_first_failure(args, code, detail):
-    with pytest.raises(ApiError) as caught:
-        QueryParser(CorridorQuery())(MultiDict(args).lists())
-    assert (caught.value.status, caught.value.code) == (400, code)
-    assert caught.value.detail.startswith(detail)
 
 
 @pytest.mark.parametrize("payload, text", [
@@ -242,7 +167,7 @@ def test_sheets_are_built_at_start_up_for_every_payout_a_query_may_name(app):
 
 
 @pytest.mark.parametrize("corridor", [k for k in KEYS if any(o["fee_pct"] for c in active(shipped_seed()) if key(c) == k for o in c["offers"])])
-@pytest.mark.parametrize("entries", [QuoteEntries(RankedProviderSchema, RANKED_PRICED), ProvidersResponse().fields["providers"].entries],
+@pytest.mark.parametrize("entries", [RankingWriter(RankedProviderSchema, RANKED_PRICED), RankingWriter(ProviderEntrySchema, PRICED)],
                          ids=["group_a", "group_b"])
 def test_fees_that_vary_with_the_amount_are_written_per_request(app, corridor, entries):
     sheet = app.extensions["corridor"]["catalog"].quote_sheet(corridor, None, "cost")
@@ -250,21 +175,3 @@ def test_fees_that_vary_with_the_amount_are_written_per_request(app, corridor, e
     for amount in (0.01, 250.5, 999_999_999.99):  # the order, and so the layout, may change between them
         ranking = sheet.rank(amount)
         assert json_text(entries.encode(ranking)) == json_text(entries.schema.dump(ranking.quotes(), many=True))
-
-
-PATTERN_FIELDS = [Amount(), CorridorKey(), CurrencyCode(), CorridorKey(post_load=[str.lower])]  # the last: its own processor
-
-
-@given(text=st.one_of(st.from_regex(r"[0-9A-Za-z_.]{0,12}", fullmatch=True), st.sampled_from(
-    ["0.01", "1000000000.00", "1000000000.01", "usd_mxn", "USD", "0", "01", "1e3", " 1", "１２"])), field=st.sampled_from(PATTERN_FIELDS))
-@settings(max_examples=1000, deadline=None, derandomize=True)
-def test_pattern_fields_load_as_marshmallow_loads(text, field):
-    # the fast path of PatternString.deserialize against marshmallow's own, errors included
-    try:
-        expected = fields.Field.deserialize(field, text)
-    except ValidationError as err:
-        with pytest.raises(ValidationError) as caught:
-            field.deserialize(text)
-        assert caught.value.messages == err.messages
-        return
-    assert repr(field.deserialize(text)) == repr(expected)
