@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.handler_times import in_process
-from bench.urls import URLS, concrete
+from bench.urls import ONE_OFFS, URLS, concrete
 
 ROOT = Path(__file__).resolve().parent.parent
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -103,16 +103,16 @@ def summarise(runs: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
-def side_by_side(service: str, baseline: str, key: str, args: argparse.Namespace) -> list[dict]:
+def side_by_side(service: str, baseline: str, key: str, args: argparse.Namespace, urls: list[str] = URLS) -> list[dict]:
     """Each URL: service and baseline alternately, `args.rounds` times each (after a warm-up of each).
 
     The ratio is the median over rounds of service/baseline in the same round: the two runs of a
     round are seconds apart, so a slow spell of a shared machine weighs on both.
     """
     for base in (service, baseline):
-        wrk(base + URLS[0], key, 2, args.connections)
+        wrk(base + urls[0], key, 2, args.connections)
     rows = []
-    for url in URLS:
+    for url in urls:
         runs = {"service": [], "baseline": []}
         for _ in range(args.rounds):
             runs["service"].append(wrk(service + url, key, args.duration, args.connections))
@@ -160,6 +160,8 @@ def main() -> None:
             handle.flush()
             with gunicorn("bench.baseline:app", {"API_KEYS": key, "BENCH_BODIES": handle.name}) as baseline:
                 rows = side_by_side(service, baseline, key, args)
+                with gunicorn("bench.ceiling:create_ceiling()", {"API_KEYS": key}) as ceiling:
+                    ceilings = side_by_side(ceiling, baseline, key, args, ONE_OFFS)
     print("Medians over the rounds; ratio: median of the rounds' service/baseline; p99 worst: the worst round.\n")
     print("| endpoint | bytes | service req/s | bare Flask req/s | ratio | p50 ms (svc/bare) | p99 ms (svc/bare) "
           "| p99 worst (svc/bare) | errors |")
@@ -174,6 +176,15 @@ def main() -> None:
     print(f"\nlowest ratio {lowest['ratio']:.2f} at `{lowest['url']}` (target ≥ 0.85); highest median service p99 "
           f"{slowest['service']['p99']:.2f} ms at `{slowest['url']}` (target < 50 ms; worst single round "
           f"{max(row['service']['p99_worst'] for row in rows):.2f} ms)\n")
+    print("One-off quotes with the amount's own work (ranking, figures, body hash) done once per sheet "
+          "and served again (bench/ceiling.py: wrong figures, a measure of what the rest of the path allows):\n")
+    print("| one-off quote | service ratio (above) | ceiling req/s | bare Flask req/s | ceiling ratio |")
+    print("|---|---:|---:|---:|---:|")
+    service_ratios = {row["url"]: row["ratio"] for row in rows}
+    for row in ceilings:
+        print(f"| `{row['url']}` | {service_ratios[row['url']]:.2f} | {row['service']['rps']:.0f} | "
+              f"{row['baseline']['rps']:.0f} | {row['ratio']:.2f} |")
+    print()
     print("| worker configuration | req/s | ratio to plain sync | p99 ms | p99 worst | errors |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, result in worker_models(key, args):

@@ -7,6 +7,7 @@ GROUP_B = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc
            "/api/poc/providers?corridor=USD_MXN", "/api/poc/providers", "/api/poc/full", "/api/poc/guide",
            "/api/poc/currencies", "/api/poc/health", "/api/poc/providers?corridor=USD_MXN&amount=*"]
 URLS = GROUP_A + GROUP_B
+ONE_OFFS = [url for url in URLS if "amount=*" in url]
 
 
 def concrete(url: str) -> str:
