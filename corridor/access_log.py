@@ -1,8 +1,13 @@
-"""gunicorn's logger with secrets kept out of access lines (SPEC §7: keys never in logs)."""
+"""gunicorn's logger with secrets kept out of access lines (SPEC §7: keys never in logs), and each
+line's atoms worked out only when the format names them."""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+import os
+import traceback
+from collections.abc import Iterator, Mapping
+from typing import Any, Callable
 from urllib.parse import unquote_plus
 
 from gunicorn.glogging import Logger
@@ -11,6 +16,7 @@ from schemas.query import query_parameter_names
 
 _KNOWN = query_parameter_names()
 _LIMIT = 256
+_MISSING = object()
 
 
 def redact_query(query: str) -> str:
@@ -20,14 +26,126 @@ def redact_query(query: str) -> str:
     return text if len(text) <= _LIMIT else f"{text[:_LIMIT]}…"
 
 
+def _redacted_uri(environ: dict) -> str:
+    path = environ.get("RAW_URI", environ.get("PATH_INFO", "")).split("?", 1)[0]
+    query = redact_query(environ.get("QUERY_STRING", ""))
+    return f"{path}?{query}" if query else path
+
+
 class AccessLogger(Logger):
     """Access-line atoms with a redacted query and no Authorization header, whatever the format."""
 
     def atoms(self, resp: Any, req: Any, environ: dict, request_time: Any) -> dict:
+        """Every atom gunicorn offers, the query and the Authorization header redacted in each."""
         atoms = super().atoms(resp, req, environ, request_time)
-        query = redact_query(environ.get("QUERY_STRING", ""))
-        path = environ.get("RAW_URI", environ.get("PATH_INFO", "")).split("?", 1)[0]
-        atoms["q"] = query
-        atoms["r"] = f"{environ['REQUEST_METHOD']} {path}{'?' + query if query else ''} {environ['SERVER_PROTOCOL']}"
-        atoms["{authorization}i"] = "-"
+        atoms["q"] = redact_query(environ.get("QUERY_STRING", ""))
+        atoms["r"] = f"{environ['REQUEST_METHOD']} {_redacted_uri(environ)} {environ['SERVER_PROTOCOL']}"
+        atoms["{authorization}i"] = atoms["{http_authorization}e"] = "-"
+        if "QUERY_STRING" in environ:
+            atoms["{query_string}e"] = atoms["q"]
+        if "RAW_URI" in environ:
+            atoms["{raw_uri}e"] = _redacted_uri(environ)
         return atoms
+
+    def access(self, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
+        """gunicorn's access line, from atoms worked out one by one as the format asks for them."""
+        log = self.access_log
+        if not self.access_log_enabled or not log.isEnabledFor(logging.INFO):
+            return
+        try:
+            # the record `log.info` makes, less its walk up the stack to name the caller: always here
+            log.handle(log.makeRecord(log.name, logging.INFO, "(unknown file)", 0, self.cfg.access_log_format,
+                                      (AccessAtoms(self, resp, req, environ, request_time),), None, "(unknown function)"))
+        except Exception:
+            self.error(traceback.format_exc())
+
+
+def _last(pairs: Any, name: str) -> Any:
+    # gunicorn builds its atoms dict from these pairs in order, so the last of a name wins
+    if hasattr(pairs, "items"):
+        pairs = pairs.items()
+    for key, value in reversed(list(pairs)):
+        if key.lower() == name:
+            return value
+    return _MISSING
+
+
+def _sent(atoms: AccessAtoms) -> Any:
+    return getattr(atoms.resp, "sent", None)
+
+
+def _status(atoms: AccessAtoms) -> Any:
+    status = atoms.resp.status
+    return status.split(None, 1)[0] if isinstance(status, str) else status
+
+
+_Atom = Callable[["AccessAtoms"], Any]
+# gunicorn's own atoms (Logger.atoms) with AccessLogger's redactions
+_ATOMS: dict[str, _Atom] = {
+    "h": lambda a: a.environ.get("REMOTE_ADDR", "-"),
+    "l": lambda a: "-",
+    "u": lambda a: a.logger._get_user(a.environ) or "-",
+    "t": lambda a: a.logger.now(),
+    "r": lambda a: f"{a.environ['REQUEST_METHOD']} {_redacted_uri(a.environ)} {a.environ['SERVER_PROTOCOL']}",
+    "s": _status,
+    "m": lambda a: a.environ.get("REQUEST_METHOD"),
+    "U": lambda a: a.environ.get("PATH_INFO"),
+    "q": lambda a: redact_query(a.environ.get("QUERY_STRING", "")),
+    "H": lambda a: a.environ.get("SERVER_PROTOCOL"),
+    "b": lambda a: _sent(a) is not None and str(_sent(a)) or "-",
+    "B": _sent,
+    "f": lambda a: a.environ.get("HTTP_REFERER", "-"),
+    "a": lambda a: a.environ.get("HTTP_USER_AGENT", "-"),
+    "T": lambda a: a.time.seconds,
+    "D": lambda a: a.time.seconds * 1000000 + a.time.microseconds,
+    "M": lambda a: a.time.seconds * 1000 + int(a.time.microseconds / 1000),
+    "L": lambda a: "%d.%06d" % (a.time.seconds, a.time.microseconds),
+    "p": lambda a: f"<{os.getpid()}>",
+    "{authorization}i": lambda a: "-",
+    "{http_authorization}e": lambda a: "-",
+    "{query_string}e": lambda a: redact_query(a.environ["QUERY_STRING"]) if "QUERY_STRING" in a.environ else _MISSING,
+    "{raw_uri}e": lambda a: _redacted_uri(a.environ) if "RAW_URI" in a.environ else _MISSING,
+}
+
+
+class AccessAtoms(Mapping):
+    """What gunicorn's SafeAtoms gives over `AccessLogger.atoms` (quotes escaped, "-" for an atom
+    there is none of, braced names in any case), one atom at a time: building all ~60 for a line
+    that names 7 cost more than the rest of the line (docs/PERFORMANCE.md)."""
+
+    __slots__ = ("logger", "resp", "req", "environ", "time")
+
+    def __init__(self, logger: AccessLogger, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
+        self.logger, self.resp, self.req, self.environ, self.time = logger, resp, req, environ, request_time
+
+    def __getitem__(self, key: str) -> Any:
+        if key[:1] == "{":
+            key = key.lower()
+        atom = _ATOMS.get(key)
+        value = atom(self) if atom is not None else self._braced(key)
+        if value is _MISSING:
+            return "-"
+        return value.replace('"', '\\"') if isinstance(value, str) else value
+
+    def _braced(self, key: str) -> Any:
+        if key[:1] != "{" or key[-2:-1] != "}" or key[-1] not in "ioe":
+            return _MISSING
+        name, kind = key[1:-2], key[-1]
+        if kind == "e":
+            return _last(self.environ, name)
+        return _last(self.resp.headers if kind == "o" else getattr(self.req, "headers", self.req), name)
+
+    def __bool__(self) -> bool:
+        return True  # logging takes a lone mapping argument as the format's mapping only if truthy
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._all()
+
+    def _all(self) -> dict:
+        return self.logger.atoms(self.resp, self.req, self.environ, self.time)
