@@ -2,8 +2,8 @@
 
 Starts the service and the baseline (bench/baseline.py) under gunicorn with the same flags on
 loopback, drives each URL with wrk alternately (service, baseline, service, baseline), and prints
-requests/s, the ratio, p50/p99 latency and errors; then compares worker configurations and
-times each handler in-process. Usage: python -m bench.run [--duration S] [--connections N]
+requests/s, the ratio, p50/p99 latency and errors; then compares worker configurations, and times
+each handler and the access line in-process. Usage: python -m bench.run [--duration S] [--connections N]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bench.access_line import access_line_times
 from bench.handler_times import in_process
 from bench.urls import ONE_OFFS, URLS, concrete
 
@@ -194,6 +195,10 @@ def main() -> None:
     print("|---|---:|---:|")
     for url, service_us, bare_us in in_process(key, args.iterations):
         print(f"| `{url}` | {service_us:.1f} | {bare_us:.1f} |")
+    print(f"\n| access line, shipped format to /dev/null (median of {args.iterations}) | µs |")
+    print("|---|---:|")
+    for name, micros in access_line_times(key, args.iterations).items():
+        print(f"| {name} | {micros:.1f} |")
 
 
 if __name__ == "__main__":
