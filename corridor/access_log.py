@@ -6,38 +6,52 @@ from __future__ import annotations
 import logging
 import os
 import traceback
-from collections.abc import Iterator, Mapping
 from typing import Any, Callable
 from urllib.parse import unquote_plus
 
 from gunicorn.glogging import Logger
 
-from schemas.query import query_parameter_names
+from schemas.query import query_parameter_values
 
-_KNOWN = query_parameter_names()
+_ACCEPTED = query_parameter_values()
 _LIMIT = 256
 _MISSING = object()
 
 
 def redact_query(query: str) -> str:
-    """The query with every parameter the API does not define replaced: it could be a misplaced key."""
-    parts = [part if unquote_plus(part.split("=", 1)[0]) in _KNOWN else "[redacted]" for part in query.split("&") if part]
+    """The query with each parameter the API does not define, and each value no endpoint accepts,
+    redacted: either could be a misplaced key (`?api_key=…`, `?corridor=USD_MXN;key=…`)."""
+    parts = []
+    for part in query.split("&"):
+        if part:
+            name, _, value = part.partition("=")
+            accepted = _ACCEPTED.get(unquote_plus(name))
+            if accepted is None:
+                parts.append("[redacted]")
+            else:
+                parts.append(part if not value or accepted.fullmatch(unquote_plus(value)) else f"{name}=[redacted]")
     text = "&".join(parts)
     return text if len(text) <= _LIMIT else f"{text[:_LIMIT]}…"
 
 
 def _redacted_uri(environ: dict) -> str:
-    path = environ.get("RAW_URI", environ.get("PATH_INFO", "")).split("?", 1)[0]
+    """The request target as logged: its path, without a scheme, host or fragment (`http://user:key@…`,
+    `/path#…&key=…` are possible request lines), and the redacted query."""
+    path = environ.get("RAW_URI", environ.get("PATH_INFO", "")).split("?", 1)[0].split("#", 1)[0]
+    if "://" in path:
+        path = "/" + path.split("://", 1)[1].partition("/")[2]
     query = redact_query(environ.get("QUERY_STRING", ""))
     return f"{path}?{query}" if query else path
 
 
 class AccessLogger(Logger):
-    """Access-line atoms with a redacted query and no Authorization header, whatever the format."""
+    """Access-line atoms with a redacted query and nothing of the Authorization header, whatever the format."""
 
     def atoms(self, resp: Any, req: Any, environ: dict, request_time: Any) -> dict:
-        """Every atom gunicorn offers, the query and the Authorization header redacted in each."""
+        """Every atom gunicorn offers, the query and the Authorization header redacted in each
+        (`u` is the user of Basic credentials, which a client may send a key as)."""
         atoms = super().atoms(resp, req, environ, request_time)
+        atoms["u"] = "-"
         atoms["q"] = redact_query(environ.get("QUERY_STRING", ""))
         atoms["r"] = f"{environ['REQUEST_METHOD']} {_redacted_uri(environ)} {environ['SERVER_PROTOCOL']}"
         atoms["{authorization}i"] = atoms["{http_authorization}e"] = "-"
@@ -48,14 +62,19 @@ class AccessLogger(Logger):
         return atoms
 
     def access(self, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
-        """gunicorn's access line, from atoms worked out one by one as the format asks for them."""
+        """gunicorn's access line, from atoms worked out one by one as the format asks for them.
+
+        The line is formatted here, once, and logged as it is: each atom is read at the time of the
+        request, a failing one is reported like any other error here, and the record holds no
+        request objects. Its pathname, lineno and funcName are logging's for an unknown caller.
+        """
         log = self.access_log
         if not self.access_log_enabled or not log.isEnabledFor(logging.INFO):
             return
         try:
-            # the record `log.info` makes, less its walk up the stack to name the caller: always here
-            log.handle(log.makeRecord(log.name, logging.INFO, "(unknown file)", 0, self.cfg.access_log_format,
-                                      (AccessAtoms(self, resp, req, environ, request_time),), None, "(unknown function)"))
+            line = self.cfg.access_log_format % AccessAtoms(self, resp, req, environ, request_time)
+            # the record `log.info(line)` makes, less its walk up the stack to name the caller: always here
+            log.handle(log.makeRecord(log.name, logging.INFO, "(unknown file)", 0, line, None, None, "(unknown function)"))
         except Exception:
             self.error(traceback.format_exc())
 
@@ -84,7 +103,7 @@ _Atom = Callable[["AccessAtoms"], Any]
 _ATOMS: dict[str, _Atom] = {
     "h": lambda a: a.environ.get("REMOTE_ADDR", "-"),
     "l": lambda a: "-",
-    "u": lambda a: a.logger._get_user(a.environ) or "-",
+    "u": lambda a: "-",
     "t": lambda a: a.logger.now(),
     "r": lambda a: f"{a.environ['REQUEST_METHOD']} {_redacted_uri(a.environ)} {a.environ['SERVER_PROTOCOL']}",
     "s": _status,
@@ -108,10 +127,11 @@ _ATOMS: dict[str, _Atom] = {
 }
 
 
-class AccessAtoms(Mapping):
+class AccessAtoms:
     """What gunicorn's SafeAtoms gives over `AccessLogger.atoms` (quotes escaped, "-" for an atom
-    there is none of, braced names in any case), one atom at a time: building all ~60 for a line
-    that names 7 cost more than the rest of the line (docs/PERFORMANCE.md)."""
+    there is none of, braced names in any case), one atom at a time, for `format % atoms`:
+    building all ~60 for a line that names 7 cost more than the rest of the line
+    (docs/PERFORMANCE.md)."""
 
     __slots__ = ("logger", "resp", "req", "environ", "time")
 
@@ -134,18 +154,3 @@ class AccessAtoms(Mapping):
         if kind == "e":
             return _last(self.environ, name)
         return _last(self.resp.headers if kind == "o" else getattr(self.req, "headers", self.req), name)
-
-    def __bool__(self) -> bool:
-        return True  # logging takes a lone mapping argument as the format's mapping only if truthy
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._all()
-
-    def _all(self) -> dict:
-        return self.logger.atoms(self.resp, self.req, self.environ, self.time)

@@ -4,6 +4,8 @@ A schema may set `required_if_any`: when any of its parameters is given, these b
 (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`).
 """
 
+import re
+
 from marshmallow import Schema, fields, validate
 
 from corridor.pricing import SORT_ORDERS
@@ -70,6 +72,20 @@ class OptionalCurrencyPairQuery(Schema):
 ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery, OptionalCurrencyPairQuery)
 
 
-def query_parameter_names() -> frozenset[str]:
-    """Every query parameter name the API takes."""
-    return frozenset(f.data_key or n for query in ALL_QUERIES for n, f in query().fields.items())
+def query_parameter_values() -> dict[str, re.Pattern]:
+    """Every query parameter name the API takes, with a pattern of the texts some endpoint accepts
+    for it (SPEC §7: the access log keeps those, since no key looks like one)."""
+    accepted: dict[str, set[str]] = {}
+    for query in ALL_QUERIES:
+        for name, field in query().fields.items():
+            accepted.setdefault(field.data_key or name, set()).add(_accepted_texts(field))
+    return {name: re.compile("|".join(f"(?:{p})" for p in sorted(patterns))) for name, patterns in accepted.items()}
+
+
+def _accepted_texts(field: fields.Field) -> str:
+    if getattr(field, "pattern", ""):
+        return field.pattern
+    for validator in field.validators:
+        if isinstance(validator, validate.OneOf):
+            return "|".join(re.escape(str(choice)) for choice in validator.choices)
+    return "(?!)"  # nothing to go by: no text is known good
