@@ -51,14 +51,11 @@ class AccessLogger(Logger):
         """Every atom gunicorn offers, the query and the Authorization header redacted in each
         (`u` is the user of Basic credentials, which a client may send a key as)."""
         atoms = super().atoms(resp, req, environ, request_time)
-        atoms["u"] = "-"
-        atoms["q"] = redact_query(environ.get("QUERY_STRING", ""))
-        atoms["r"] = f"{environ['REQUEST_METHOD']} {_redacted_uri(environ)} {environ['SERVER_PROTOCOL']}"
-        atoms["{authorization}i"] = atoms["{http_authorization}e"] = "-"
-        if "QUERY_STRING" in environ:
-            atoms["{query_string}e"] = atoms["q"]
-        if "RAW_URI" in environ:
-            atoms["{raw_uri}e"] = _redacted_uri(environ)
+        line = AccessAtoms(self, resp, req, environ, request_time)
+        for name, redacted in _REDACTED.items():
+            value = redacted(line)
+            if value is not _MISSING:
+                atoms[name] = value
         return atoms
 
     def access(self, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
@@ -99,17 +96,24 @@ def _status(atoms: AccessAtoms) -> Any:
 
 
 _Atom = Callable[["AccessAtoms"], Any]
-# gunicorn's own atoms (Logger.atoms) with AccessLogger's redactions
+# the atoms that could show a key, as AccessLogger gives them: the one place they are redacted
+_REDACTED: dict[str, _Atom] = {
+    "u": lambda a: "-",  # gunicorn's: the user of Basic credentials
+    "r": lambda a: f"{a.environ['REQUEST_METHOD']} {_redacted_uri(a.environ)} {a.environ['SERVER_PROTOCOL']}",
+    "q": lambda a: redact_query(a.environ.get("QUERY_STRING", "")),
+    "{authorization}i": lambda a: "-",
+    "{http_authorization}e": lambda a: "-",
+    "{query_string}e": lambda a: redact_query(a.environ["QUERY_STRING"]) if "QUERY_STRING" in a.environ else _MISSING,
+    "{raw_uri}e": lambda a: _redacted_uri(a.environ) if "RAW_URI" in a.environ else _MISSING,
+}
+# gunicorn's own atoms (Logger.atoms), then those redactions
 _ATOMS: dict[str, _Atom] = {
     "h": lambda a: a.environ.get("REMOTE_ADDR", "-"),
     "l": lambda a: "-",
-    "u": lambda a: "-",
     "t": lambda a: a.logger.now(),
-    "r": lambda a: f"{a.environ['REQUEST_METHOD']} {_redacted_uri(a.environ)} {a.environ['SERVER_PROTOCOL']}",
     "s": _status,
     "m": lambda a: a.environ.get("REQUEST_METHOD"),
     "U": lambda a: a.environ.get("PATH_INFO"),
-    "q": lambda a: redact_query(a.environ.get("QUERY_STRING", "")),
     "H": lambda a: a.environ.get("SERVER_PROTOCOL"),
     "b": lambda a: _sent(a) is not None and str(_sent(a)) or "-",
     "B": _sent,
@@ -120,10 +124,7 @@ _ATOMS: dict[str, _Atom] = {
     "M": lambda a: a.time.seconds * 1000 + int(a.time.microseconds / 1000),
     "L": lambda a: "%d.%06d" % (a.time.seconds, a.time.microseconds),
     "p": lambda a: f"<{os.getpid()}>",
-    "{authorization}i": lambda a: "-",
-    "{http_authorization}e": lambda a: "-",
-    "{query_string}e": lambda a: redact_query(a.environ["QUERY_STRING"]) if "QUERY_STRING" in a.environ else _MISSING,
-    "{raw_uri}e": lambda a: _redacted_uri(a.environ) if "RAW_URI" in a.environ else _MISSING,
+    **_REDACTED,
 }
 
 
