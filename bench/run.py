@@ -12,75 +12,17 @@ import argparse
 import json
 import os
 import platform
-import re
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from contextlib import contextmanager
 from datetime import datetime, timezone
-from pathlib import Path
 
 from bench.access_line import access_line_times
 from bench.handler_times import in_process
+from bench.load import gunicorn, wrk
 from bench.urls import ONE_OFFS, URLS, concrete
-
-ROOT = Path(__file__).resolve().parent.parent
-_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextmanager
-def gunicorn(app: str, env: dict[str, str], *flags: str):
-    """gunicorn serving `app` on a free loopback port with the shipped config plus `flags`."""
-    port = free_port()
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
-         "--access-logfile", "/dev/null", *flags, app],
-        cwd=ROOT, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            if subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/api/poc/health"]).returncode == 0:
-                break
-            if process.poll() is not None:
-                log.seek(0)
-                raise SystemExit(f"gunicorn {app} did not start:\n{log.read().decode()}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
-
-
-def wrk(url: str, key: str, duration: int, connections: int) -> dict[str, float]:
-    """One wrk run: requests/s, p50/p99 in ms, and errors (non-2xx/3xx plus socket errors)."""
-    script = ["-s", str(ROOT / "bench/random_amount.lua")] if "amount=*" in url else []
-    out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", *script,
-         "-H", f"Authorization: Bearer {key}", url],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    latency = {p: float(v) * _UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
-    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    return {
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "p50": latency["50"],
-        "p99": latency["99"],
-        "errors": (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0),
-    }
 
 
 def capture_bodies(base: str, key: str) -> dict[str, str]:
