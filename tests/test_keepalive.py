@@ -61,11 +61,11 @@ def one_worker(tmp_path_factory):
         yield port
 
 
-@pytest.mark.parametrize("trial", range(5))
-def test_a_client_is_served_between_two_requests_of_a_pipelining_one(one_worker, trial):
-    """While one client has 300 requests queued, another's request waits behind a few of them, not 50."""
-    with socket.create_connection(("127.0.0.1", one_worker), timeout=10) as busy, \
-            socket.create_connection(("127.0.0.1", one_worker), timeout=10) as other:
+def _served_between(port):
+    """How many of a pipelining client's requests the worker serves after the last one the client
+    has read, before another client's request sent at that moment."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as busy, \
+            socket.create_connection(("127.0.0.1", port), timeout=10) as other:
         other.sendall(REQUEST)
         _one_response(other)  # `other` is accepted and its greenlet waits for the next request
         reader = Reader(busy, expected=300)
@@ -79,5 +79,16 @@ def test_a_client_is_served_between_two_requests_of_a_pipelining_one(one_worker,
         reader.join(timeout=30)
         assert len(reader.ids()) == 300 and reader.data.count(b"HTTP/1.1 200 OK\r\n") == 300
         assert rid[:16] == seen[-1][:16]  # one worker process
-        served_between = _counter(rid) - _counter(seen[-1]) - 1
-        assert served_between <= 8, served_between
+        return _counter(rid) - _counter(seen[-1]) - 1
+
+
+def test_a_client_is_served_between_two_requests_of_a_pipelining_one(one_worker):
+    """While one client has 300 requests queued, another's request waits behind a few of them, not 50.
+
+    The median of seven trials: the count also holds the responses already on their way when the
+    other request is sent, and a pause of this process can make those many in any one trial; a
+    worker that does not yield to the other client (sleep(0), or no yield) gives dozens or
+    hundreds in every trial.
+    """
+    served_between = sorted(_served_between(one_worker) for _ in range(7))
+    assert served_between[3] <= 8, served_between
