@@ -88,10 +88,14 @@ def free_port():
     return unused_port()
 
 
+_SERVICE_SETTINGS = {"API_KEYS", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
+                     "GUNICORN_CMD_ARGS"}
+
+
 def gunicorn_env(**changes):
-    """The test process's environment without the service's settings, plus `changes`."""
-    env = {k: v for k, v in os.environ.items() if k not in {"API_KEYS", "SEED_DATA", "PORT", "PROXY_HOPS"}}
-    env.update(changes)
+    """The test process's environment without the service's or gunicorn's settings, in UTC, plus `changes`."""
+    env = {k: v for k, v in os.environ.items() if k not in _SERVICE_SETTINGS}
+    env.update(TZ="UTC", **changes)  # the access line's time is local; the tests read +0000
     return env
 
 

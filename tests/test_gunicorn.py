@@ -19,7 +19,7 @@ def test_serves_group_a_over_http(server):
     assert "x-request-id: curl-check-1" in headers.lower()
     assert "x-content-type-options: nosniff" in headers.lower()
     process.terminate()
-    process.wait(timeout=20)
+    process.wait(timeout=30)  # gunicorn's graceful_timeout is 20 s
     log = log_path.read_text()
     assert "rid=curl-check-1" in log
     assert '"HEAD /api/midrate?from=USD&to=EUR HTTP/1.1" 200' in log

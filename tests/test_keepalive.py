@@ -83,12 +83,11 @@ def _served_between(port):
 
 
 def test_a_client_is_served_between_two_requests_of_a_pipelining_one(one_worker):
-    """While one client has 300 requests queued, another's request waits behind a few of them, not 50.
+    """While one client has 300 requests queued, another's request waits behind a few of them, not 25.
 
     The median of seven trials: the count also holds the responses already on their way when the
-    other request is sent, and a pause of this process can make those many in any one trial; a
-    worker that does not yield to the other client (sleep(0), or no yield) gives dozens or
-    hundreds in every trial.
+    other request is sent, and a pause of this process can make those many in any one trial. The
+    shipped yield gives 2-3 here; sleep(0) or no yield gives 25 or more in every trial.
     """
     served_between = sorted(_served_between(one_worker) for _ in range(7))
-    assert served_between[3] <= 8, served_between
+    assert served_between[3] <= 12, served_between

@@ -17,11 +17,11 @@ from corridor.config import ConfigError
 
 def test_400_half_sent_requests_do_not_stall_a_normal_one(server):
     base, _, _ = server
-    result = subprocess.run([sys.executable, "scripts/slow_clients.py", base, "--connections", "400", "--hold", "1"],
+    result = subprocess.run([sys.executable, "scripts/slow_clients.py", base, "--connections", "400", "--hold", "1", "--limit", "3"],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
     seconds = float(re.search(r"answered 200 in ([\d.]+) s", result.stdout).group(1))
-    assert seconds < 1
+    assert seconds < 3  # milliseconds when served; a stalled server answers in 10 s or never
 
 
 def _health(base):
@@ -35,9 +35,12 @@ def _write_atomically(path, data):
 
 
 def _load(base, seconds, connections=8):
-    """wrk against a Group A and a Group B URL; returns the two processes."""
+    """wrk against a Group A and a Group B URL; returns the two processes.
+
+    A request counts as lost if it fails, not if it waits: new workers boot while the old drain.
+    """
     return [
-        subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-H", f"Authorization: Bearer {RAW_KEY}",
+        subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-H", f"Authorization: Bearer {RAW_KEY}",
                           base + url], stdout=subprocess.PIPE, text=True)
         for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors")
     ]
@@ -162,8 +165,8 @@ def test_logs_have_the_start_up_line_access_lines_and_no_secrets(server):
     assert re.search(r"Loaded \S+/corridor-data-\w+/seed_data-\w+\.json: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
                      r"\d+ currencies; 1 API key\(s\) live\.", text)
     line = re.compile(r'^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) "(\w+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-) (\d+)ms 127\.0\.0\.1$', re.M)
-    lines = line.findall(text)
-    assert ("ops-1", "GET", "/api/corridors", "200", "4000") == lines[0][:5]
+    lines = line.findall(text)  # in the order workers wrote them, which may not be the requests'
+    assert [l[1:5] for l in lines if l[0] == "ops-1"] == [("GET", "/api/corridors", "200", "4000")]
     assert any(l[2] == "/api/midrate?from=USD&[redacted]" and l[3] == "401" for l in lines)
     assert any(l[2] == "/api/poc/corridors?from=USD&to=MXN" and l[3] == "200" for l in lines)
     for secret in (RAW_KEY, HASHED_KEY, "Bearer", "Basic"):

@@ -86,7 +86,7 @@ def test_key_in_query_string_never_reaches_the_access_log(server):
     curl("-o", "/dev/null", f"{base}/api/corridors?api_key={RAW_KEY}")
     curl("-o", "/dev/null", "-H", f"Authorization: Bearer {RAW_KEY}", f"{base}/api/corridors?key={RAW_KEY}")
     process.terminate()
-    process.wait(timeout=20)
+    process.wait(timeout=30)  # gunicorn's graceful_timeout is 20 s
     text = log.read_text()
     assert "GET /api/corridors?[redacted] HTTP/1.1" in text
     assert RAW_KEY not in text
