@@ -1,7 +1,9 @@
-"""Loopback load for the benchmark: gunicorn on a free port with the shipped config, and wrk against it."""
+"""Loopback load for the benchmark: gunicorn on a free port with the shipped config (the service and
+its bare Flask floor side by side), and wrk against it."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -11,6 +13,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from bench.urls import URLS, concrete
 
 ROOT = Path(__file__).resolve().parent.parent
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -46,6 +50,29 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
         process.terminate()
         process.wait(timeout=30)
         log.close()
+
+
+def capture_bodies(base: str, key: str) -> dict[str, str]:
+    """The service's exact bodies, for the baseline to return."""
+    bodies = {}
+    for url in URLS:
+        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + concrete(url)],
+                             capture_output=True, check=True).stdout
+        bodies[url] = out.decode()
+    return bodies
+
+
+@contextmanager
+def service_and_floor(key: str):
+    """The service, then the bare Flask floor (bench/baseline.py) answering with the service's
+    exact bodies; yields (service, floor, bodies by URL)."""
+    with gunicorn("wsgi:app", {"API_KEYS": key}) as service:
+        bodies = capture_bodies(service, key)
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
+            json.dump(bodies, handle)
+            handle.flush()
+            with gunicorn("bench.baseline:app", {"API_KEYS": key, "BENCH_BODIES": handle.name}) as floor:
+                yield service, floor, bodies
 
 
 def wrk(url: str, key: str, duration: int, connections: int) -> dict[str, float]:

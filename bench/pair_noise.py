@@ -9,15 +9,12 @@ went first. Usage: python -m bench.pair_noise [--pairs 16] [--durations 3 1] [--
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import secrets
 import statistics
-import tempfile
 
-from bench.load import gunicorn, wrk
-from bench.run import capture_bodies
+from bench.load import service_and_floor, wrk
 
 DEFAULT_URLS = ["/api/poc/corridors/1", "/api/poc/providers?corridor=USD_MXN&amount=*"]
 
@@ -49,21 +46,17 @@ def main() -> None:
     print("| URL | wrk run | pairs | median ratio | one pair: sd of log ratio | service first / baseline first | "
           + " | ".join(f"sd of a median of {n}" for n in args.rounds) + " |")
     print("|---|---:|---:|---:|---:|---:|" + "---:|" * len(args.rounds))
-    with gunicorn("wsgi:app", {"API_KEYS": key}) as service:
-        with tempfile.NamedTemporaryFile("w", suffix=".json") as bodies:
-            json.dump(capture_bodies(service, key), bodies)
-            bodies.flush()
-            with gunicorn("bench.baseline:app", {"API_KEYS": key, "BENCH_BODIES": bodies.name}) as baseline:
-                for base in (service, baseline):
-                    wrk(base + args.urls[0], key, 2, 32)  # warm-up
-                for url in args.urls:
-                    for duration in args.durations:
-                        measured = pairs(service, baseline, url, key, args.pairs, duration)
-                        ratios = [ratio for _, ratio in measured]
-                        by_order = [statistics.median(r for first, r in measured if first is side) for side in (True, False)]
-                        print(f"| `{url}` | {duration} s | {len(ratios)} | {statistics.median(ratios):.3f} | "
-                              f"{statistics.stdev(math.log(r) for r in ratios):.3f} | {by_order[0]:.3f} / {by_order[1]:.3f} | "
-                              + " | ".join(f"{spread_of_median(ratios, n):.3f}" for n in args.rounds) + " |", flush=True)
+    with service_and_floor(key) as (service, baseline, _):
+        for base in (service, baseline):
+            wrk(base + args.urls[0], key, 2, 32)  # warm-up
+        for url in args.urls:
+            for duration in args.durations:
+                measured = pairs(service, baseline, url, key, args.pairs, duration)
+                ratios = [ratio for _, ratio in measured]
+                by_order = [statistics.median(r for first, r in measured if first is side) for side in (True, False)]
+                print(f"| `{url}` | {duration} s | {len(ratios)} | {statistics.median(ratios):.3f} | "
+                      f"{statistics.stdev(math.log(r) for r in ratios):.3f} | {by_order[0]:.3f} / {by_order[1]:.3f} | "
+                      + " | ".join(f"{spread_of_median(ratios, n):.3f}" for n in args.rounds) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -9,30 +9,17 @@ each handler and the access line in-process. Usage: python -m bench.run [--durat
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import secrets
 import statistics
-import subprocess
 import sys
-import tempfile
 from datetime import datetime, timezone
 
 from bench.access_line import access_line_times
 from bench.handler_times import in_process
-from bench.load import gunicorn, wrk
-from bench.urls import ONE_OFFS, URLS, concrete
-
-
-def capture_bodies(base: str, key: str) -> dict[str, str]:
-    """The service's exact bodies, for the baseline to return."""
-    bodies = {}
-    for url in URLS:
-        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + concrete(url)],
-                             capture_output=True, check=True).stdout
-        bodies[url] = out.decode()
-    return bodies
+from bench.load import gunicorn, service_and_floor, wrk
+from bench.urls import ONE_OFFS, URLS
 
 
 def summarise(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -96,15 +83,10 @@ def main() -> None:
     print(f"# Corridor API benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} alternating rounds per side\n")
-    with gunicorn("wsgi:app", {"API_KEYS": key}) as service:
-        bodies = capture_bodies(service, key)
-        with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-            json.dump(bodies, handle)
-            handle.flush()
-            with gunicorn("bench.baseline:app", {"API_KEYS": key, "BENCH_BODIES": handle.name}) as baseline:
-                rows = side_by_side(service, baseline, key, args)
-                with gunicorn("bench.ceiling:create_ceiling()", {"API_KEYS": key}) as ceiling:
-                    ceilings = side_by_side(ceiling, baseline, key, args, ONE_OFFS)
+    with service_and_floor(key) as (service, baseline, bodies):
+        rows = side_by_side(service, baseline, key, args)
+        with gunicorn("bench.ceiling:create_ceiling()", {"API_KEYS": key}) as ceiling:
+            ceilings = side_by_side(ceiling, baseline, key, args, ONE_OFFS)
     print("Medians over the rounds; ratio: median of the rounds' service/baseline; p99 worst: the worst round.\n")
     print("| endpoint | bytes | service req/s | bare Flask req/s | ratio | p50 ms (svc/bare) | p99 ms (svc/bare) "
           "| p99 worst (svc/bare) | errors |")
