@@ -6,15 +6,17 @@ import logging
 from typing import Any, Callable, Mapping
 
 import click
-from flask import Flask, Response
+from flask import Flask, Request, Response
+from werkzeug.routing import MapAdapter
 
 from corridor import api, poc
 from corridor.cli import register_commands
 from corridor.config import ConfigError, settings_from_env
 from corridor.docs import register_docs
-from corridor.endpoint import prebuild_responses
+from corridor.endpoint import canonical_urls, prebuild_responses
 from corridor.errors import register_error_handlers
 from corridor.http import allow_header, configure_http
+from corridor.routing import LazyAdapter, RouteTable, route_table
 from corridor.state import init_state, serving
 
 
@@ -24,6 +26,13 @@ class CorridorFlask(Flask):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._sync_functions: dict[Callable, Callable] = {}
+        self.route_table: RouteTable | None = None
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | LazyAdapter | None:
+        """Flask's adapter, bound only for a request the route table does not settle (corridor.routing)."""
+        if request is None or self.route_table is None or self.config["TRUSTED_HOSTS"] is not None:
+            return super().create_url_adapter(request)
+        return LazyAdapter(request.environ, self.route_table, lambda: super(CorridorFlask, self).create_url_adapter(request))
 
     def ensure_sync(self, func: Callable) -> Callable:
         """Flask's answer, worked out once per function: Flask asks again for every view and hook
@@ -57,7 +66,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_commands(app)
     if serving():
         prebuild_responses(app)
+        register_routes(app)
     return app
+
+
+def register_routes(app: CorridorFlask) -> None:
+    """Match once, at start-up, the paths served most: every path without arguments, and the
+    canonical URLs' paths (corridor.routing)."""
+    paths = {rule.rule for rule in app.url_map.iter_rules() if not rule.arguments}
+    paths.update(url.partition("?")[0] for url in canonical_urls(app))
+    app.route_table = route_table(app.url_map, sorted(paths))
 
 
 def configure_logging(app: Flask) -> None:

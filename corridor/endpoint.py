@@ -77,14 +77,20 @@ def endpoint(
     return decorate
 
 
-def prebuild_responses(app: Flask) -> int:
-    """Serialise every static response for the canonical URLs of the data, before serving."""
+def canonical_urls(app: Flask) -> list[str]:
+    """The URL of every static response the data has: each path's variants, query included."""
     urls = []
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
             operation = getattr(app.view_functions[rule.endpoint], "operation", None)
             if operation is not None and operation.static:
                 urls.extend(url_for(rule.endpoint, **values) for values in operation.variants(catalog()))
+    return urls
+
+
+def prebuild_responses(app: Flask) -> int:
+    """Serialise every static response for the canonical URLs of the data, before serving."""
+    urls = canonical_urls(app)
     for url in urls:
         # dispatch only: the key check of Group A guards serving, not building
         with app.test_request_context(url):
