@@ -107,6 +107,20 @@ def test_json_bodies_go_out_with_the_headers_werkzeug_would_send(app, auth, url,
         assert sent == Response.get_wsgi_headers(response, request.environ).to_wsgi_list()
         assert ("Content-Length", str(len(response.get_data()))) in sent
         assert ("Strict-Transport-Security", "max-age=31536000") in sent
+        body = list(response.get_app_iter(request.environ))
+        assert body == list(Response.get_app_iter(response, request.environ))
+        assert body == ([] if method == "HEAD" else [response.get_data()])
+
+
+def test_a_json_body_with_a_close_hook_goes_out_werkzeugs_way(app):
+    closed = []
+    response = JsonBodyResponse(b'{"a":1}', headers=[("Content-Type", "application/json")])
+    assert response.get_app_iter({"REQUEST_METHOD": "GET"}) == [b'{"a":1}']  # as it was set
+    response.call_on_close(lambda: closed.append(True))
+    app_iter = response.get_app_iter({"REQUEST_METHOD": "GET"})
+    assert list(app_iter) == [b'{"a":1}'] and not closed
+    app_iter.close()  # what the server does once the body is sent
+    assert closed == [True]
 
 
 def test_ensure_sync_gives_flasks_answer_once_per_function(app):
