@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any, Callable, Mapping
 
 import click
@@ -16,7 +17,7 @@ from corridor.docs import register_docs
 from corridor.endpoint import canonical_urls, prebuild_responses
 from corridor.errors import register_error_handlers
 from corridor.http import allow_header, configure_http
-from corridor.routing import LazyAdapter, RouteTable, route_table
+from corridor.routing import LazyAdapter, RouteTable
 from corridor.state import init_state, serving
 
 
@@ -32,7 +33,7 @@ class CorridorFlask(Flask):
         """Flask's adapter, bound only for a request the route table does not settle (corridor.routing)."""
         if request is None or self.route_table is None or self.config["TRUSTED_HOSTS"] is not None:
             return super().create_url_adapter(request)
-        return LazyAdapter(request.environ, self.route_table, lambda: super(CorridorFlask, self).create_url_adapter(request))
+        return LazyAdapter(request.environ, self.route_table, partial(super().create_url_adapter, request))
 
     def ensure_sync(self, func: Callable) -> Callable:
         """Flask's answer, worked out once per function: Flask asks again for every view and hook
@@ -73,9 +74,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 def register_routes(app: CorridorFlask) -> None:
     """Match once, at start-up, the paths served most: every path without arguments, and the
     canonical URLs' paths (corridor.routing)."""
+    if app.url_map.host_matching or app.subdomain_matching:  # the table is matched for one host
+        return
     paths = {rule.rule for rule in app.url_map.iter_rules() if not rule.arguments}
     paths.update(url.partition("?")[0] for url in canonical_urls(app))
-    app.route_table = route_table(app.url_map, sorted(paths))
+    app.route_table = RouteTable(app.url_map, sorted(paths))
 
 
 def configure_logging(app: Flask) -> None:

@@ -110,6 +110,8 @@ def test_json_bodies_go_out_with_the_headers_werkzeug_would_send(app, auth, url,
         body = list(response.get_app_iter(request.environ))
         assert body == list(Response.get_app_iter(response, request.environ))
         assert body == ([] if method == "HEAD" else [response.get_data()])
+        if method == "GET":
+            assert response.get_app_iter(request.environ) is response.response  # not wrapped
 
 
 def test_a_json_body_with_a_close_hook_goes_out_werkzeugs_way(app):

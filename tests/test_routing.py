@@ -1,5 +1,7 @@
 """The route table routes as Werkzeug does: the same rule and arguments, or the same error."""
 
+from urllib.parse import unquote
+
 import pytest
 from flask import Flask
 from hypothesis import given, settings
@@ -22,24 +24,30 @@ def outcome(match):
 
 
 def both_matches(app, path, method="GET", headers=None, base_url="http://localhost"):
-    request = app.request_class(EnvironBuilder(path=path, method=method, headers=headers, base_url=base_url).get_environ())
+    """The app's match of one request, Werkzeug's as Flask binds it, and the app's adapter."""
+    path, _, query = path.partition("?")
+    environ = EnvironBuilder(query_string=query, method=method, headers=headers, base_url=base_url).get_environ()
+    # PATH_INFO as a server gives it (EnvironBuilder would read a leading // as a host)
+    environ["PATH_INFO"] = unquote(path).encode().decode("latin-1")
+    request = app.request_class(environ)
     fast = app.create_url_adapter(request)
-    werkzeug = Flask.create_url_adapter(app, request)
-    return fast, outcome(lambda: fast.match(return_rule=True)), outcome(lambda: werkzeug.match(return_rule=True))
+    werkzeug = outcome(lambda: Flask.create_url_adapter(app, request).match(return_rule=True))
+    return fast, outcome(lambda: fast.match(return_rule=True)), werkzeug
 
 
 def test_the_table_holds_every_path_without_arguments_and_every_canonical_corridor(app):
-    paths = {path for path, _ in app.route_table}
+    paths = {path for path, _ in app.route_table.routes}
     assert {"/api/corridors", "/api/providers", "/api/midrate", "/api/currencies", "/api/poc/corridors",
             "/api/poc/providers", "/api/poc/full", "/api/poc/guide", "/api/poc/currencies", "/api/poc/health",
             "/api/openapi.json", "/api/docs"} <= paths
     assert {f"/api/poc/corridors/{corridor_id}" for corridor_id in app.extensions["corridor"]["catalog"].by_id} <= paths
-    assert {method for _, method in app.route_table} == {"GET", "HEAD", "OPTIONS"}
+    assert {method for _, method in app.route_table.routes} == {"GET", "HEAD", "OPTIONS"}
 
 
 @pytest.mark.parametrize("path", ["/api/corridors", "/api/poc/providers", "/api/poc/corridors/1"])
 @pytest.mark.parametrize("method", ["GET", "HEAD", "OPTIONS"])
 def test_a_table_path_is_routed_without_binding_the_url_map(app, path, method):
+    both_matches(app, "/api/poc/health")  # the map bound to this Host once
     fast, routed, werkzeug = both_matches(app, path, method)
     assert isinstance(fast, LazyAdapter)
     assert routed == werkzeug and isinstance(routed[2], dict)
@@ -78,6 +86,24 @@ def test_a_redirect_names_the_host_the_client_used(fresh_app):
     assert routed[:3] == ("RequestRedirect", RequestRedirect.code, "https://api.example.com:8443/api/poc/extra/")
 
 
+@pytest.mark.parametrize("host", ["a..b", "x" * 64 + ".com"])
+@pytest.mark.parametrize("path", ["/api/poc/health", "/api/corridors", "/api/poc/corridors/1"])
+def test_a_host_werkzeug_cannot_bind_is_refused_on_every_path(client, host, path):
+    for _ in range(2):  # not remembered as bound
+        response = client.get(path, headers={"Host": host})
+        assert response.status_code == 400
+        assert response.get_json()["code"] == "invalid_parameter"
+
+
+def test_only_hosts_the_map_was_bound_to_take_the_table(fresh_app):
+    both_matches(fresh_app, "/api/poc/full", headers={"Host": "api.example.com"})
+    both_matches(fresh_app, "/api/poc/full", headers={"Host": "a..b"})
+    assert fresh_app.route_table.hosts == {"api.example.com"}
+    for n in range(100):
+        both_matches(fresh_app, "/api/poc/missing", headers={"Host": f"h{n}.example.com"})
+    assert len(fresh_app.route_table.hosts) == 64  # bounded: further hosts bind each time
+
+
 # paths as anyone may send them: the table's own, alone or with more after them (slashes doubled
 # or trailing, escapes, case changes, non-ASCII), and pieces of them put together
 SERVED = ["/api/corridors", "/api/providers", "/api/midrate", "/api/poc/corridors", "/api/poc/corridors/1",
@@ -91,11 +117,16 @@ paths = st.one_of(
 )
 
 
-@given(path=paths, method=st.sampled_from(["GET", "HEAD", "OPTIONS", "POST", "DELETE", "get", "PROPFIND"]))
+hosts = st.sampled_from(["localhost", "api.example.com:8443", "[::1]:8000", "a..b", "x" * 64 + ".com", "é.example",
+                         "bad host", "", "LOCALHOST"])
+
+
+@given(path=paths, method=st.sampled_from(["GET", "HEAD", "OPTIONS", "POST", "DELETE", "get", "PROPFIND"]), host=hosts)
 @settings(max_examples=1000, deadline=None, derandomize=True)
-def test_any_request_is_routed_as_werkzeug_routes_it(app, path, method):
-    _, routed, werkzeug = both_matches(app, path or "/", method)
-    assert routed == werkzeug
+def test_any_request_is_routed_as_werkzeug_routes_it(app, path, method, host):
+    for _ in range(2):  # the second time, a Host the map was bound to takes the table
+        _, routed, werkzeug = both_matches(app, path or "/", method, headers={"Host": host})
+        assert routed == werkzeug
 
 
 def test_the_url_map_is_still_there_for_building_urls_and_allowed_methods(app):
