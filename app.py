@@ -66,18 +66,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_docs(app)
     register_commands(app)
     if serving():
-        prebuild_responses(app)
-        register_routes(app)
+        urls = canonical_urls(app)
+        prebuild_responses(app, urls)
+        register_routes(app, urls)
     return app
 
 
-def register_routes(app: CorridorFlask) -> None:
+def register_routes(app: CorridorFlask, canonical: list[str]) -> None:
     """Match once, at start-up, the paths served most: every path without arguments, and the
     canonical URLs' paths (corridor.routing)."""
     if app.url_map.host_matching or app.subdomain_matching:  # the table is matched for one host
         return
     paths = {rule.rule for rule in app.url_map.iter_rules() if not rule.arguments}
-    paths.update(url.partition("?")[0] for url in canonical_urls(app))
+    paths.update(url.partition("?")[0] for url in canonical)
     app.route_table = RouteTable(app.url_map, sorted(paths))
 
 

@@ -96,11 +96,7 @@ def main() -> None:
         print(f"| `{row['url']}` | {len(bodies[row['url']].encode())} | {s['rps']:.0f} | {b['rps']:.0f} | "
               f"{row['ratio']:.2f} | {s['p50']:.2f} / {b['p50']:.2f} | {s['p99']:.2f} / {b['p99']:.2f} | "
               f"{s['p99_worst']:.2f} / {b['p99_worst']:.2f} | {s['errors']} / {b['errors']} |")
-    lowest = min(rows, key=lambda row: row["ratio"])
-    slowest = max(rows, key=lambda row: row["service"]["p99"])
-    print(f"\nlowest ratio {lowest['ratio']:.2f} at `{lowest['url']}` (target ≥ 0.85); highest median service p99 "
-          f"{slowest['service']['p99']:.2f} ms at `{slowest['url']}` (target < 50 ms; worst single round "
-          f"{max(row['service']['p99_worst'] for row in rows):.2f} ms)\n")
+    print()
     print("One-off quotes with the amount's own work (ranking, figures, body hash) done once per sheet "
           "and served again (bench/ceiling.py: wrong figures, a measure of what the rest of the path allows):\n")
     print("| one-off quote | service ratio (above) | ceiling req/s | bare Flask req/s | ceiling ratio |")
@@ -135,16 +131,18 @@ def print_targets(rows: list[dict], workers: list[tuple[str, dict]]) -> None:
     lowest = min(rows, key=lambda row: row["ratio"])
     ratios = ", ".join(under) or f"lowest {lowest['ratio']:.3f} at `{lowest['url']}`"
     shipped = [result for name, result in workers if "[plain sync]" not in name]
-    p99 = max(row["service"]["p99"] for row in rows)
+    slowest = max(rows, key=lambda row: row["service"]["p99"])
+    p99 = slowest["service"]["p99"]
     worst = max([row["service"]["p99_worst"] for row in rows] + [result["p99_worst"] for result in shipped])
     against_sync = ", ".join(f"{result['ratio']:.3f}×" for result in shipped)
     verdict = {True: "met", False: "**missed**"}
     print("\n| target | result |\n|---|---|")
     print(f"| every endpoint ≥ 0.85 of bare Flask | {verdict[not under]}: {ratios} |")
-    print(f"| p99 < 50 ms at 32 connections (median of the rounds) | {verdict[p99 < 50]}: highest {p99:.2f} ms; "
-          f"worst single round {worst:.2f} ms |")
+    print(f"| p99 < 50 ms at 32 connections (median of the rounds) | {verdict[p99 < 50]}: highest {p99:.2f} ms "
+          f"at `{slowest['url']}`; worst single round {worst:.2f} ms |")
     print(f"| gunicorn.conf.py at least as fast as plain sync | "
           f"{verdict[min(r['ratio'] for r in shipped) >= 1]}: {against_sync} |")
+
 
 if __name__ == "__main__":
     main()

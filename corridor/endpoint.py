@@ -88,11 +88,9 @@ def canonical_urls(app: Flask) -> list[str]:
     return urls
 
 
-def prebuild_responses(app: Flask) -> int:
-    """Serialise every static response for the canonical URLs of the data, before serving."""
-    urls = canonical_urls(app)
+def prebuild_responses(app: Flask, urls: list[str]) -> None:
+    """Serialise the static response of each of `urls` (the canonical ones), before serving."""
     for url in urls:
         # dispatch only: the key check of Group A guards serving, not building
         with app.test_request_context(url):
             app.dispatch_request()
-    return len(urls)
