@@ -1,4 +1,4 @@
-"""gunicorn settings, from the environment (SPEC §9): `gunicorn -c gunicorn.conf.py wsgi:app`.
+"""gunicorn settings, from the environment: `gunicorn -c gunicorn.conf.py wsgi:app`.
 
 The figures behind each choice are in docs/OPERATIONS.md and docs/PERFORMANCE.md.
 """
@@ -38,7 +38,7 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 accesslog = "-"
 errorlog = "-"
 # redacts query parameters the API does not define (a misplaced key) and the Authorization header
-logger_class = "corridor.access_log.AccessLogger"
+logger_class = "corridor.web.access_log.AccessLogger"
 # time, request id, method, path and query, status, bytes, duration, client
 access_log_format = '%(t)s rid=%({x-request-id}o)s "%(r)s" %(s)s %(b)s %(M)sms %(h)s'
 
@@ -46,8 +46,8 @@ access_log_format = '%(t)s rid=%({x-request-id}o)s "%(r)s" %(s)s %(b)s %(M)sms %
 def on_starting(server):
     """Refuse to start, before binding the port, when the keys or the data are unusable."""
     from app import create_app
-    from corridor.config import ConfigError
-    from corridor.refresh import DataSnapshots
+    from corridor.data.refresh import DataSnapshots
+    from corridor.settings import ConfigError
 
     server.corridor_data = DataSnapshots()
     try:
@@ -63,8 +63,8 @@ def on_starting(server):
 
 def on_reload(server):
     """HUP: serve the data file anew if it validates, else keep the last good data and say why."""
-    from corridor.config import ConfigError
-    from corridor.seed import summary
+    from corridor.data.load import summary
+    from corridor.settings import ConfigError
 
     snapshots = server.corridor_data
     try:
@@ -83,11 +83,8 @@ def on_exit(server):
 
 
 def post_worker_init(worker):
-    """Freeze what start-up built (data, schemas, cached bodies) out of the garbage collector's reach.
-
-    A full collection would otherwise walk those ~45,000 long-lived objects, about 17 ms here, in
-    the middle of somebody's request: the p99 tail (docs/PERFORMANCE.md).
-    """
+    """Keep what start-up built (data, schemas, bodies) out of the garbage collector's full
+    collections, which would otherwise walk all of it in the middle of a request."""
     import gc
 
     gc.freeze()
@@ -98,11 +95,6 @@ def post_request(worker, req, environ, resp):
     if type(worker).__module__.endswith("ggevent"):  # not when a command line picks another worker
         import gevent
 
-        # A timer, not sleep(0): sleep(0) resumes from gevent's callback queue, which polls the
-        # sockets only once it runs dry or a check every 50 callbacks finds 5 ms gone, so clients
-        # whose next request had already arrived took turns while the others waited (p99 100-300
-        # ms). A timer fires after the next poll: every waiting client gets a turn each loop.
-        gevent.sleep(_NEXT_LOOP)
-
-
-_NEXT_LOOP = 1e-6  # seconds: any positive delay makes a timer; this one is due at once
+        # a timer due at once, not sleep(0): sleep(0) resumes before gevent polls the sockets again,
+        # so clients whose next request had already arrived would take turns while others wait
+        gevent.sleep(1e-6)

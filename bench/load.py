@@ -65,14 +65,16 @@ def capture_bodies(base: str, key: str) -> dict[str, str]:
 @contextmanager
 def service_and_floor(key: str):
     """The service, then the bare Flask floor (bench/baseline.py) answering with the service's
-    exact bodies; yields (service, floor, bodies by URL)."""
+    exact bodies; yields (service, floor), both warmed up."""
     with gunicorn("wsgi:app", {"API_KEYS": key}) as service:
         bodies = capture_bodies(service, key)
         with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
             json.dump(bodies, handle)
             handle.flush()
             with gunicorn("bench.baseline:app", {"API_KEYS": key, "BENCH_BODIES": handle.name}) as floor:
-                yield service, floor, bodies
+                for base in (service, floor):
+                    wrk(base + URLS[0], key, 2, 32)
+                yield service, floor
 
 
 def wrk(url: str, key: str, duration: int, connections: int) -> dict[str, float]:

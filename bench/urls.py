@@ -8,6 +8,7 @@ GROUP_B = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc
            "/api/poc/currencies", "/api/poc/health", "/api/poc/providers?corridor=USD_MXN&amount=*"]
 URLS = GROUP_A + GROUP_B
 ONE_OFFS = [url for url in URLS if "amount=*" in url]
+UNCACHED = ["/api/poc/health", *ONE_OFFS]  # built per request: the rest come from the response cache
 
 
 def concrete(url: str) -> str:

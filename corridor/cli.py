@@ -6,10 +6,10 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from corridor.auth import generate_key
-from corridor.datafile import write_valid_data
-from corridor.ecb import merge_into, read_ecb
-from corridor.seed import load_dataset, read_data_file, summary
+from corridor.data.ecb import merge_into, read_ecb
+from corridor.data.load import load_dataset, read_data_file, summary
+from corridor.data.write import write_valid_data
+from corridor.web.auth import generate_key
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")

@@ -1,4 +1,4 @@
-"""Group A dump schemas: snake_case responses (SPEC §3)."""
+"""Group A dump schemas: snake_case figures, as numbers."""
 
 from marshmallow import Schema, fields
 
@@ -33,9 +33,6 @@ class RankedProviderSchema(Schema):
     fee_total = Rounded(metadata={"description": "flat_fee + amount × fee_pct / 100, source currency, paid on top.", "example": 1.99})
     recipient_gets = Rounded(metadata={"description": "amount × rate, destination currency.", "example": 3639.48})
     settlement_minutes = fields.Integer(metadata={"description": "Settlement time in minutes.", "example": 10})
-
-
-RANKED_PRICED = ("rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets")
 
 
 class CurrencySchema(Schema):

@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any, Callable, Iterable
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from marshmallow import fields
 
-from schemas.rounding import fixed_point_writer, round_half_up, round_significant
+
+def _decimal(value: float) -> Decimal:
+    # the 15 significant digits a double holds: binary noise (3.3349999999999995 for the 3.335 of
+    # 100 × 6.67 / 200) must not decide a tie
+    return Decimal(f"{value:.15g}")
+
+
+def round_half_up(value: float, places: int) -> float:
+    """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
+    return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+
+
+def round_significant(value: float, digits: int) -> float:
+    """`value` to `digits` significant figures, ties away from zero."""
+    exact = _decimal(value)
+    if not exact:
+        return 0.0
+    return float(exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), ROUND_HALF_UP))
+
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -58,14 +77,6 @@ class PatternString(fields.String):
         kwargs["metadata"] = {"pattern": f"^{self.pattern}$", **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
         self._regex = re.compile(self.pattern)
-
-    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
-        """A string that matches, straight to its value (a corridor key, an amount: most of a
-        one-off quote's query) when the field has no validators or processors of its own; anything
-        else through marshmallow's checks and errors, which give the same value."""
-        if type(value) is str and not (self.validators or self.pre_load or self.post_load) and self._regex.fullmatch(value):
-            return self._value(value)
-        return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -119,10 +130,6 @@ class Rounded(fields.Float):
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
         return None if value is None else round_half_up(value, self.places)
 
-    def json_writer(self, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
-        """A function giving the JSON text of each value as this field dumps it."""
-        return fixed_point_writer(self.places, f"%.{self.places}f", self._serialize, remember=remember)
-
 
 class SignificantFigures(fields.Float):
     """A rate rounded half-up to `digits` significant figures when dumped."""
@@ -132,7 +139,7 @@ class SignificantFigures(fields.Float):
         super().__init__(**kwargs)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
-        return None if value is None else float(round_significant(value, self.digits))
+        return None if value is None else round_significant(value, self.digits)
 
 
 def display_date(day: dt.date) -> str:
@@ -154,10 +161,6 @@ class PercentText(PatternString):
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"{round_half_up(value, 2):.2f}%"
-
-    def json_writer(self, *, remember: bool = False) -> Callable[[Iterable[Any]], list[str]]:
-        """A function giving the JSON text of each value as this field dumps it."""
-        return fixed_point_writer(2, '"%.2f%%"', self._serialize, remember=remember)
 
 
 class BillionsText(PatternString):

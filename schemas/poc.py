@@ -1,4 +1,4 @@
-"""Group B dump schemas: camelCase, display strings, the `ok` envelope (SPEC §4).
+"""Group B dump schemas: camelCase, display strings, the `ok` envelope.
 
 Every field carries `description` and `example` metadata: the guide is generated from them.
 """
@@ -6,7 +6,6 @@ Every field carries `description` and `example` metadata: the guide is generated
 from marshmallow import Schema, fields, pre_dump
 
 from schemas.api import CurrencySchema
-from schemas.quotes import QuoteList
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
@@ -53,15 +52,12 @@ class ProviderEntrySchema(Schema):
     settlementMinutes = fields.Integer(attribute="settlement_minutes", **_meta("Settlement time in minutes.", 10))
 
 
-PRICED = ("rank", "trueCostPct", "sendAmount", "feeTotal", "recipientGets")
-
-
 class ProviderGroupSchema(Schema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
     corridor = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
     count = fields.Integer(**_meta("Number of providers in the list that follows.", 6))
-    providers = QuoteList(ProviderEntrySchema, PRICED, attribute="quotes", **_meta("Providers ranked by true cost."))
+    providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
 
     @pre_dump
     def count_providers(self, figures, **kwargs):
@@ -71,7 +67,7 @@ class ProviderGroupSchema(Schema):
 class FullCorridorSchema(CorridorSchema):
     key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
     complianceNotes = fields.String(attribute="corridor.compliance_notes", **_meta("What senders and recipients must show.", "Standard KYC with government-issued ID."))
-    providers = QuoteList(ProviderEntrySchema, PRICED, attribute="quotes", **_meta("Providers ranked by true cost."))
+    providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
 
 
 class CorridorListResponse(CountSchema, OkSchema):

@@ -8,9 +8,9 @@ import re
 
 from marshmallow import Schema, fields, validate
 
-from corridor.pricing import SORT_ORDERS
+from corridor.domain.model import PAYOUT_METHODS
+from corridor.domain.pricing import SORT_ORDERS
 from schemas.fields import Amount, CorridorKey, CurrencyCode
-from schemas.seed import PAYOUT_METHODS
 
 
 class NoQuery(Schema):
@@ -18,7 +18,7 @@ class NoQuery(Schema):
 
 
 class QuoteOptions(Schema):
-    """How to price and order a corridor's providers (SPEC §10)."""
+    """How to price and order a corridor's providers."""
 
     amount = Amount(metadata={"description": "Send amount in the source currency: a plain decimal above 0, "
                                              "at most 1000000000, at most 2 decimals; default the reference amount.",
@@ -28,6 +28,7 @@ class QuoteOptions(Schema):
         metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
     )
     sort = fields.String(
+        load_default="cost",
         validate=validate.OneOf(tuple(SORT_ORDERS), error="must be one of: {choices}."),
         metadata={"description": "cost (default): cheapest first; speed: fastest first, then cost; "
                                  "score: best service score first, then cost.", "example": "speed"},
@@ -74,7 +75,7 @@ ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery,
 
 def query_parameter_values() -> dict[str, re.Pattern]:
     """Every query parameter name the API takes, with a pattern of the texts some endpoint accepts
-    for it (SPEC §7: the access log keeps those, since no key looks like one)."""
+    for it: the access log keeps those, since no key looks like one."""
     accepted: dict[str, set[str]] = {}
     for query in ALL_QUERIES:
         for name, field in query().fields.items():

@@ -1,4 +1,4 @@
-"""Load schemas for `seed_data.json`: every validation rule of SPEC §1."""
+"""Load schemas for the data file: every validation rule docs/DATA.md lists."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from corridor.currencies import is_known_currency
-from corridor.model import Dataset, build_dataset
+from corridor.domain.currencies import is_known_currency
+from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, Dataset, build_dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 
-COMPLIANCE_LEVELS = ("Low", "Medium", "High")
-PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
+MAX_ID = 10**18 - 1  # 18 digits: what a path may give as an id
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
 
 currency_code = validate.Regexp(
@@ -103,7 +102,7 @@ class OfferSeedSchema(Schema):
 
 
 class CorridorSeedSchema(Schema):
-    id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, error="Must be a positive integer."))
+    id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_ID, error="Must be a whole number from 1 to {max}."))
     from_currency = fields.String(required=True, validate=currency_code)
     to_currency = fields.String(required=True, validate=currency_code)
     source = fields.String(required=True, validate=text)

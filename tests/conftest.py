@@ -24,6 +24,24 @@ HASHED_KEY = "test-key-hashed-9876543210"
 API_KEYS = f" {RAW_KEY} , ,sha256:{hashlib.sha256(HASHED_KEY.encode()).hexdigest()} "
 
 
+# every Group B URL whose body is data (not health, not an error)
+GROUP_B_DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
+                     "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide",
+                     "/api/poc/currencies", "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed"]
+
+
+def ok_json(client, url):
+    """A Group B 200: its cacheable JSON headers checked, its `ok` envelope first; the body."""
+    response = client.get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    assert response.headers["Cache-Control"] == "public, max-age=60"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    body = response.get_json()
+    assert body["ok"] is True and list(body)[0] == "ok"
+    return body
+
+
 @pytest.fixture(scope="session")
 def raw_seed():
     """The shipped data file as plain JSON, for re-deriving expected figures."""
@@ -132,7 +150,7 @@ def running_gunicorn(port, env, log):
         deadline = time.monotonic() + 30
         # every worker has loaded the app (one more "Loaded" for the master's check): a SIGTERM
         # that lands while a worker boots is only acted on after gunicorn's graceful timeout
-        while Path(log).read_text().count("] INFO in state: Loaded ") < workers + 1:
+        while Path(log).read_text().count("] INFO in service: Loaded ") < workers + 1:
             assert process.poll() is None and time.monotonic() < deadline, Path(log).read_text()
             time.sleep(0.1)
         yield base, process

@@ -1,4 +1,4 @@
-"""SPEC §2 re-derived from the raw JSON, independently of the service's code, for assertions."""
+"""Every figure re-derived from the raw JSON, independently of the service's code, for assertions."""
 
 import json
 from decimal import ROUND_HALF_UP, Decimal
@@ -62,7 +62,7 @@ ORDERS = {
 
 
 def ranked(raw, corridor, amount=None, payout=None, sort="cost"):
-    """Offers with name, rate, true cost and the quote figures, in SPEC ranking order."""
+    """Offers with name, rate, true cost and the quote figures, in ranking order."""
     names = {p["id"]: p["name"] for p in raw["providers"]}
     amount = amount or reference_amount(raw, corridor)
     m = mid(raw, corridor["from_currency"], corridor["to_currency"])
@@ -103,7 +103,7 @@ def display_date(iso):
 
 
 def group_a_entries(raw, corridor, **options):
-    """The Group A provider list SPEC §3 and §10 give for this corridor and these options."""
+    """The Group A provider list the contract gives for this corridor and these options."""
     return [
         {
             "rank": rank,
@@ -126,7 +126,7 @@ def group_a_entries(raw, corridor, **options):
 
 
 def group_b_entries(raw, corridor, **options):
-    """The Group B provider entries SPEC §4 and §10 give for this corridor and these options."""
+    """The Group B provider entries the contract gives for this corridor and these options."""
     return [
         {
             "rank": rank,

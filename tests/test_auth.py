@@ -1,4 +1,4 @@
-"""SPEC §7: bearer keys from API_KEYS, held as digests, never shown; refusal without keys."""
+"""Bearer keys from API_KEYS, held as digests, never shown; refusal without keys."""
 
 import hashlib
 import os
@@ -9,8 +9,8 @@ import pytest
 
 from app import create_app
 from conftest import HASHED_KEY, RAW_KEY, ROOT, SEED
-from corridor.auth import parse_api_keys
-from corridor.config import ConfigError
+from corridor.web.auth import parse_api_keys
+from corridor.settings import ConfigError
 
 REALM = 'Bearer realm="corridor-api"'
 INVALID = 'Bearer realm="corridor-api", error="invalid_token"'
@@ -137,3 +137,18 @@ def test_keys_never_reach_bodies_or_logs(app, caplog):
     ]
     for text in bodies + [caplog.text]:
         assert RAW_KEY not in text and HASHED_KEY not in text
+
+
+def test_raw_keys_do_not_stay_in_the_config(app):
+    assert "API_KEYS" not in app.config
+    assert RAW_KEY not in repr(app.config) and RAW_KEY not in repr(app.extensions)
+
+
+@pytest.mark.parametrize("entry", ["SHA256:abc", "Sha256:" + "z" * 64])
+def test_any_case_sha256_prefix_must_be_a_digest(entry):
+    with pytest.raises(ConfigError, match="API_KEYS entry 1"):
+        parse_api_keys(entry)
+
+
+def test_upper_case_sha256_entry_is_a_digest():
+    assert parse_api_keys("SHA256:" + "AB" * 32) == (bytes.fromhex("ab" * 32),)

@@ -1,8 +1,8 @@
-"""SPEC §10: every currency of the rate tables with its English name, from Babel's CLDR data."""
+"""Every currency of the rate tables with its English name, from Babel's CLDR data."""
 
 import pytest
 
-from corridor.seed import DataError, load_dataset
+from corridor.data.load import DataError, load_dataset
 
 EXPECTED_NAMES = {"USD": "US Dollar", "EUR": "Euro", "MXN": "Mexican Peso", "INR": "Indian Rupee",
                   "GBP": "British Pound", "PHP": "Philippine Peso", "NGN": "Nigerian Naira", "KRW": "South Korean Won"}

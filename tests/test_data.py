@@ -1,13 +1,17 @@
-"""The shipped data is realistic and coherent; every SPEC §1 rule refuses a broken file."""
+"""The shipped data is realistic and coherent; every validation rule refuses a broken file."""
 
+import os
 import re
+import subprocess
+import sys
 from statistics import fmean
 
 import pytest
 
 from app import create_app
-from corridor.config import ConfigError
-from corridor.seed import DataError, load_dataset
+from conftest import ROOT, SEED
+from corridor.settings import ConfigError
+from corridor.data.load import DataError, load_dataset
 from expected import active, ranked
 
 REQUIRED_CURRENCIES = "USD EUR GBP JPY CHF CAD AUD CNY INR MXN PHP BRL ZAR SGD AED SAR PKR NGN KRW TRY IDR VND GTQ MAD".split()
@@ -90,7 +94,8 @@ BROKEN = {
     "no EUR": (lambda d: [d["rates"][t].pop("EUR") for t in ("interbank", "consumer")], "$.rates.interbank", "Must include EUR"),
     "provider id not a slug": (_set(("providers", 0, "id"), "Wise UK"), "$.providers[0].id", "slug"),
     "provider ids repeat": (lambda d: d["providers"].append(dict(d["providers"][0], name="Other")), "$.providers", "ids must be unique"),
-    "corridor id zero": (_set(("corridors", 0, "id"), 0), "$.corridors[0].id", "positive integer"),
+    "corridor id zero": (_set(("corridors", 0, "id"), 0), "$.corridors[0].id", "whole number from 1 to 999999999999999999"),
+    "corridor id of 19 digits": (_set(("corridors", 0, "id"), 10**18), "$.corridors[0].id", "whole number from 1 to"),
     "corridor id float": (_set(("corridors", 0, "id"), 1.0), "$.corridors[0].id", "integer"),
     "corridor ids repeat": (_copy_corridor(1, from_currency="ZAR"), "$.corridors[", "used twice"),
     "pair repeats": (_copy_corridor(0, id=999), "$.corridors[", "listed twice"),
@@ -181,3 +186,12 @@ def test_data_check_command_reports_errors(app, seed_copy, write_seed):
     assert "$.rates.base:" in result.output
     assert "$.corridors[2].offers[1].settlement:" in result.output
     assert "Traceback" not in result.output
+
+
+
+def test_cli_commands_work_whatever_the_configured_data_and_keys(tmp_path):
+    env = {**os.environ, "SEED_DATA": str(tmp_path / "missing.json"), "API_KEYS": "sha256:nonsense"}
+    for args in (["data", "check", str(SEED)], ["keys", "generate"], ["routes"]):
+        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=env,
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, (args, result.stderr)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from corridor.seed import load_dataset
+from corridor.data.load import load_dataset
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ECB_USD = 1.1620

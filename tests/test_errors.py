@@ -1,4 +1,4 @@
-"""SPEC §5 and §6: one problem-details shape for every error, checks in order, no 5xx ever."""
+"""One problem-details shape for every error, checks in order, no 5xx ever."""
 
 import pytest
 

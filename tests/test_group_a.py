@@ -1,4 +1,4 @@
-"""Group A: every field, type, order and value of SPEC §3, re-derived from the data file."""
+"""Group A: every field, type, order and value, re-derived from the data file."""
 
 import pytest
 

@@ -1,9 +1,10 @@
-"""Group B (SPEC §4): shapes, formats and values re-derived from the data."""
+"""Group B: shapes, formats and values re-derived from the data."""
 
 import re
 
 import pytest
 
+from conftest import ok_json
 from expected import active, corridor_costs, display_date, group_b_entries, half_up, key, minutes, pct, shipped_seed
 
 CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement"]
@@ -26,17 +27,6 @@ def expected_corridor(raw, corridor):
         "compliance": corridor["compliance"],
         "settlement": costs["settlement"],
     }
-
-
-def ok_json(client, url):
-    response = client.get(url)
-    assert response.status_code == 200, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    assert response.headers["Cache-Control"] == "public, max-age=60"
-    assert response.headers["Access-Control-Allow-Origin"] == "*"
-    body = response.get_json()
-    assert body["ok"] is True and list(body)[0] == "ok"
-    return body
 
 
 def test_corridor_list(client, raw_seed):

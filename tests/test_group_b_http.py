@@ -1,9 +1,10 @@
-"""Group B over HTTP (SPEC §5–§8): errors, ignored keys, methods, CORS preflight, ETags and HEAD."""
+"""Group B over HTTP: errors, ignored keys, methods, CORS preflight, ETags and HEAD."""
 
 import re
 
 import pytest
 
+from conftest import GROUP_B_DATA_URLS
 from expected import shipped_seed
 
 
@@ -69,17 +70,14 @@ def test_no_post(client):
 def test_options_preflight(client):
     response = client.options("/api/poc/providers", headers={"Origin": "https://example.org",
                                                               "Access-Control-Request-Method": "GET"})
-    assert response.status_code == 204
+    assert response.status_code == 200 and response.get_data() == b""
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
 
 
-DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
-             "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide",
-             "/api/poc/currencies", "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed"]
 
 
-@pytest.mark.parametrize("url", DATA_URLS)
+@pytest.mark.parametrize("url", GROUP_B_DATA_URLS)
 def test_etag_304_and_head(client, url):
     get = client.get(url)
     assert re.fullmatch(r'"[0-9a-f]{32}"', get.headers["ETag"])
@@ -89,3 +87,9 @@ def test_etag_304_and_head(client, url):
     assert head.status_code == 200 and head.get_data() == b""
     assert head.headers["ETag"] == get.headers["ETag"]
     assert head.headers["Content-Length"] == get.headers["Content-Length"]
+
+
+def test_success_carries_the_common_headers(client):
+    response = client.get("/api/poc/corridors/1", headers={"X-Request-ID": "trace-7"})
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Request-ID"] == "trace-7"

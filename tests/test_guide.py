@@ -1,7 +1,6 @@
-"""The Group B guide (SPEC §4): every field name of every payload, generated from the schemas."""
+"""The Group B guide: every field name of every payload, generated from the schemas."""
 
-from test_group_b import ok_json
-from test_group_b_http import DATA_URLS
+from conftest import GROUP_B_DATA_URLS, ok_json
 
 
 def _keys(value, found):
@@ -19,7 +18,7 @@ def test_guide_covers_every_key_of_every_payload_and_nothing_else(client):
     guide = ok_json(client, "/api/poc/guide")
     assert list(guide) == ["ok", "count", "fields"]
     assert guide["count"] == len(guide["fields"])
-    payloads = [client.get(url).get_json() for url in DATA_URLS + ["/api/poc/health", "/api/poc/corridors/0"]]
+    payloads = [client.get(url).get_json() for url in GROUP_B_DATA_URLS + ["/api/poc/health", "/api/poc/corridors/0"]]
     seen = {}
     for payload in payloads:
         _keys(payload, seen)

@@ -12,7 +12,7 @@ import pytest
 
 from app import create_app
 from conftest import API_KEYS, HASHED_KEY, RAW_KEY, ROOT, SEED, curl, gunicorn_env, running_gunicorn
-from corridor.config import ConfigError
+from corridor.settings import ConfigError
 
 
 def test_400_half_sent_requests_do_not_stall_a_normal_one(server):

@@ -1,9 +1,9 @@
-"""The pure pricing module: SPEC §2 formulas and ranking tie-breaks on hand-made offers."""
+"""The pure pricing module: the formulas and ranking tie-breaks on hand-made offers."""
 
 import pytest
 
-from corridor.model import Offer
-from corridor.pricing import provider_rate, rank_offers, settlement_minutes, true_cost_pct
+from corridor.domain.model import Offer
+from corridor.domain.pricing import provider_rate, rank_offers, settlement_minutes, true_cost_pct
 
 
 def offer(name, spread=1.0, flat=0.0, pct=0.0, settlement="1 hour", svc=80):
@@ -50,8 +50,8 @@ def test_name_breaks_ties_not_the_provider_id():
 
 
 def test_corridor_settlement_is_the_fastest_and_the_best_ranked_among_equals():
-    from corridor.model import Corridor
-    from corridor.pricing import CorridorFigures
+    from corridor.domain.model import Corridor
+    from corridor.domain.pricing import CorridorFigures
 
     offers = [offer("Slow", spread=0.1, settlement="2 days"), offer("Day", spread=0.5, settlement="1 day"),
               offer("Hours", spread=0.9, settlement="24 hours"), offer("Long", spread=0.2, settlement="36 hours")]

@@ -1,4 +1,4 @@
-"""Bearer keys (SPEC §7): parsed from API_KEYS, held only as SHA-256 digests."""
+"""Bearer keys: parsed from API_KEYS, held only as SHA-256 digests, compared in constant time."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import hmac
 import re
 import secrets
 
-from corridor.config import ConfigError
-from corridor.errors import ApiError
+from corridor.settings import ConfigError
+from corridor.web.errors import ApiError
 
 _REALM = 'Bearer realm="corridor-api"'
 _HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)

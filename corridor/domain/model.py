@@ -1,4 +1,4 @@
-"""Immutable in-memory form of the seed data (SPEC §1); built once, never written."""
+"""The data in memory: immutable objects built once from a validated data file."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import datetime as dt
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
+
+COMPLIANCE_LEVELS = ("Low", "Medium", "High")
+PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from corridor.model import Dataset
-from corridor.seed import parse_dataset
+from corridor.data.load import parse_dataset
+from corridor.domain.model import Dataset
 
 _ENTRIES_PER_LINE = 6
 

@@ -8,8 +8,8 @@ import swagger_ui_bundle
 from flask import Flask, Response, current_app, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 
-from corridor.http import json_response, make_body
-from corridor.openapi import build_openapi
+from corridor.web.http import json_response, make_body
+from corridor.web.openapi import build_openapi
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}

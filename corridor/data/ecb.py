@@ -11,7 +11,7 @@ import zipfile
 from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
-from corridor.config import ConfigError
+from corridor.settings import ConfigError
 
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",

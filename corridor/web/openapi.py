@@ -13,6 +13,7 @@ from marshmallow import Schema
 from werkzeug.routing import Rule
 
 from corridor import __version__
+from corridor.web.http import CorridorIdConverter
 from schemas.problem import ProblemSchema
 
 _BEARER = "bearerAuth"
@@ -21,7 +22,7 @@ _GROUPS = {
     "poc": ("Group B", "camelCase display strings in an `ok` envelope; public."),
 }
 _PATH_PARAMETER = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
-_ID_PATTERN = "^[1-9][0-9]*$"
+_ID_PATTERN = f"^{CorridorIdConverter.regex}$"
 _HEADER = {"schema": {"type": "string"}}
 _REQUEST_ID = {"X-Request-ID": {**_HEADER, "description": "The client's request id, or a generated one."}}
 _ETAG = {"ETag": {**_HEADER, "description": "Strong validator; send it back in If-None-Match."}}
@@ -65,7 +66,7 @@ def _operation(rule: Rule, view: Any, plugin: MarshmallowPlugin) -> dict[str, An
     group, summary = _GROUPS[blueprint][0], view.__doc__.strip().splitlines()[0]
     responses = operation.response if isinstance(operation.response, tuple) else (operation.response,)
     success = {"schema": {"oneOf": list(responses)}} if len(responses) > 1 else {"schema": responses[0]}
-    cached = name != "health"
+    cached = operation.cached
     cache_control = ("private, max-age=60" if group == "Group A" else "public, max-age=60") if cached else "no-store"
     headers = {
         "Cache-Control": {"schema": {"type": "string", "enum": [cache_control]}, "required": True},

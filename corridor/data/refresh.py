@@ -13,9 +13,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from corridor.config import DEFAULT_SEED
-from corridor.model import Dataset
-from corridor.seed import parse_dataset, read_data_file
+from corridor.settings import DEFAULT_SEED
+from corridor.domain.model import Dataset
+from corridor.data.load import parse_dataset, read_data_file
 
 
 class DataSnapshots:

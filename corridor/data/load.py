@@ -9,8 +9,8 @@ from typing import Any, Iterator
 
 from marshmallow import ValidationError
 
-from corridor.config import ConfigError
-from corridor.model import Dataset
+from corridor.domain.model import Dataset
+from corridor.settings import ConfigError
 from schemas.seed import SeedSchema
 
 _seed_schema = SeedSchema()

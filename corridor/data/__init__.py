@@ -1,0 +1,1 @@
+"""Data files: reading and validating them, writing them, importing ECB rates."""

@@ -1,0 +1,82 @@
+"""Everything servable from one dataset, priced once at the reference amount and looked up by key or id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from corridor.domain.currencies import Currency, named_currencies
+from corridor.domain.model import Dataset
+from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
+
+
+class NotServed(LookupError):
+    """A client named something this data does not serve; the message says what."""
+
+
+class UnknownCorridor(NotServed):
+    """No active corridor has this key."""
+
+
+class UnknownCorridorId(NotServed):
+    """No active corridor has this id."""
+
+
+class UnknownCurrency(NotServed):
+    """The rate tables have no such currency."""
+
+
+@dataclass(frozen=True, eq=False)
+class Catalog:
+    """Active corridors priced at the reference amount (inactive ones are served nowhere)."""
+
+    dataset: Dataset
+    by_key: Mapping[str, CorridorFigures]
+    by_id: Mapping[int, CorridorFigures]
+    currencies: tuple[Currency, ...]
+
+    @classmethod
+    def build(cls, dataset: Dataset) -> Catalog:
+        """Price every active corridor once."""
+        figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
+        return cls(
+            dataset,
+            MappingProxyType({f.corridor.key: f for f in figures}),
+            MappingProxyType({f.corridor.id: f for f in figures}),
+            named_currencies(dataset.currencies),
+        )
+
+    @property
+    def corridors(self) -> tuple[CorridorFigures, ...]:
+        """Active corridors by id."""
+        return tuple(self.by_id.values())
+
+    def corridor(self, key: str) -> CorridorFigures:
+        """An active corridor by `FROM_TO` key."""
+        try:
+            return self.by_key[key]
+        except KeyError:
+            raise UnknownCorridor(f"No active corridor {key}.") from None
+
+    def corridor_by_id(self, corridor_id: int) -> CorridorFigures:
+        """An active corridor by id."""
+        try:
+            return self.by_id[corridor_id]
+        except KeyError:
+            raise UnknownCorridorId(f"No active corridor has the id {corridor_id}.") from None
+
+    def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost") -> CorridorFigures:
+        """An active corridor's offers having `payout` (all if None), priced at `amount` (None: the
+        reference amount), in `sort` order."""
+        figures = self.corridor(corridor)
+        if amount is None and payout is None and sort == "cost":
+            return figures
+        return corridor_figures(self.dataset, figures.corridor, amount, payout, sort)
+
+    def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
+        """Reference rates for a pair of currencies in the rate tables."""
+        for code in (from_currency, to_currency):
+            if code not in self.dataset.rates.interbank:
+                raise UnknownCurrency(f"No rates for currency {code} in this service.")
+        return mid_rate(self.dataset, from_currency, to_currency)

@@ -1,0 +1,148 @@
+"""Every derived figure: rates, true cost, quotes and ranking. Unrounded: rounding is the schemas' job."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Callable, Mapping
+
+from corridor.domain.model import Corridor, Dataset, Offer
+
+UNIT_MINUTES = {"minute": 1, "hour": 60, "day": 24 * 60}
+
+
+def settlement_minutes(text: str) -> int:
+    """`'2 hours'` → 120; the text was validated when the data loaded."""
+    number, unit = text.split(" ")
+    return int(number) * UNIT_MINUTES[unit.removesuffix("s")]
+
+
+def cross_rate(table: Mapping[str, float], from_currency: str, to_currency: str) -> float:
+    """Units of `to_currency` per one `from_currency` in a base-relative table."""
+    return table[to_currency] / table[from_currency]
+
+
+def reference_amount(dataset: Dataset, currency: str) -> float:
+    """The reference send amount (USD 200 in the shipped data) expressed in `currency`."""
+    interbank = dataset.rates.interbank
+    return dataset.reference_amount_usd * interbank[currency] / interbank["USD"]
+
+
+def provider_rate(mid: float, offer: Offer) -> float:
+    """The rate a provider gives: mid-market less its spread."""
+    return mid * (1 - offer.spread_pct / 100)
+
+
+def true_cost_pct(offer: Offer, amount: float) -> float:
+    """World Bank RPW total cost: fees paid on top plus the FX margin, as % of `amount`."""
+    return 100 * offer.flat_fee / amount + offer.fee_pct + offer.spread_pct
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """An offer priced at one send amount, at its place in a ranking."""
+
+    rank: int
+    offer: Offer
+    rate: float
+    send_amount: float
+
+    @property
+    def true_cost_pct(self) -> float:
+        """Fees plus FX margin as % of the send amount."""
+        return true_cost_pct(self.offer, self.send_amount)
+
+    @property
+    def fee_total(self) -> float:
+        """Fees paid on top of the amount, source currency."""
+        return self.offer.flat_fee + self.send_amount * self.offer.fee_pct / 100
+
+    @property
+    def recipient_gets(self) -> float:
+        """What arrives, destination currency: the whole amount at the provider's rate."""
+        return self.send_amount * self.rate
+
+    @property
+    def settlement_minutes(self) -> int:
+        """The settlement text in minutes."""
+        return settlement_minutes(self.offer.settlement)
+
+
+# each order's key for an offer at a true cost; the provider name settles every remaining tie
+SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
+    "cost": lambda offer, cost: (cost, -offer.svc_score, offer.provider),
+    "speed": lambda offer, cost: (settlement_minutes(offer.settlement), cost, -offer.svc_score, offer.provider),
+    "score": lambda offer, cost: (-offer.svc_score, cost, offer.provider),
+}
+
+
+def rank_offers(offers: tuple[Offer, ...], mid: float, amount: float, sort: str = "cost") -> tuple[Quote, ...]:
+    """The offers priced at `amount` in `sort` order, ranks from 1."""
+    order = SORT_ORDERS[sort]
+    ranked = sorted(offers, key=lambda offer: order(offer, true_cost_pct(offer, amount)))
+    return tuple(Quote(rank, offer, provider_rate(mid, offer), amount) for rank, offer in enumerate(ranked, start=1))
+
+
+@dataclass(frozen=True, slots=True)
+class CorridorFigures:
+    """A corridor with its mid-market rate and its offers ranked at a send amount."""
+
+    corridor: Corridor
+    mid_market: float
+    amount: float
+    quotes: tuple[Quote, ...]
+
+    @property
+    def best(self) -> Quote:
+        """The rank-1 quote."""
+        return self.quotes[0]
+
+    @property
+    def best_cost(self) -> float:
+        """Lowest true cost over the quotes."""
+        return min(q.true_cost_pct for q in self.quotes)
+
+    @property
+    def avg_cost(self) -> float:
+        """Mean true cost over the quotes."""
+        return fmean(q.true_cost_pct for q in self.quotes)
+
+    @property
+    def settlement(self) -> str:
+        """The fastest offer's settlement text; among equally fast ones, the best ranked."""
+        return min(self.quotes, key=lambda q: q.settlement_minutes).offer.settlement
+
+
+def corridor_figures(
+    dataset: Dataset, corridor: Corridor, amount: float | None = None, payout: str | None = None, sort: str = "cost"
+) -> CorridorFigures:
+    """The corridor's offers having `payout` (all if None), priced at `amount` (None: the reference
+    amount) in `sort` order; the quotes may be empty once filtered."""
+    mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
+    amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
+    offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)
+    return CorridorFigures(corridor, mid, amount, rank_offers(offers, mid, amount, sort))
+
+
+@dataclass(frozen=True, slots=True)
+class MidRate:
+    """The two reference rates for a currency pair."""
+
+    from_currency: str
+    to_currency: str
+    ref_rate_a: float
+    ref_rate_b: float
+    updated: dt.date
+
+
+def mid_rate(dataset: Dataset, from_currency: str, to_currency: str) -> MidRate:
+    """Consumer-table rate (a) and interbank mid-market rate (b) for any pair."""
+    rates = dataset.rates
+    return MidRate(
+        from_currency,
+        to_currency,
+        cross_rate(rates.consumer, from_currency, to_currency),
+        cross_rate(rates.interbank, from_currency, to_currency),
+        dataset.as_of,
+    )
