@@ -6,7 +6,7 @@ PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 BENCH_ARGS ?=
 
-.PHONY: run test tools contract smoke-local docs-screenshot bench soak clean
+.PHONY: run test test-latest tools contract smoke-local docs-screenshot bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,14 @@ run: $(VENV)/.runtime  ## serve on 127.0.0.1:$(PORT) with a development key it p
 
 test: $(VENV)/.dev tools  ## the whole suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# the whole suite on the newest release of every direct dependency, in a venv of its own
+test-latest: tools  ## the whole suite on the newest releases (no pins)
+	rm -rf .venv-latest
+	$(PYTHON) -m venv .venv-latest
+	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|pytest) '
+	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
 tools:  ## curl and wrk from Debian, for the tests that drive a real gunicorn
 	@command -v curl >/dev/null && command -v wrk >/dev/null || \
@@ -54,4 +62,4 @@ soak: $(VENV)/.runtime tools  ## 60 s of mixed traffic: errors and worker memory
 	$(BIN)/python scripts/soak.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .venv-latest .pytest_cache
