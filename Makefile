@@ -6,7 +6,7 @@ PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 BENCH_ARGS ?=
 
-.PHONY: run test test-latest tools contract smoke-local docs-screenshot bench soak clean
+.PHONY: run test test-latest tools contract smoke-local docs-screenshot bench bench-scale soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,9 @@ docs-screenshot: $(VENV)/.runtime  ## docs-screenshot.png of /api/docs (needs De
 
 bench: $(VENV)/.runtime tools  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+bench-scale: $(VENV)/.runtime tools  ## the service on 2,000 corridors: start-up, memory, p99, HUP (docs/PERFORMANCE.md)
+	$(BIN)/python -m bench.scale $(BENCH_ARGS)
 
 soak: $(VENV)/.runtime tools  ## 60 s of mixed traffic: errors and worker memory growth
 	$(BIN)/python scripts/soak.py

@@ -37,57 +37,41 @@ control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 accesslog = "-"
 errorlog = "-"
-# redacts query parameters the API does not define (a misplaced key) and the Authorization header
-logger_class = "corridor.web.access_log.AccessLogger"
+# keys never reach the logs: queries and credentials redacted in access lines and gunicorn's own
+logger_class = "corridor.web.server_log.RedactingLogger"
 # time, request id, method, path and query, status, bytes, duration, client
 access_log_format = '%(t)s rid=%({x-request-id}o)s "%(r)s" %(s)s %(b)s %(M)sms %(h)s'
+# the master loads the app, and so reads, checks and prices the data and builds its bodies, once:
+# workers fork with all of it, share its memory, and boot at once, whenever they (re)start
+preload_app = True
 
 
-def on_starting(server):
-    """Refuse to start, before binding the port, when the keys or the data are unusable."""
-    from app import create_app
-    from corridor.data.refresh import DataSnapshots
-    from corridor.settings import ConfigError
-
-    server.corridor_data = DataSnapshots()
-    try:
-        server.corridor_data.take()
-        create_app()
-    except BaseException as err:
-        server.corridor_data.remove()  # on_exit does not run for a refused start
-        if isinstance(err, ConfigError):
-            # gunicorn prints a RuntimeError raised here as "Error: …" and exits 1
-            raise RuntimeError(err.format_message()) from None
-        raise
-
-
-def on_reload(server):
-    """HUP: serve the data file anew if it validates, else keep the last good data and say why."""
-    from corridor.data.load import summary
-    from corridor.settings import ConfigError
-
-    snapshots = server.corridor_data
-    try:
-        dataset = snapshots.take()
-    except ConfigError as err:
-        server.log.error("Data refresh refused; still serving %s as of %s. %s", snapshots.source,
-                         snapshots.dataset.as_of.isoformat(), err.format_message())
-        return
-    server.log.info("Data refresh: %s: %s", snapshots.source, summary(dataset))
-
-
-def on_exit(server):
-    """Remove the data snapshots."""
-    if hasattr(server, "corridor_data"):
-        server.corridor_data.remove()
-
-
-def post_worker_init(worker):
-    """Keep what start-up built (data, schemas, bodies) out of the garbage collector's full
-    collections, which would otherwise walk all of it in the middle of a request."""
+def pre_fork(server, worker):
+    """Keep what the master built out of the workers' full garbage collections."""
+    # they would walk all of it in the middle of a request, and copy every page it sits on
     import gc
 
     gc.freeze()
+
+
+def on_reload(server):
+    """HUP: build the data anew while the old workers serve; on any failure keep the last good data."""
+    # logged by the app's logger: gunicorn's redacts the quoted text of validation messages
+    import gc
+
+    from corridor.web.service import refresh_data
+
+    app = server.app.wsgi()
+    served = app.extensions["corridor"].data
+    gc.unfreeze()  # so the version this replaces can be collected
+    try:
+        data = refresh_data(app)
+    except Exception as err:  # nothing in a data file may stop the master
+        app.logger.error("Data refresh refused; still serving %s. %s", served.summary, err)
+        return
+    finally:
+        gc.collect()
+    app.logger.info("Data refresh: %s", data.summary)
 
 
 def post_request(worker, req, environ, resp):

@@ -28,7 +28,14 @@ def free_port() -> int:
 
 @contextmanager
 def gunicorn(app: str, env: dict[str, str], *flags: str):
-    """gunicorn serving `app` on a free loopback port with the shipped config plus `flags`."""
+    """gunicorn serving `app` on a free loopback port with the shipped config plus `flags`; its base URL."""
+    with serving(app, env, *flags) as (base, _):
+        yield base
+
+
+@contextmanager
+def serving(app: str, env: dict[str, str], *flags: str):
+    """gunicorn as `gunicorn()` starts it, until it answers; yields its base URL and process."""
     port = free_port()
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(
@@ -37,15 +44,14 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
         cwd=ROOT, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
     try:
-        for _ in range(200):
-            if subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/api/poc/health"]).returncode == 0:
-                break
-            if process.poll() is not None:
+        while subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/api/poc/health"]).returncode != 0:
+            if process.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)
                 raise SystemExit(f"gunicorn {app} did not start:\n{log.read().decode()}")
-            time.sleep(0.1)
-        yield base
+            time.sleep(0.05)
+        yield base, process
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -77,20 +83,24 @@ def service_and_floor(key: str):
                 yield service, floor
 
 
-def wrk(url: str, key: str, duration: int, connections: int) -> dict[str, float]:
-    """One wrk run: requests/s, p50/p99 in ms, and errors (non-2xx/3xx plus socket errors)."""
+def wrk(url: str, key: str, duration: int, connections: int, *headers: str) -> dict[str, float]:
+    """One wrk run: requests/s, p50/p99/max in ms, and errors (non-2xx/3xx plus socket errors)."""
     script = ["-s", str(ROOT / "bench/random_amount.lua")] if "amount=*" in url else []
+    extra = [arg for header in headers for arg in ("-H", header)]
     out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", *script,
-         "-H", f"Authorization: Bearer {key}", url],
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s", *script,
+         "-H", f"Authorization: Bearer {key}", *extra, url],
         capture_output=True, text=True, check=True,
     ).stdout
     latency = {p: float(v) * _UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    slowest, unit = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out).groups()
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
         "p50": latency["50"],
         "p99": latency["99"],
+        "max": float(slowest) * _UNITS[unit],
         "errors": (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0),
     }

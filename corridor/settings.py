@@ -9,10 +9,15 @@ from typing import Mapping
 import click
 
 DEFAULT_SEED = Path(__file__).resolve().parent.parent / "seed_data.json"
+# name: (default, lowest, highest) of each whole-number setting
+WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (64, 1, 4096), "CACHE_MB": (32, 0, 4096)}
 
 
-class ConfigError(click.ClickException):
-    """Start-up is refused: the message says what to fix (the CLI prints it as `Error: …`)."""
+class ConfigError(click.ClickException, RuntimeError):
+    """Start-up is refused: the message says what to fix."""
+
+    # the CLI prints a ClickException as `Error: …`, and so does gunicorn a RuntimeError raised
+    # while it loads the app: a refusal to start rather than a crash
 
 
 def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
@@ -21,13 +26,14 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
         "API_KEYS": environ.get("API_KEYS", ""),
         "SEED_DATA": environ.get("SEED_DATA") or str(DEFAULT_SEED),
         "LOG_LEVEL": environ.get("LOG_LEVEL", "info").upper(),
-        "PROXY_HOPS": environ.get("PROXY_HOPS", "0"),
+        **{name: environ.get(name, str(default)) for name, (default, _, _) in WHOLE_NUMBERS.items()},
     }
 
 
-def proxy_hops(value: str | int) -> int:
-    """How many proxies in front set X-Forwarded-For/Proto: 0 to 5."""
-    text = str(value).strip()
-    if not text.isascii() or not text.isdigit() or int(text) > 5:
-        raise ConfigError(f"PROXY_HOPS must be a whole number from 0 to 5, not {text!r}.")
+def whole_number(config: Mapping[str, object], name: str) -> int:
+    """The setting `name` as a whole number in its range, or ConfigError."""
+    _, lowest, highest = WHOLE_NUMBERS[name]
+    text = str(config[name]).strip()
+    if not text.isascii() or not text.isdigit() or not lowest <= int(text) <= highest:
+        raise ConfigError(f"{name} must be a whole number from {lowest} to {highest}, not {text!r}.")
     return int(text)

@@ -98,10 +98,9 @@ class CurrencyCode(PatternString):
 
 
 class Amount(PatternString):
-    """A send amount: a plain decimal above 0 and at most 1,000,000,000 with at most 2 decimals.
+    """A send amount: a plain decimal above 0 and at most 1,000,000,000 with at most 2 decimals."""
 
-    The pattern alone encodes the whole rule, so the OpenAPI document states it exactly.
-    """
+    # the pattern alone encodes the whole rule, so the OpenAPI document states it exactly
 
     default_error_messages = {
         "invalid": "must be a plain decimal above 0 and at most 1000000000, with at most 2 decimals, such as 250.50."

@@ -74,8 +74,7 @@ ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery,
 
 
 def query_parameter_values() -> dict[str, re.Pattern]:
-    """Every query parameter name the API takes, with a pattern of the texts some endpoint accepts
-    for it: the access log keeps those, since no key looks like one."""
+    """Each query parameter the API takes, with a pattern of the values some endpoint accepts."""
     accepted: dict[str, set[str]] = {}
     for query in ALL_QUERIES:
         for name, field in query().fields.items():

@@ -11,8 +11,6 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from corridor.domain.currencies import is_known_currency
 from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, Dataset, build_dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
-
-MAX_ID = 10**18 - 1  # 18 digits: what a path may give as an id
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
 
 currency_code = validate.Regexp(
@@ -102,7 +100,7 @@ class OfferSeedSchema(Schema):
 
 
 class CorridorSeedSchema(Schema):
-    id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_ID, error="Must be a whole number from 1 to {max}."))
+    id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, error="Must be a positive integer."))
     from_currency = fields.String(required=True, validate=currency_code)
     to_currency = fields.String(required=True, validate=currency_code)
     source = fields.String(required=True, validate=text)

@@ -107,7 +107,7 @@ def free_port():
 
 
 _SERVICE_SETTINGS = {"API_KEYS", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
-                     "GUNICORN_CMD_ARGS"}
+                     "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB"}
 
 
 def gunicorn_env(**changes):
@@ -142,21 +142,24 @@ def curl(*args):
 
 @contextmanager
 def running_gunicorn(port, env, log):
-    """The Procfile's gunicorn on 127.0.0.1:`port`, up and answering; always stopped."""
+    """The Procfile's gunicorn on 127.0.0.1:`port`, every worker up and answering; always stopped."""
     process = gunicorn(port, env, log)
     base = f"http://127.0.0.1:{port}"
     workers = int(env.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
     try:
-        deadline = time.monotonic() + 30
-        # every worker has loaded the app (one more "Loaded" for the master's check): a SIGTERM
-        # that lands while a worker boots is only acted on after gunicorn's graceful timeout
-        while Path(log).read_text().count("] INFO in service: Loaded ") < workers + 1:
+        deadline = time.monotonic() + 60
+        # a SIGTERM that lands while a worker boots is only acted on after the graceful timeout
+        while Path(log).read_text().count("Booting worker with pid") < workers or not _answers(base):
             assert process.poll() is None and time.monotonic() < deadline, Path(log).read_text()
             time.sleep(0.1)
         yield base, process
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def _answers(base):
+    return subprocess.run(["curl", "-sf", "-o", "/dev/null", "--max-time", "2", f"{base}/api/poc/health"]).returncode == 0
 
 
 @pytest.fixture

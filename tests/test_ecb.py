@@ -1,5 +1,6 @@
 """`flask rates import-ecb`: the ECB's real formats, re-basing, atomic write only when valid."""
 
+import errno
 import json
 import shutil
 import zipfile
@@ -107,3 +108,15 @@ def test_import_then_serve(app, data_copy, auth):
     client = create_app({"API_KEYS": API_KEYS, "SEED_DATA": str(data_copy)}).test_client()
     body = client.get("/api/midrate?from=USD&to=EUR", headers=auth).get_json()
     assert (body["ref_rate_b"], body["updated"]) == (0.860585, "Nov 21, 2026")
+
+
+def test_a_data_file_that_cannot_be_written_is_said_in_one_line_and_kept(app, data_copy, monkeypatch):
+    def full_disk(**kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    before = data_copy.read_bytes()
+    monkeypatch.setattr("corridor.data.write.tempfile.mkstemp", full_disk)
+    result = run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {data_copy}: cannot write the data file: No space left on device.\n"
+    assert data_copy.read_bytes() == before

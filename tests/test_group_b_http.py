@@ -70,7 +70,8 @@ def test_no_post(client):
 def test_options_preflight(client):
     response = client.options("/api/poc/providers", headers={"Origin": "https://example.org",
                                                               "Access-Control-Request-Method": "GET"})
-    assert response.status_code == 200 and response.get_data() == b""
+    assert response.status_code == 204 and response.get_data() == b""
+    assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
 

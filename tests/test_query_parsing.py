@@ -4,7 +4,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from corridor.web.errors import ApiError
-from corridor.web.params import QueryParser, shown
+from corridor.web.errors import shown
+from corridor.web.params import QueryParser
 from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 

@@ -147,7 +147,7 @@ def test_quote_responses_with_options_are_correct_when_served_again(client, auth
 @pytest.mark.parametrize("amount, payout, sort", [(None, None, "cost"), (0.01, None, "speed"), (1234.5, "cash_pickup", "score"),
                                                   (1e9, "card", "cost"), (77.0, "home_delivery", "speed")])
 def test_entries_are_the_entry_schemas_whole_dump_in_its_order(app, schema, amount, payout, sort):
-    catalog = app.extensions["corridor"].catalog
+    catalog = app.extensions["corridor"].data.catalog
     entries = QuoteEntries(schema)
     for key in catalog.by_key:
         figures = catalog.quotes(key, amount, payout, sort)
@@ -159,8 +159,8 @@ def test_entries_are_the_entry_schemas_whole_dump_in_its_order(app, schema, amou
 def test_entries_of_another_data_version_are_its_own(app, seed_copy, write_seed):
     other = seed_copy
     other["rates"]["interbank"]["MXN"] = 20.0
-    catalog = app.extensions["corridor"].catalog
-    changed = create_app({"API_KEYS": API_KEYS, "SEED_DATA": write_seed(other)}).extensions["corridor"].catalog
+    catalog = app.extensions["corridor"].data.catalog
+    changed = create_app({"API_KEYS": API_KEYS, "SEED_DATA": write_seed(other)}).extensions["corridor"].data.catalog
     entries = QuoteEntries(RankedProviderSchema)
     for data in (catalog, changed, catalog):
         figures = data.quotes("USD_MXN", 500.0)

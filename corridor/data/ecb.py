@@ -91,11 +91,9 @@ class ImportReport:
 
 
 def merge_into(raw: dict, ecb: EcbRates) -> ImportReport:
-    """Re-base the ECB's rates to the data's base and update its interbank table and `as_of` in place.
-
-    Only currencies already in the tables are updated (both tables must hold the same ones);
-    re-based rates keep 6 significant figures, like the ECB's own.
-    """
+    """Re-base the ECB's rates to the data's base; update its interbank table and `as_of` in place."""
+    # only currencies already in the tables (both must hold the same ones); 6 significant
+    # figures, like the ECB's own
     per_euro = {**ecb.per_euro, "EUR": 1.0}
     base = raw["rates"]["base"]
     if base not in per_euro:

@@ -21,18 +21,21 @@ class DataError(ConfigError):
     """A data file that cannot be served."""
 
 
-def read_data_file(path: str) -> bytes:
-    """The file's bytes, or DataError naming it."""
+def read_data_file(path: str, max_bytes: int | None = None) -> bytes:
+    """The file's bytes, or DataError naming it; a file over `max_bytes` is refused unread."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
     except OSError as err:
         raise DataError(f"{path}: cannot read the data file: {err.strerror}.") from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise DataError(f"{path}: the data file is over {max_bytes:,} bytes, the limit DATA_MAX_MB sets.")
+    return data
 
 
-def load_dataset(path: str) -> Dataset:
-    """Parse, validate and freeze the data file at `path`, or raise DataError."""
-    return parse_dataset(read_data_file(path), path)
+def load_dataset(path: str, max_bytes: int | None = None) -> Dataset:
+    """Read, parse, validate and freeze the data file at `path`, or raise DataError."""
+    return parse_dataset(read_data_file(path, max_bytes), path)
 
 
 def parse_dataset(data: bytes, path: str) -> Dataset:
@@ -45,6 +48,8 @@ def parse_dataset(data: bytes, path: str) -> Dataset:
         raise DataError(f"{path}: not valid JSON at line {err.lineno} column {err.colno}: {err.msg}.") from None
     except ValueError as err:
         raise DataError(f"{path}: {err}") from None
+    except RecursionError:
+        raise DataError(f"{path}: arrays or objects nested too deeply to be corridor data.") from None
     try:
         return _seed_schema.load(raw)
     except ValidationError as err:

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from corridor.data.load import parse_dataset
+from corridor.data.load import DataError, parse_dataset
 from corridor.domain.model import Dataset
 
 _ENTRIES_PER_LINE = 6
@@ -41,6 +41,14 @@ def write_valid_data(raw: dict, path: str) -> Dataset:
     text = (format_data(raw) + "\n").encode()
     dataset = parse_dataset(text, path)
     target = Path(path)
+    try:
+        _replace(target, text)
+    except OSError as err:  # a read-only folder, a full disk: said in one line, the old file kept
+        raise DataError(f"{path}: cannot write the data file: {err.strerror}.") from None
+    return dataset
+
+
+def _replace(target: Path, text: bytes) -> None:
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -53,4 +61,3 @@ def write_valid_data(raw: dict, path: str) -> Dataset:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return dataset

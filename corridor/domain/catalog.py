@@ -12,7 +12,11 @@ from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, 
 
 
 class NotServed(LookupError):
-    """A client named something this data does not serve; the message says what."""
+    """A client named something this data does not serve: `value`."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(value)
+        self.value = value
 
 
 class UnknownCorridor(NotServed):
@@ -33,7 +37,7 @@ class Catalog:
 
     dataset: Dataset
     by_key: Mapping[str, CorridorFigures]
-    by_id: Mapping[int, CorridorFigures]
+    by_id: Mapping[str, CorridorFigures]  # by the id as a path writes it
     currencies: tuple[Currency, ...]
 
     @classmethod
@@ -43,7 +47,7 @@ class Catalog:
         return cls(
             dataset,
             MappingProxyType({f.corridor.key: f for f in figures}),
-            MappingProxyType({f.corridor.id: f for f in figures}),
+            MappingProxyType({str(f.corridor.id): f for f in figures}),
             named_currencies(dataset.currencies),
         )
 
@@ -57,18 +61,17 @@ class Catalog:
         try:
             return self.by_key[key]
         except KeyError:
-            raise UnknownCorridor(f"No active corridor {key}.") from None
+            raise UnknownCorridor(key) from None
 
-    def corridor_by_id(self, corridor_id: int) -> CorridorFigures:
-        """An active corridor by id."""
+    def corridor_by_id(self, corridor_id: str) -> CorridorFigures:
+        """An active corridor by its id in decimal digits."""
         try:
             return self.by_id[corridor_id]
         except KeyError:
-            raise UnknownCorridorId(f"No active corridor has the id {corridor_id}.") from None
+            raise UnknownCorridorId(corridor_id) from None
 
     def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost") -> CorridorFigures:
-        """An active corridor's offers having `payout` (all if None), priced at `amount` (None: the
-        reference amount), in `sort` order."""
+        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference), sorted."""
         figures = self.corridor(corridor)
         if amount is None and payout is None and sort == "cost":
             return figures
@@ -78,5 +81,5 @@ class Catalog:
         """Reference rates for a pair of currencies in the rate tables."""
         for code in (from_currency, to_currency):
             if code not in self.dataset.rates.interbank:
-                raise UnknownCurrency(f"No rates for currency {code} in this service.")
+                raise UnknownCurrency(code)
         return mid_rate(self.dataset, from_currency, to_currency)

@@ -69,6 +69,9 @@ class Quote:
         return settlement_minutes(self.offer.settlement)
 
 
+# what a Quote adds to its offer: the rest of a provider entry is the offer's and its rate's
+QUOTE_FIGURES = frozenset({"rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets"})
+
 # each order's key for an offer at a true cost; the provider name settles every remaining tie
 SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
     "cost": lambda offer, cost: (cost, -offer.svc_score, offer.provider),
@@ -117,8 +120,7 @@ class CorridorFigures:
 def corridor_figures(
     dataset: Dataset, corridor: Corridor, amount: float | None = None, payout: str | None = None, sort: str = "cost"
 ) -> CorridorFigures:
-    """The corridor's offers having `payout` (all if None), priced at `amount` (None: the reference
-    amount) in `sort` order; the quotes may be empty once filtered."""
+    """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference), sorted."""
     mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)

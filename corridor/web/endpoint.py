@@ -1,9 +1,7 @@
-"""`@endpoint`: what a view takes and gives, for serving and for the OpenAPI document.
+"""`@endpoint`: what a view takes and gives, for serving and for the OpenAPI document."""
 
-A view gets the catalog and its loaded query (and any path values) and returns its response
-schema's dump; the body is kept in the service's response cache unless the view is not `cached`
-or the query is a `one_off`.
-"""
+# A view gets the catalog and its loaded query (and any path values) and returns its response
+# schema's dump; the body is kept unless the view is not `cached` or the query is a `one_off`.
 
 from __future__ import annotations
 
@@ -11,12 +9,12 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, Callable, Iterable
 
-from cachetools import LRUCache
 from flask import Request, request
 from marshmallow import Schema
 
 from corridor.domain.catalog import Catalog
 from corridor.web.http import Body, json_response, make_body
+from corridor.web.memo import SharedLRU
 from corridor.web.params import QueryParser
 from corridor.web.service import cache_key, current_service
 from schemas.query import NoQuery
@@ -40,7 +38,7 @@ class Operation:
     one_off: Callable[[dict[str, Any]], bool]
     # loading a query through marshmallow costs more than serving a kept body, and clients repeat
     # a few short spellings: those are remembered, up to QUERY_MEMO of them
-    loaded: LRUCache[bytes, dict[str, Any]] = field(default_factory=lambda: LRUCache(maxsize=QUERY_MEMO))
+    loaded: SharedLRU[dict[str, Any]] = field(default_factory=lambda: SharedLRU(QUERY_MEMO))
 
     def load(self, req: Request) -> dict[str, Any]:
         """The request's loaded query (ApiError if it does not load)."""
@@ -49,12 +47,12 @@ class Operation:
         if loaded is None:
             loaded = self.parse(req.args)
             if len(query_string) <= QUERY_MEMO_LENGTH and not self.one_off(loaded):
-                self.loaded[query_string] = loaded
+                self.loaded.put(query_string, loaded)
         return loaded
 
     def body(self, catalog: Catalog, query: dict[str, Any], path: dict[str, Any]) -> Body:
-        """The serialised response to `query` at `path`."""
-        return make_body(self.view(catalog, query, **path))
+        """The serialised response to `query` at `path` (a one-off's not compressed: measured, no gain)."""
+        return make_body(self.view(catalog, query, **path), compress=not self.one_off(query))
 
 
 def endpoint(
@@ -67,9 +65,9 @@ def endpoint(
     variants: Callable[[Catalog], Iterable[dict[str, Any]]] = lambda catalog: [{}],
     one_off: Callable[[dict[str, Any]], bool] = lambda query: False,
 ) -> Callable[[View], View]:
-    """Declare a view: its response schema(s), query schema and errors; `cached` bodies are kept
-    (but not those `one_off` says are, such as an arbitrary amount); `variants` lists the URL
-    values of the bodies to build with the data."""
+    """Declare a view's response schemas, query schema, errors and caching."""
+    # `cached` bodies are kept (not those `one_off` says are, an arbitrary amount); `variants`
+    # lists the URL values of the bodies built with the data
 
     def decorate(view: View) -> View:
         query_schema = query or NoQuery()
@@ -78,16 +76,16 @@ def endpoint(
 
         @wraps(view)
         def serve(**path: Any) -> Any:
-            service = current_service()
+            data = current_service().data  # once: a refresh swaps it whole
             loaded = operation.load(request)
-            if not cached:
-                return json_response(operation.body(service.catalog, loaded, path), cache_control, etag=False)
+            if not operation.cached:
+                return json_response(operation.body(data.catalog, loaded, path), cache_control, etag=False)
             key = cache_key(request.endpoint, path, loaded)
-            body = service.bodies.get(key)
+            body = data.bodies.get(key)
             if body is None:
-                body = operation.body(service.catalog, loaded, path)
-                if not one_off(loaded):
-                    service.bodies.put(key, body)
+                body = operation.body(data.catalog, loaded, path)
+                if not operation.one_off(loaded):
+                    data.bodies.put(key, body)
             return json_response(body, cache_control)
 
         serve.operation = operation

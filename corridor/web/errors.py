@@ -9,16 +9,26 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
-from corridor.web.http import json_bytes
+from corridor.web.http import allow_header, json_bytes
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 _problem_schema = ProblemSchema()
-_NOT_SERVED = {UnknownCorridor: "unknown_corridor", UnknownCurrency: "unknown_currency", UnknownCorridorId: "not_found"}
+_NOT_SERVED = {  # the code, and the detail of a value a query or a path gave
+    UnknownCorridor: ("unknown_corridor", lambda key: f"No active corridor {key}."),
+    UnknownCurrency: ("unknown_currency", lambda code: f"No rates for currency {code} in this service."),
+    UnknownCorridorId: ("not_found", lambda corridor_id: f"No active corridor has the id {shown(corridor_id)}."),
+}
 _HTTP_ERRORS = {
     404: ("not_found", "Nothing is served at this path; /api/docs lists the endpoints."),
     405: ("method_not_allowed", "This endpoint answers only {allowed}."),
 }
+
+
+def shown(name: str, limit: int = 40) -> str:
+    """A client-sent name made safe to quote back: printable and short."""
+    clean = "".join(c if c.isprintable() else "?" for c in name[:limit])
+    return f"'{clean}…'" if len(name) > limit else f"'{clean}'"
 
 
 class ApiError(Exception):
@@ -30,12 +40,6 @@ class ApiError(Exception):
         self.code = code
         self.detail = detail
         self.headers = dict(headers or {})
-
-
-def allow_header(methods: list[str]) -> str:
-    """An Allow value in a fixed, readable order: GET, HEAD, OPTIONS, then any others."""
-    order = {"GET": 0, "HEAD": 1, "OPTIONS": 2}
-    return ", ".join(sorted(set(methods), key=lambda m: (order.get(m, 3), m)))
 
 
 def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
@@ -51,7 +55,8 @@ def _api_error(error: ApiError) -> Response:
 
 
 def _not_served(error: NotServed) -> Response:
-    return problem(404, _NOT_SERVED[type(error)], str(error))
+    code, detail = _NOT_SERVED[type(error)]
+    return problem(404, code, detail(error.value))
 
 
 def _http_error(error: HTTPException) -> Response:

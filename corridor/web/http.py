@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
@@ -12,9 +13,10 @@ from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from corridor.settings import proxy_hops
+from corridor.settings import whole_number
 
 HSTS = "max-age=31536000"
+GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
 
@@ -27,45 +29,65 @@ def json_bytes(payload: Any) -> bytes:
 
 
 class Body(NamedTuple):
-    """A serialised JSON body and its strong validator."""
+    """A serialised JSON body and its strong validator, and a gzip copy with its own when large."""
 
     data: bytes
     etag: str
+    gzipped: bytes | None = None
+    gzipped_etag: str | None = None
+
+    @property
+    def size(self) -> int:
+        """Bytes held."""
+        return len(self.data) + len(self.gzipped or b"")
 
 
-def make_body(payload: Any) -> Body:
-    """Serialise once; the ETag is the first 32 hex digits of the body's SHA-256."""
+def _etag(data: bytes) -> str:
+    # the first 32 hex digits of the SHA-256: strong, and a different one per encoding
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def make_body(payload: Any, *, compress: bool = True) -> Body:
+    """Serialise once; a body of GZIP_MIN bytes or more is also kept gzip-compressed, if `compress`."""
     data = json_bytes(payload)
-    return Body(data, hashlib.sha256(data).hexdigest()[:32])
+    if not compress or len(data) < GZIP_MIN:
+        return Body(data, _etag(data))
+    gzipped = gzip.compress(data, mtime=0)  # no timestamp: every worker builds the same bytes
+    return Body(data, _etag(data), gzipped, _etag(gzipped))
 
 
 def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Response:
-    """A 200 carrying `body`, or a bodiless 304 when If-None-Match names its ETag.
-
-    Only If-None-Match is evaluated: If-Match and If-Unmodified-Since guard writes, and this API
-    has none.
-    """
+    """A 200 carrying `body` (its gzip copy if the client accepts it), or a 304 if unchanged."""
+    # only If-None-Match is evaluated: If-Match and If-Unmodified-Since guard writes, which this
+    # API has none of
+    data, tag, encoding = body.data, body.etag, None
     headers = [("Cache-Control", cache_control)]
+    if body.gzipped is not None:
+        headers.append(("Vary", "Accept-Encoding"))
+        if request.accept_encodings["gzip"]:  # its quality: 0 when refused or not named
+            data, tag, encoding = body.gzipped, body.gzipped_etag, "gzip"
     if etag:
-        headers.append(("ETag", f'"{body.etag}"'))
-        if request.if_none_match.contains_weak(body.etag):
+        headers.append(("ETag", f'"{tag}"'))
+        if request.if_none_match.contains_weak(tag):
             response = Response(status=304, headers=headers)
             del response.headers["Content-Type"]
             return response
+    if encoding:
+        headers.append(("Content-Encoding", encoding))
     headers.append(("Content-Type", "application/json"))
-    return Response(body.data, headers=headers)
+    return Response(data, headers=headers)
+
+
+def allow_header(methods: list[str]) -> str:
+    """An Allow value in a fixed, readable order: GET, HEAD, OPTIONS, then any others."""
+    order = {"GET": 0, "HEAD": 1, "OPTIONS": 2}
+    return ", ".join(sorted(set(methods), key=lambda m: (order.get(m, 3), m)))
 
 
 class CorridorIdConverter(BaseConverter):
-    """A corridor id in a path: at most 18 ASCII digits, no leading zero; anything else fails routing (404)."""
+    """A corridor id in a path: ASCII digits, no leading zero; anything else fails routing (404)."""
 
-    regex = "[1-9][0-9]{0,17}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
+    regex = "[1-9][0-9]*"
 
 
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, X-Request-ID"}
@@ -78,9 +100,8 @@ CORS_PREFLIGHT = {
 
 
 def configure_http(app: Flask, public_prefix: str) -> None:
-    """Proxy headers from PROXY_HOPS hops; paths matched as written; the headers every response
-    carries, and CORS on every one under `public_prefix` (errors and unknown paths included)."""
-    hops = proxy_hops(app.config["PROXY_HOPS"])
+    """Proxy headers from PROXY_HOPS hops, paths as written, and the headers every response carries."""
+    hops = whole_number(app.config, "PROXY_HOPS")
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     app.url_map.merge_slashes = False
@@ -96,6 +117,11 @@ def configure_http(app: Flask, public_prefix: str) -> None:
         headers.add("X-Content-Type-Options", "nosniff")
         if request.is_secure:
             headers.add("Strict-Transport-Security", HSTS)
+        options = environ["REQUEST_METHOD"] == "OPTIONS"
+        if options and response.status_code == 200 and "Allow" in headers:  # Flask's own answer, no body
+            response.status_code = 204
+            headers["Allow"] = allow_header(headers["Allow"].split(", "))  # Flask's order varies by run
+            del headers["Content-Type"]
         if environ["PATH_INFO"].startswith(public_prefix):
-            headers.extend(CORS_PREFLIGHT if environ["REQUEST_METHOD"] == "OPTIONS" else CORS)
+            headers.extend(CORS_PREFLIGHT if options else CORS)
         return response

@@ -67,9 +67,8 @@ def _operation(rule: Rule, view: Any, plugin: MarshmallowPlugin) -> dict[str, An
     responses = operation.response if isinstance(operation.response, tuple) else (operation.response,)
     success = {"schema": {"oneOf": list(responses)}} if len(responses) > 1 else {"schema": responses[0]}
     cached = operation.cached
-    cache_control = ("private, max-age=60" if group == "Group A" else "public, max-age=60") if cached else "no-store"
     headers = {
-        "Cache-Control": {"schema": {"type": "string", "enum": [cache_control]}, "required": True},
+        "Cache-Control": {"schema": {"type": "string", "enum": [operation.cache_control]}, "required": True},
         **_REQUEST_ID,
         **(_ETAG if cached else {}),
     }
@@ -90,8 +89,9 @@ def _operation(rule: Rule, view: Any, plugin: MarshmallowPlugin) -> dict[str, An
 
 
 def _query_parameters(query: Schema, plugin: MarshmallowPlugin) -> list[dict[str, Any]]:
-    """One parameter per field; with `required_if_any`, one exploded object (`from=…&to=…` on the
-    wire, as served), since OpenAPI 3.0 parameters cannot depend on each other but a schema can."""
+    """One parameter per field, or one exploded object for a schema with `required_if_any`."""
+    # `from=…&to=…` on the wire either way: OpenAPI 3.0 parameters cannot depend on each other,
+    # but a schema can
     needed = list(getattr(query, "required_if_any", ()))
     if not needed:
         return [{"in": "query", "schema": query}]

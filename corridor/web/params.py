@@ -7,21 +7,14 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 from werkzeug.datastructures import MultiDict
 
-from corridor.web.errors import ApiError
-
-
-def shown(name: str, limit: int = 40) -> str:
-    """A client-sent name made safe to quote back: printable and short."""
-    clean = "".join(c if c.isprintable() else "?" for c in name[:limit])
-    return f"'{clean}…'" if len(name) > limit else f"'{clean}'"
+from corridor.web.errors import ApiError, shown
 
 
 class QueryParser:
-    """Loads a query with `schema`; the first failure answers: unknown or repeated parameter, then
-    missing or empty, then malformed, each in the schema's field order.
+    """Loads a query with `schema`; the first failure answers, in the order the API documents."""
 
-    A schema's `required_if_any` names parameters that become required once any is given.
-    """
+    # unknown or repeated (in the query's order), then missing or empty, then malformed (in the
+    # schema's order); a schema's `required_if_any` names parameters required once any is given
 
     def __init__(self, schema: Schema) -> None:
         self.schema = schema

@@ -56,7 +56,7 @@ def corridors(catalog: Catalog, query: dict) -> dict:
 @bp.get("/corridors/<corridor_id:corridor_id>")
 @endpoint(_corridor, cache_control=PUBLIC, errors=(404,),
           variants=lambda catalog: [{"corridor_id": corridor_id} for corridor_id in catalog.by_id])
-def corridor(catalog: Catalog, query: dict, corridor_id: int) -> dict:
+def corridor(catalog: Catalog, query: dict, corridor_id: str) -> dict:
     """One active corridor by id."""
     return _corridor.dump({"corridor": catalog.corridor_by_id(corridor_id)})
 

@@ -1,23 +1,20 @@
-"""A corridor's provider entries at any amount: what its offers fix dumped once, the rest per request.
+"""A corridor's provider entries at any amount: what its offers fix dumped once, the rest per request."""
 
-Most of an entry (name, rate, fees, settlement, payout methods, score) comes from the offer and
-the corridor's mid-market rate; an amount or an order changes only the quote's rank, true cost
-and amounts. Both parts are dumped by the entry schema itself (`exclude` and `only`), so an entry
-is exactly what `schema(many=True).dump(quotes)` gives, at about a third of the cost: a quote at
-an arbitrary amount is dumped on every request.
-"""
+# Most of an entry (name, rate, fees, settlement, payout methods, score) comes from the offer and
+# the corridor's mid-market rate; an amount or an order changes only the quote's figures. Both
+# parts are dumped by the entry schema itself (`exclude`, `only`), so an entry is exactly what
+# `schema(many=True).dump(quotes)` gives, but a quote at a new amount dumps only its figures.
 
 from __future__ import annotations
 
 from typing import Any
 
-from cachetools import LRUCache
 from marshmallow import Schema
 
 from corridor.domain.catalog import Catalog
-from corridor.domain.pricing import CorridorFigures, Quote
+from corridor.domain.pricing import QUOTE_FIGURES, CorridorFigures, Quote
+from corridor.web.memo import SharedLRU
 
-PRICED = frozenset({"rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets"})  # what a Quote adds to its offer
 FIXED_MEMO = 512  # corridors whose fixed parts a worker keeps, per entry schema
 
 
@@ -25,11 +22,11 @@ class QuoteEntries:
     """Dumps a corridor's quotes with an entry schema, its fixed parts kept per corridor."""
 
     def __init__(self, schema: type[Schema]) -> None:
-        priced = [name for name, field in schema().fields.items() if (field.attribute or name) in PRICED]
+        priced = [name for name, field in schema().fields.items() if (field.attribute or name) in QUOTE_FIGURES]
         self._keys = [field.data_key or name for name, field in schema().dump_fields.items()]
         self._fixed = schema(exclude=priced, many=True)
         self._priced = schema(only=priced, many=True)
-        self._parts: LRUCache[str, dict[str, dict[str, Any]]] = LRUCache(maxsize=FIXED_MEMO)
+        self._parts: SharedLRU[dict[str, dict[str, Any]]] = SharedLRU(FIXED_MEMO)
         self._catalog: Catalog | None = None
 
     def dump(self, catalog: Catalog, figures: CorridorFigures) -> list[dict[str, Any]]:
@@ -50,8 +47,9 @@ class QuoteEntries:
         parts = self._parts.get(key)
         if parts is None:
             quotes: tuple[Quote, ...] = catalog.corridor(key).quotes
-            parts = self._parts[key] = {
+            parts = {
                 quote.offer.provider_id: {name: fixed.get(name) for name in self._keys}
                 for quote, fixed in zip(quotes, self._fixed.dump(quotes))
             }
+            self._parts.put(key, parts)
         return parts

@@ -1,4 +1,4 @@
-"""What a running app serves: the catalog of one data file, the live key digests, response bodies."""
+"""What a running app serves: the live key digests and one data version, swapped whole on refresh."""
 
 from __future__ import annotations
 
@@ -7,19 +7,18 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Mapping
 
 import click
-from cachetools import LRUCache
 from flask import Flask, current_app
 from flask.cli import run_command
 from werkzeug.datastructures import MultiDict
 
-from corridor.data.load import load_dataset, summary
+from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
-from corridor.settings import ConfigError
+from corridor.settings import ConfigError, whole_number
 from corridor.web.auth import parse_api_keys
 from corridor.web.http import Body
+from corridor.web.memo import SharedLRU
 
 Key = tuple[Hashable, ...]
-CACHE_LIMIT = 32 * 2**20  # bytes of response bodies a worker keeps beyond those built with the data
 
 
 def cache_key(endpoint: str, path: Mapping[str, Any], query: Mapping[str, Any]) -> Key:
@@ -32,7 +31,7 @@ class ResponseCache:
 
     def __init__(self, prebuilt: Mapping[Key, Body], limit: int) -> None:
         self.prebuilt = prebuilt
-        self.recent: LRUCache[Key, Body] = LRUCache(maxsize=limit, getsizeof=lambda body: len(body.data))
+        self.recent: SharedLRU[Body] = SharedLRU(limit, size=lambda body: body.size)
 
     def get(self, key: Key) -> Body | None:
         """The body kept for `key`, if any."""
@@ -40,18 +39,25 @@ class ResponseCache:
         return self.recent.get(key) if body is None else body
 
     def put(self, key: Key, body: Body) -> None:
-        """Keep `body`, unless it alone is over the limit."""
-        if len(body.data) <= self.recent.maxsize:
-            self.recent[key] = body
+        """Keep `body` among the recent ones."""
+        self.recent.put(key, body)
+
+
+@dataclass(frozen=True)
+class DataVersion:
+    """One data file's catalog and the response bodies built from it."""
+
+    catalog: Catalog
+    bodies: ResponseCache
+    summary: str
 
 
 @dataclass
 class Service:
-    """One app's live keys, catalog and response cache."""
+    """One app's live keys and data."""
 
     keys: tuple[bytes, ...]
-    catalog: Catalog
-    bodies: ResponseCache
+    data: DataVersion
     started: float
 
 
@@ -80,12 +86,31 @@ def prebuild(app: Flask, catalog: Catalog) -> dict[Key, Body]:
     return bodies
 
 
-def init_service(app: Flask) -> None:
-    """Read the keys, load the data and build its responses; refuse to serve without either.
+def load_data(app: Flask) -> DataVersion:
+    """Read, validate and price the data file, and build its responses (DataError if unusable)."""
+    path = app.config["SEED_DATA"]
+    try:
+        dataset = load_dataset(path, whole_number(app.config, "DATA_MAX_MB") * 2**20)
+        catalog = Catalog.build(dataset)
+        bodies = ResponseCache(prebuild(app, catalog), whole_number(app.config, "CACHE_MB") * 2**20)
+    except (DataError, ConfigError):
+        raise
+    except Exception as err:  # a refresh must never take the service down, whatever the file holds
+        raise DataError(f"{path}: cannot be served: {type(err).__name__}: {err}") from err
+    return DataVersion(catalog, bodies, f"{path}: {summary(dataset)}")
 
-    `API_KEYS` leaves the config here: from now on only its digests exist. CLI commands other
-    than `run` load neither, so they work whatever the data file or the keys are.
-    """
+
+def refresh_data(app: Flask) -> DataVersion:
+    """Serve the data file anew, or raise DataError and keep serving the current data."""
+    service: Service = app.extensions["corridor"]
+    service.data = load_data(app)
+    return service.data
+
+
+def init_service(app: Flask) -> None:
+    """Read the keys, load the data and build its responses; refuse to serve without either."""
+    # API_KEYS leaves the config here, only its digests stay; `flask` commands other than `run`
+    # load neither keys nor data, so they work whatever those are
     entries = app.config.pop("API_KEYS")
     if not serving():
         return
@@ -93,8 +118,6 @@ def init_service(app: Flask) -> None:
     if not keys:
         raise ConfigError("API_KEYS is empty: set it to one or more comma-separated keys "
                           "(`flask --app app keys generate` makes one) before serving.")
-    dataset = load_dataset(app.config["SEED_DATA"])
-    catalog = Catalog.build(dataset)
-    bodies = ResponseCache(prebuild(app, catalog), CACHE_LIMIT)
-    app.extensions["corridor"] = Service(keys, catalog, bodies, time.monotonic())
-    app.logger.info("Loaded %s: %s; %d API key(s) live.", app.config["SEED_DATA"], summary(dataset), len(keys))
+    data = load_data(app)
+    app.extensions["corridor"] = Service(keys, data, time.monotonic())
+    app.logger.info("Loaded %s; %d API key(s) live.", data.summary, len(keys))

@@ -4,6 +4,7 @@ import base64
 import datetime
 import logging
 import runpy
+import socket
 from types import SimpleNamespace
 
 import pytest
@@ -11,7 +12,7 @@ from gunicorn.config import Config
 from gunicorn.glogging import SafeAtoms
 
 from conftest import RAW_KEY, ROOT, curl
-from corridor.web.access_log import AccessLogger, redact_query
+from corridor.web.server_log import RedactingLogger, redact_query, redact_text
 
 KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # what `curl -u KEY:` sends
 
@@ -66,7 +67,7 @@ def logger():
     config = Config()
     config.set("accesslog", "/dev/null")
     config.set("access_log_format", runpy.run_path(str(ROOT / "gunicorn.conf.py"))["access_log_format"])
-    return AccessLogger(config)
+    return RedactingLogger(config)
 
 
 @pytest.fixture(params=list(REQUESTS))
@@ -129,3 +130,44 @@ def test_a_key_in_the_query_string_never_reaches_the_log_of_a_real_server(server
     text = log.read_text()
     assert "GET /api/corridors?[redacted] HTTP/1.1" in text
     assert RAW_KEY not in text
+
+
+@pytest.mark.parametrize("request_line", [
+    f"GET /api/curr encies?api_key={RAW_KEY} HTTP/1.1",
+    f"GET /api/corridors?key={RAW_KEY} HTTP/9.9",
+    f"G\x01T /api/corridors?token={RAW_KEY} HTTP/1.1",
+])
+def test_a_key_in_a_request_gunicorn_cannot_parse_stays_out_of_its_log(server, request_line):
+    base, process, log = server
+    port = int(base.rsplit(":", 1)[1])
+    for extra in ("", f"Authorization Bearer {RAW_KEY}\r\n"):  # and in a header line without a colon
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(f"{request_line}\r\nHost: x\r\n{extra}\r\n".encode("latin-1"))
+            assert sock.recv(65536).startswith(b"HTTP/1.1 400")
+    process.terminate()
+    process.wait(timeout=30)
+    text = log.read_text()
+    assert "Invalid request from ip=127.0.0.1" in text
+    assert RAW_KEY not in text
+
+
+@pytest.mark.parametrize("message, logged", [
+    ("Invalid request from ip=1.2.3.4: Invalid HTTP request line: 'GET /a?k=SECRET HTTP/1.1'",
+     "Invalid request from ip=1.2.3.4: Invalid HTTP request line: '[redacted]'"),
+    ('Invalid HTTP Header: "it\'s SECRET"', 'Invalid HTTP Header: "[redacted]"'),
+    ("Error handling request GET /api/x?key=SECRET", "Error handling request GET /api/x?[redacted]"),
+    ("sent Bearer SECRET and basic SECRET", "sent Bearer [redacted] and basic [redacted]"),
+    ("Booting worker with pid: 12", "Booting worker with pid: 12"),
+])
+def test_gunicorns_own_messages_lose_what_a_client_sent(message, logged):
+    assert redact_text(message) == logged
+
+
+def test_a_traceback_in_gunicorns_log_is_redacted_too(logger, caplog):
+    with caplog.at_level(logging.ERROR, logger=logger.error_log.name):
+        try:
+            raise ValueError(f"bad line 'GET /?api_key={RAW_KEY}'")
+        except ValueError:
+            logger.exception("Error handling request %s", f"/x?key={RAW_KEY}")
+    assert "Error handling request /x?[redacted]" in caplog.text and "ValueError" in caplog.text
+    assert RAW_KEY not in caplog.text

@@ -1,0 +1,150 @@
+"""Data refresh on HUP: built in the master while the old workers serve; no data file can stop it."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.generate import generate
+from conftest import RAW_KEY, ROOT, curl, gunicorn_env, running_gunicorn
+
+NESTED = "[" * 200_000 + "]" * 200_000
+
+
+def _health(base):
+    return json.loads(curl(f"{base}/api/poc/health"))
+
+
+def _write_atomically(path, data):
+    temporary = path.with_suffix(".new")
+    temporary.write_text(data if isinstance(data, str) else json.dumps(data))
+    os.replace(temporary, path)
+
+
+def _load(base, seconds, connections=8):
+    """wrk against a Group A and a Group B URL, waiting up to 10 s for an answer; the two processes."""
+    return [
+        subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
+                          "-H", f"Authorization: Bearer {RAW_KEY}", base + url], stdout=subprocess.PIPE, text=True)
+        for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors")
+    ]
+
+
+def _wrk_result(process):
+    """(requests, failures, slowest answer in ms) of a wrk run."""
+    out, _ = process.communicate(timeout=120)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    failures = (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0)
+    value, unit = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out).groups()
+    return requests, failures, float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+
+
+@pytest.fixture
+def refreshable(free_port, tmp_path, raw_seed):
+    """gunicorn serving a copy of the data that the test may replace; yields (base, process, data path, log)."""
+    data = tmp_path / "seed.json"
+    data.write_text(json.dumps(raw_seed))
+    log = tmp_path / "gunicorn.log"
+    (tmp_path / "tmp").mkdir()
+    env = gunicorn_env(API_KEYS=RAW_KEY, SEED_DATA=str(data), DATA_MAX_MB="8", TMPDIR=str(tmp_path / "tmp"))
+    with running_gunicorn(free_port, env, log) as (base, process):
+        yield base, process, data, log
+
+
+def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
+    base, process, data, log = refreshable
+    load = _load(base, seconds=6)
+    time.sleep(1)
+    newer = dict(raw_seed, as_of="2026-11-21")
+    newer["rates"] = dict(raw_seed["rates"], interbank=dict(raw_seed["rates"]["interbank"], MXN=18.5))
+    _write_atomically(data, newer)
+    process.send_signal(signal.SIGHUP)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGHUP)
+    for wrk in load:
+        requests, failures, _ = _wrk_result(wrk)
+        assert requests > 1000 and failures == 0, (requests, failures)
+    assert _health(base)["dataAsOf"] == "2026-11-21"
+    mid = json.loads(curl("-H", f"Authorization: Bearer {RAW_KEY}", f"{base}/api/midrate?from=USD&to=MXN"))
+    assert mid["ref_rate_b"] == 18.5
+    assert log.read_text().count("Data refresh: ") == 2
+
+
+@pytest.mark.parametrize("content, reason", [
+    ('{"as_of": "2026-12-01", "rates": ', "not valid JSON at line 1"),
+    (NESTED, "nested too deeply"),
+    ("[" + "1," * 5_000_000 + "1]", "over 8,388,608 bytes, the limit DATA_MAX_MB sets"),
+    (b"\xff\xfe not text", "not UTF-8 text"),
+    (None, "cannot read the data file: No such file or directory"),
+])
+def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_data(refreshable, content, reason):
+    base, process, data, log = refreshable
+    load = _load(base, seconds=4, connections=4)
+    time.sleep(0.5)
+    if content is None:
+        data.unlink()
+    elif isinstance(content, bytes):
+        data.write_bytes(content)
+    else:
+        _write_atomically(data, content)
+    process.send_signal(signal.SIGHUP)
+    for wrk in load:
+        requests, failures, _ = _wrk_result(wrk)
+        assert requests > 500 and failures == 0, (requests, failures)
+    assert process.poll() is None
+    assert _health(base)["dataAsOf"] == "2026-11-20"
+    text = log.read_text()
+    assert "Data refresh refused; still serving" in text and reason in text
+    assert "Traceback" not in text and "Worker failed to boot" not in text
+
+
+def test_a_worker_killed_after_files_vanished_comes_back_with_the_data(refreshable, tmp_path):
+    base, process, data, log = refreshable
+    # what a temporary-file cleaner or an operator could do; workers read no file when they boot
+    for path in [data, *(tmp_path / "tmp").rglob("*")]:
+        subprocess.run(["rm", "-rf", str(path)], check=True)
+    workers = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    os.kill(int(workers[0]), signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while log.read_text().count("Booting worker with pid") <= len(workers):
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    answers = [_health(base)["dataAsOf"] for _ in range(30)]  # every worker, the new one among them
+    assert process.poll() is None and set(answers) == {"2026-11-20"}
+    assert "Worker failed to boot" not in log.read_text()
+
+
+def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none_waiting(refreshable, raw_seed):
+    base, process, data, log = refreshable
+    large = json.dumps(generate(1000))
+    load = _load(base, seconds=16)
+    time.sleep(1)
+    _write_atomically(data, large)
+    process.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + 12
+    while _health(base)["corridors"] != 1000:
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+    _write_atomically(data, raw_seed)
+    process.send_signal(signal.SIGHUP)
+    for wrk in load:
+        requests, failures, slowest_ms = _wrk_result(wrk)
+        assert requests > 1000 and failures == 0 and slowest_ms < 1000, (requests, failures, slowest_ms)
+    assert _health(base)["corridors"] == len([c for c in raw_seed["corridors"] if c["active"]])
+
+
+def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path):
+    for name, content in [("nested.json", NESTED), ("broken.json", '{"as_of": ')]:
+        (tmp_path / name).write_text(content)
+        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "data", "check", str(tmp_path / name)],
+                                cwd=ROOT, env=gunicorn_env(), capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1 and result.stdout == ""
+        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: "), result.stderr
