@@ -57,20 +57,15 @@ def pre_fork(server, worker):
 def on_reload(server):
     """HUP: build the data anew while the old workers serve; on any failure keep the last good data."""
     # logged by the app's logger: gunicorn's redacts the quoted text of validation messages
-    import gc
-
     from corridor.web.service import refresh_data
 
     app = server.app.wsgi()
-    served = app.extensions["corridor"].data
-    gc.unfreeze()  # so the version this replaces can be collected
+    served = app.extensions["corridor"].data.summary
     try:
-        data = refresh_data(app)
+        data = refresh_data(app)  # the version it replaces holds no cycles: freed as it goes
     except Exception as err:  # nothing in a data file may stop the master
-        app.logger.error("Data refresh refused; still serving %s. %s", served.summary, err)
+        app.logger.error("Data refresh refused; still serving %s. %s", served, err)
         return
-    finally:
-        gc.collect()
     app.logger.info("Data refresh: %s", data.summary)
 
 

@@ -18,7 +18,6 @@ import secrets
 import shutil
 import signal
 import statistics
-import subprocess
 import tempfile
 import threading
 import time

@@ -7,9 +7,11 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 
 from corridor.data.ecb import merge_into, read_ecb
-from corridor.data.load import load_dataset, read_data_file, summary
+from corridor.data.load import load_dataset, read_data_file
 from corridor.data.write import write_valid_data
+from corridor.settings import whole_number
 from corridor.web.auth import generate_key
+from corridor.web.service import load_data
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
@@ -19,9 +21,9 @@ rates_cli = AppGroup("rates", help="Update the rate tables.")
 @data_cli.command("check")
 @click.argument("path", required=False)
 def check_data(path: str | None) -> None:
-    """Validate PATH (default: SEED_DATA); print a summary, or the errors and exit 1."""
-    path = path or current_app.config["SEED_DATA"]
-    click.echo(f"{path}: OK, {summary(load_dataset(path))}")
+    """Check PATH (default: SEED_DATA) as serving would; print a summary, or why not and exit 1."""
+    data = load_data(current_app, path)  # the size limit, validation, and every body built
+    click.echo(data.summary.replace(": ", ": OK, ", 1))
 
 
 @keys_cli.command("generate")
@@ -44,6 +46,7 @@ def import_ecb(file: str, data_path: str | None) -> None:
     """
     data_path = data_path or current_app.config["SEED_DATA"]
     ecb = read_ecb(file)
+    load_dataset(data_path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)  # a file to update
     raw = json.loads(read_data_file(data_path))
     before = raw["as_of"]
     report = merge_into(raw, ecb)

@@ -10,7 +10,7 @@ import click
 
 DEFAULT_SEED = Path(__file__).resolve().parent.parent / "seed_data.json"
 # name: (default, lowest, highest) of each whole-number setting
-WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (64, 1, 4096), "CACHE_MB": (32, 0, 4096)}
+WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (8, 1, 1024), "CACHE_MB": (32, 0, 4096)}
 
 
 class ConfigError(click.ClickException, RuntimeError):

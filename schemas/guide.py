@@ -40,9 +40,9 @@ def example_of(field: fields.Field) -> Any:
 def guide_entries(*schemas: Schema) -> list[dict[str, Any]]:
     """Every field name the schemas dump, nested ones included; one entry per name and meaning."""
     entries: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def walk(schema: Schema) -> None:
-        for name, field in schema.fields.items():
+    pending = list(schemas)
+    while pending:
+        for name, field in pending.pop(0).fields.items():
             entry = {
                 "name": field.data_key or name,
                 "type": json_type(field),
@@ -52,8 +52,5 @@ def guide_entries(*schemas: Schema) -> list[dict[str, Any]]:
             entries.setdefault((entry["name"], entry["description"]), entry)
             inner = field.inner if isinstance(field, fields.List) else field
             if isinstance(inner, fields.Nested):
-                walk(inner.schema)
-
-    for schema in schemas:
-        walk(schema)
+                pending.append(inner.schema)
     return sorted(entries.values(), key=lambda e: (e["name"].casefold(), e["name"], e["description"]))

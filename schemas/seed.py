@@ -17,7 +17,9 @@ currency_code = validate.Regexp(
     r"[A-Z]{3}\Z", error="Must be a three-letter upper-case currency code such as USD."
 )
 percent = validate.Range(min=0, max=100, max_inclusive=False, error="Must be at least 0 and below 100.")
-not_negative = validate.Range(min=0, error="Must be 0 or more.")
+# bounds no real figure comes near, so that every figure derived from them is a finite number
+amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
+rate = validate.Range(min=1e-6, max=1e9, error="Must be from 0.000001 to 1000000000.")
 score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
 text = validate.Length(min=1, error="Must not be empty.")
 
@@ -49,7 +51,7 @@ class RateTable(fields.Dict):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             keys=fields.String(validate=currency_code),
-            values=StrictFloat(validate=validate.Range(min=0, min_inclusive=False, error="Must be above 0.")),
+            values=StrictFloat(validate=rate),
             validate=validate.Length(min=1, error="Must hold at least one currency."),
             **kwargs,
         )
@@ -88,7 +90,7 @@ class ProviderSeedSchema(Schema):
 class OfferSeedSchema(Schema):
     provider = fields.String(required=True)
     spread_pct = StrictFloat(required=True, validate=percent)
-    flat_fee = StrictFloat(required=True, validate=not_negative)
+    flat_fee = StrictFloat(required=True, validate=amount)
     fee_pct = StrictFloat(required=True, validate=percent)
     settlement = fields.String(required=True, validate=settlement_text)
     payout_methods = fields.List(
@@ -109,7 +111,7 @@ class CorridorSeedSchema(Schema):
     compliance = fields.String(required=True, validate=validate.OneOf(COMPLIANCE_LEVELS, error="Must be one of: {choices}."))
     compliance_notes = fields.String(required=True)
     score = fields.Integer(required=True, strict=True, validate=score)
-    annual_flow_bn = StrictFloat(required=True, validate=not_negative)
+    annual_flow_bn = StrictFloat(required=True, validate=amount)
     offers = fields.List(
         fields.Nested(OfferSeedSchema),
         required=True,
@@ -126,7 +128,7 @@ class CorridorSeedSchema(Schema):
 
 class SeedSchema(Schema):
     as_of = IsoDate(required=True)
-    reference_amount_usd = StrictFloat(required=True, validate=validate.Range(min=0, min_inclusive=False, error="Must be above 0."))
+    reference_amount_usd = StrictFloat(required=True, validate=validate.Range(min=1, max=1e9, error="Must be from 1 to 1000000000."))
     rates = fields.Nested(RatesSeedSchema, required=True)
     providers = fields.List(fields.Nested(ProviderSeedSchema), required=True, validate=validate.Length(min=1, error="Must list at least one provider."))
     corridors = fields.List(fields.Nested(CorridorSeedSchema), required=True, validate=validate.Length(min=1, error="Must list at least one corridor."))

@@ -1,17 +1,13 @@
 """Operations: slow clients, proxies and HTTPS, settings refused, request limits, logs."""
 
-import json
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from app import create_app
-from conftest import API_KEYS, HASHED_KEY, RAW_KEY, ROOT, SEED, curl, gunicorn_env, running_gunicorn
+from conftest import API_KEYS, HASHED_KEY, RAW_KEY, ROOT, SEED, curl, gunicorn_env
 from corridor.settings import ConfigError
 
 

@@ -149,11 +149,11 @@ def test_quote_responses_with_options_are_correct_when_served_again(client, auth
 def test_entries_are_the_entry_schemas_whole_dump_in_its_order(app, schema, amount, payout, sort):
     catalog = app.extensions["corridor"].data.catalog
     entries = QuoteEntries(schema)
-    for key in catalog.by_key:
-        figures = catalog.quotes(key, amount, payout, sort)
+    for corridor in catalog.by_key:
+        figures = catalog.quotes(corridor, amount, payout, sort)
         whole = schema(many=True).dump(figures.quotes)
         dumped = entries.dump(catalog, figures)
-        assert dumped == whole and [list(e) for e in dumped] == [list(e) for e in whole], key
+        assert dumped == whole and [list(e) for e in dumped] == [list(e) for e in whole], corridor
 
 
 def test_entries_of_another_data_version_are_its_own(app, seed_copy, write_seed):

@@ -1,5 +1,6 @@
 """Data refresh on HUP: built in the master while the old workers serve; no data file can stop it."""
 
+import gc
 import json
 import os
 import re
@@ -13,6 +14,8 @@ import pytest
 
 from bench.generate import generate
 from conftest import RAW_KEY, ROOT, curl, gunicorn_env, running_gunicorn
+from corridor.data.load import DataError
+from corridor.web.service import refresh_data
 
 NESTED = "[" * 200_000 + "]" * 200_000
 
@@ -78,8 +81,12 @@ def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
     assert log.read_text().count("Data refresh: ") == 2
 
 
+INVALID = json.dumps({**json.loads((ROOT / "seed_data.json").read_text()), "as_of": "soon"})
+
+
 @pytest.mark.parametrize("content, reason", [
     ('{"as_of": "2026-12-01", "rates": ', "not valid JSON at line 1"),
+    (INVALID, "is not valid corridor data (1 problem(s)):\n  $.as_of: Must be a date written YYYY-MM-DD."),
     (NESTED, "nested too deeply"),
     ("[" + "1," * 5_000_000 + "1]", "over 8,388,608 bytes, the limit DATA_MAX_MB sets"),
     (b"\xff\xfe not text", "not UTF-8 text"),
@@ -141,10 +148,38 @@ def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none
     assert _health(base)["corridors"] == len([c for c in raw_seed["corridors"] if c["active"]])
 
 
-def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path):
-    for name, content in [("nested.json", NESTED), ("broken.json", '{"as_of": ')]:
-        (tmp_path / name).write_text(content)
-        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "data", "check", str(tmp_path / name)],
-                                cwd=ROOT, env=gunicorn_env(), capture_output=True, text=True, timeout=60)
-        assert result.returncode == 1 and result.stdout == ""
-        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: "), result.stderr
+@pytest.mark.parametrize("name, content, reason", [
+    ("nested.json", NESTED, "arrays or objects nested too deeply to be corridor data."),
+    ("broken.json", '{"as_of": ', "not valid JSON at line 1 column 11: Expecting value."),
+    ("large.json", "[" + "1," * 600_000 + "1]", "the data file is over 1,048,576 bytes, the limit DATA_MAX_MB sets."),
+])
+def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path, name, content, reason):
+    (tmp_path / name).write_text(content)
+    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "data", "check", str(tmp_path / name)],
+                            cwd=ROOT, env=gunicorn_env(DATA_MAX_MB="1"), capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"Error: {tmp_path / name}: {reason}\n"
+
+
+def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(fresh_app, monkeypatch):
+    service = fresh_app.extensions["corridor"]
+    served = service.data
+
+    def broken(dataset):
+        raise ArithmeticError("a figure overflowed")
+
+    monkeypatch.setattr("corridor.web.service.Catalog.build", broken)
+    with pytest.raises(DataError, match=r"seed_data\.json: cannot be served: ArithmeticError: a figure overflowed"):
+        refresh_data(fresh_app)
+    assert service.data is served
+
+
+def test_a_refresh_leaves_no_cycles_behind(fresh_app):
+    gc.collect()
+    gc.freeze()  # as gunicorn.conf.py's pre_fork: what is frozen is freed by reference counts alone
+    try:
+        refresh_data(fresh_app)
+        refresh_data(fresh_app)
+        assert gc.collect() == 0
+    finally:
+        gc.unfreeze()

@@ -6,9 +6,7 @@ import pytest
 
 from corridor.web.endpoint import QUERY_MEMO, QUERY_MEMO_LENGTH, Operation
 from corridor.web.memo import SharedLRU
-from corridor.web.quotes import FIXED_MEMO, QuoteEntries
 from corridor.web.service import ResponseCache
-from schemas.api import RankedProviderSchema
 
 
 def canonical_urls(catalog):
@@ -95,9 +93,20 @@ def test_empty_separators_grow_nothing(fresh_app, builds):
         assert client.get("/api/poc/full?" + "&" * count).status_code == 200
     assert builds == [] and len(fresh_app.extensions["corridor"].data.bodies.recent) == 0
     assert len(operation.loaded) == QUERY_MEMO_LENGTH  # the spellings of at most 128 bytes
-    for count in range(3000, 3000 + 2 * QUERY_MEMO):
-        client.get("/api/poc/corridors/1?" + "&" * (count % QUERY_MEMO_LENGTH))
-    assert len(fresh_app.view_functions["poc.corridor"].operation.loaded) <= QUERY_MEMO
+
+
+def test_remembered_queries_are_bounded(fresh_app, auth, builds):
+    client = fresh_app.test_client()
+    operation = fresh_app.view_functions["api.providers"].operation
+    operation.loaded.clear()
+    spellings = [  # USD_MXN in each of its 64 mixes of case, after 0 to 19 empty separators
+        "&" * gap + "corridor=" + "".join(c.lower() if mask >> i & 1 else c for i, c in enumerate("USD_MXN"))
+        for gap in range(20) for mask in range(128) if not mask & 8
+    ]
+    assert len(set(spellings)) > QUERY_MEMO
+    for query in spellings:
+        assert client.get(f"/api/providers?{query}", headers=auth).status_code == 200
+    assert len(operation.loaded) == QUERY_MEMO and builds == []
 
 
 def test_a_shared_lru_keeps_its_limit_and_the_most_recently_used():
@@ -110,10 +119,3 @@ def test_a_shared_lru_keeps_its_limit_and_the_most_recently_used():
     memo.put("big", "y" * 101)  # over the limit alone: not kept, nothing dropped for it
     assert memo.get("big") is None and len(memo) == 5
 
-
-def test_fixed_parts_of_quote_entries_are_kept_for_a_bounded_number_of_corridors(app):
-    catalog = app.extensions["corridor"].data.catalog
-    entries = QuoteEntries(RankedProviderSchema)
-    for key in catalog.by_key:
-        entries.dump(catalog, catalog.quotes(key, 10.0))
-    assert len(entries._parts) == min(len(catalog.by_key), FIXED_MEMO)

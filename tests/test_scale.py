@@ -9,6 +9,8 @@ from bench.generate import generate
 from conftest import API_KEYS
 from corridor.settings import ConfigError
 from corridor.web.endpoint import Operation
+from corridor.web.quotes import FIXED_MEMO, QuoteEntries
+from schemas.api import RankedProviderSchema
 
 CORRIDORS = 2000
 
@@ -49,9 +51,19 @@ def test_every_list_and_corridor_is_served_without_a_build(large_app, auth, monk
             assert client.get(url, headers=auth).status_code == 200, url
 
 
-def test_a_file_over_the_size_limit_is_refused_before_it_is_parsed(large_file):
+def test_fixed_parts_of_quote_entries_are_kept_for_a_bounded_number_of_corridors(large_app):
+    catalog = large_app.extensions["corridor"].data.catalog
+    entries = QuoteEntries(RankedProviderSchema)
+    for key in catalog.by_key:
+        entries.dump(catalog, catalog.quotes(key, 10.0))
+    assert len(entries._parts) == FIXED_MEMO < len(catalog.by_key)
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text("{" * (2**20 + 1))  # not JSON either: parsing it first would say so instead
     with pytest.raises(ConfigError, match=r"over 1,048,576 bytes, the limit DATA_MAX_MB sets"):
-        create_app({"API_KEYS": API_KEYS, "SEED_DATA": str(large_file), "DATA_MAX_MB": "1"})
+        create_app({"API_KEYS": API_KEYS, "SEED_DATA": str(path), "DATA_MAX_MB": "1"})
 
 
 @pytest.mark.parametrize("name, value", [("DATA_MAX_MB", "0"), ("DATA_MAX_MB", "64MB"), ("CACHE_MB", "-1"),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections import Counter
 from typing import Any, Iterator
 
@@ -24,6 +26,8 @@ class DataError(ConfigError):
 def read_data_file(path: str, max_bytes: int | None = None) -> bytes:
     """The file's bytes, or DataError naming it; a file over `max_bytes` is refused unread."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
+            raise DataError(f"{path}: the data file is not a regular file.")
         with open(path, "rb") as handle:
             data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
     except OSError as err:

@@ -50,9 +50,13 @@ class Operation:
                 self.loaded.put(query_string, loaded)
         return loaded
 
+    def keeps(self, query: dict[str, Any]) -> bool:
+        """Whether the body for `query` is kept: what is not is sent as it is, uncompressed."""
+        return self.cached and not self.one_off(query)
+
     def body(self, catalog: Catalog, query: dict[str, Any], path: dict[str, Any]) -> Body:
-        """The serialised response to `query` at `path` (a one-off's not compressed: measured, no gain)."""
-        return make_body(self.view(catalog, query, **path), compress=not self.one_off(query))
+        """The serialised response to `query` at `path`, with a gzip copy if it is kept."""
+        return make_body(self.view(catalog, query, **path), compress=self.keeps(query))
 
 
 def endpoint(
@@ -84,7 +88,7 @@ def endpoint(
             body = data.bodies.get(key)
             if body is None:
                 body = operation.body(data.catalog, loaded, path)
-                if not operation.one_off(loaded):
+                if operation.keeps(loaded):
                     data.bodies.put(key, body)
             return json_response(body, cache_control)
 

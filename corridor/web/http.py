@@ -38,8 +38,8 @@ class Body(NamedTuple):
 
     @property
     def size(self) -> int:
-        """Bytes held."""
-        return len(self.data) + len(self.gzipped or b"")
+        """Bytes held, with what its key, ETags and a cache's bookkeeping take (about 500)."""
+        return len(self.data) + len(self.gzipped or b"") + 512
 
 
 def _etag(data: bytes) -> str:

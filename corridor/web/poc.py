@@ -37,6 +37,7 @@ _full = FullResponse()
 _guide = GuideResponse()
 _health = HealthResponse()
 _currencies = CurrenciesResponse()
+_problem = ProblemSchema()
 
 
 def _pairs(catalog: Catalog) -> list[dict]:
@@ -93,7 +94,7 @@ def full(catalog: Catalog, query: dict) -> dict:
 def guide(catalog: Catalog, query: dict) -> dict:
     """Every field name of every Group B payload, generated from the schemas."""
     entries = guide_entries(_corridor_list, _corridor, _providers, _provider_groups, _currencies, _full, _guide,
-                            _health, ProblemSchema())
+                            _health, _problem)
     return _guide.dump({"count": len(entries), "fields": entries})
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-import traceback
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -14,9 +13,14 @@ from schemas.query import query_parameter_values
 
 _ACCEPTED = query_parameter_values()
 _LIMIT = 256
-_QUOTED = re.compile(r"""'[^']*'?|"[^"]*"?""")  # what gunicorn quotes of a bad request: the client's text
-_QUERY = re.compile(r"\?[^\s'\"]*")
-_CREDENTIALS = re.compile(r"\b(bearer|basic)\s+\S+", re.IGNORECASE)
+_BAD_REQUEST = re.compile(r"(Invalid request from ip=\S*: )(.*)", re.DOTALL)
+# where gunicorn's description of a request it could not parse ends and the client's text begins
+_CLIENT_TEXT = re.compile(r"""[:'"(]""")
+_SECRETS = [  # in any other message: a URL's query, fragment and credentials, an Authorization value
+    (re.compile(r"([?#])[^\s'\"]+"), r"\1[redacted]"),
+    (re.compile(r"://[^/\s'\"]*@"), "://[redacted]@"),
+    (re.compile(r"\b(bearer|basic)\s+\S+", re.IGNORECASE), r"\1 [redacted]"),
+]
 
 
 def redact_query(query: str) -> str:
@@ -46,18 +50,25 @@ def _redacted_uri(environ: dict) -> str:
 
 
 def redact_text(text: str) -> str:
-    """A message with any text a client sent in quotes, any query and any credentials redacted."""
-    text = _QUOTED.sub(lambda quoted: f"{quoted[0][0]}[redacted]{quoted[0][0]}", text)
-    return _CREDENTIALS.sub(r"\1 [redacted]", _QUERY.sub("?[redacted]", text))
+    """A message of gunicorn's with nothing a client sent that could be a key."""
+    bad = _BAD_REQUEST.match(text)
+    if bad:  # gunicorn's description of what it could not parse, none of the client's text
+        description = _CLIENT_TEXT.split(bad[2], maxsplit=1)[0].rstrip()
+        return text if description == bad[2] else f"{bad[1]}{description} [redacted]"
+    for pattern, replacement in _SECRETS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def redact_record(record: logging.LogRecord) -> bool:
-    """A logging filter: the record's message, and its traceback if any, redacted in place."""
-    message = record.getMessage()
-    if record.exc_info:
-        message = f"{message}\n{''.join(traceback.format_exception(*record.exc_info)).rstrip()}"
-        record.exc_info = record.exc_text = None
+    """A logging filter: the record's message and traceback redacted in place."""
+    try:
+        message = record.getMessage()
+    except Exception:  # a malformed call: logging reports it as it would without this filter
+        return True
     record.msg, record.args = redact_text(message), None
+    if record.exc_info:
+        record.exc_text = redact_text(logging.Formatter().formatException(record.exc_info))
     return True
 
 

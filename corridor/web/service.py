@@ -86,9 +86,9 @@ def prebuild(app: Flask, catalog: Catalog) -> dict[Key, Body]:
     return bodies
 
 
-def load_data(app: Flask) -> DataVersion:
-    """Read, validate and price the data file, and build its responses (DataError if unusable)."""
-    path = app.config["SEED_DATA"]
+def load_data(app: Flask, path: str | None = None) -> DataVersion:
+    """Read, validate and price a data file (SEED_DATA if None) and build its responses, or DataError."""
+    path = path or app.config["SEED_DATA"]
     try:
         dataset = load_dataset(path, whole_number(app.config, "DATA_MAX_MB") * 2**20)
         catalog = Catalog.build(dataset)
