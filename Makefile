@@ -35,7 +35,7 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|pytest) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|openapi-s[a-z-]+|pytest|schemathesis) '
 	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
 tools:  ## curl and wrk from Debian, for the tests that drive a real gunicorn

@@ -23,8 +23,9 @@ _currencies = CurrencySchema(many=True)
 @bp.before_request
 def require_api_key() -> None:
     """Every Group A request but OPTIONS needs a live key, before any parameter is looked at."""
-    if request.method != "OPTIONS":
-        authenticate(request.headers.get("Authorization"), current_service().keys)
+    environ = request.environ
+    if environ["REQUEST_METHOD"] != "OPTIONS":
+        authenticate(environ.get("HTTP_AUTHORIZATION"), current_service().keys)
 
 
 @bp.get("/corridors")

@@ -28,6 +28,7 @@ class Operation:
     """A view with what it takes and gives, for serving and for the OpenAPI document."""
 
     view: View
+    name: str  # the view's module and name: unique, and known without asking the request
     response: Schema | tuple[Schema, ...]
     query: Schema
     parse: QueryParser
@@ -75,8 +76,8 @@ def endpoint(
 
     def decorate(view: View) -> View:
         query_schema = query or NoQuery()
-        operation = Operation(view, response, query_schema, QueryParser(query_schema), (400, *errors),
-                              cache_control, cached, variants, one_off)
+        operation = Operation(view, f"{view.__module__}.{view.__name__}", response, query_schema,
+                              QueryParser(query_schema), (400, *errors), cache_control, cached, variants, one_off)
 
         @wraps(view)
         def serve(**path: Any) -> Any:
@@ -84,7 +85,7 @@ def endpoint(
             loaded = operation.load(request)
             if not operation.cached:
                 return json_response(operation.body(data.catalog, loaded, path), cache_control, etag=False)
-            key = cache_key(request.endpoint, path, loaded)
+            key = cache_key(operation.name, path, loaded)
             body = data.bodies.get(key)
             if body is None:
                 body = operation.body(data.catalog, loaded, path)

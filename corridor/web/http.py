@@ -60,15 +60,16 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Respo
     """A 200 carrying `body` (its gzip copy if the client accepts it), or a 304 if unchanged."""
     # only If-None-Match is evaluated: If-Match and If-Unmodified-Since guard writes, which this
     # API has none of
+    environ = request.environ  # the headers are parsed only when sent
     data, tag, encoding = body.data, body.etag, None
     headers = [("Cache-Control", cache_control)]
     if body.gzipped is not None:
         headers.append(("Vary", "Accept-Encoding"))
-        if request.accept_encodings["gzip"]:  # its quality: 0 when refused or not named
+        if "HTTP_ACCEPT_ENCODING" in environ and request.accept_encodings["gzip"]:  # 0: refused or not named
             data, tag, encoding = body.gzipped, body.gzipped_etag, "gzip"
     if etag:
         headers.append(("ETag", f'"{tag}"'))
-        if request.if_none_match.contains_weak(tag):
+        if "HTTP_IF_NONE_MATCH" in environ and request.if_none_match.contains_weak(tag):
             response = Response(status=304, headers=headers)
             del response.headers["Content-Type"]
             return response
@@ -115,7 +116,7 @@ def configure_http(app: Flask, public_prefix: str) -> None:
         given = environ.get("HTTP_X_REQUEST_ID", "")
         headers.add("X-Request-ID", given if _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16))
         headers.add("X-Content-Type-Options", "nosniff")
-        if request.is_secure:
+        if environ["wsgi.url_scheme"] == "https":  # as ProxyFix set it, from trusted hops only
             headers.add("Strict-Transport-Security", HSTS)
         options = environ["REQUEST_METHOD"] == "OPTIONS"
         if options and response.status_code == 200 and "Allow" in headers:  # Flask's own answer, no body

@@ -21,9 +21,9 @@ from corridor.web.memo import SharedLRU
 Key = tuple[Hashable, ...]
 
 
-def cache_key(endpoint: str, path: Mapping[str, Any], query: Mapping[str, Any]) -> Key:
+def cache_key(view: str, path: Mapping[str, Any], query: Mapping[str, Any]) -> Key:
     """What a body depends on besides the data: names in a fixed order, values as loaded."""
-    return endpoint, tuple(sorted(path.items())), tuple(sorted(query.items()))
+    return view, tuple(sorted(path.items())), tuple(sorted(query.items()))
 
 
 class ResponseCache:
@@ -82,7 +82,7 @@ def prebuild(app: Flask, catalog: Catalog) -> dict[Key, Body]:
         for values in operation.variants(catalog):
             path = {name: value for name, value in values.items() if name in rule.arguments}
             query = operation.parse(MultiDict({k: v for k, v in values.items() if k not in rule.arguments}))
-            bodies[cache_key(rule.endpoint, path, query)] = operation.body(catalog, query, path)
+            bodies[cache_key(operation.name, path, query)] = operation.body(catalog, query, path)
     return bodies
 
 
