@@ -6,7 +6,14 @@ PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 BENCH_ARGS ?=
 
-.PHONY: run test test-latest tools contract smoke-local docs-screenshot bench bench-scale soak clean
+# `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
+.DEFAULT_GOAL := help
+
+.PHONY: help run test test-latest tools contract smoke-local docs-screenshot bench bench-scale soak clean
+
+help:  ## list the targets with what each does
+	@grep -hE '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | \
+	  awk -v port=$(PORT) 'BEGIN {FS = ":.*## "} {gsub(/\$$\(PORT\)/, port, $$2); printf "  make %-16s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +32,7 @@ run: $(VENV)/.runtime  ## serve on 127.0.0.1:$(PORT) with a development key it p
 	  echo "Development API key: $$API_KEYS"; \
 	  echo "Try: curl -H 'Authorization: Bearer $$API_KEYS' http://127.0.0.1:$(PORT)/api/corridors"; \
 	else echo "Using the keys in API_KEYS."; fi; \
+	echo "Docs: http://127.0.0.1:$(PORT)/api/docs"; \
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
 test: $(VENV)/.dev tools  ## the whole suite
@@ -38,9 +46,15 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|openapi-s[a-z-]+|pytest|schemathesis) '
 	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
-tools:  ## curl and wrk from Debian, for the tests that drive a real gunicorn
-	@command -v curl >/dev/null && command -v wrk >/dev/null || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl wrk >/dev/null)
+# installs only as root with apt-get; anyone else is told what to install, and the tests that need a
+# missing tool skip with a reason, so `make test` never needs root
+tools:  ## curl and wrk from Debian (when root), for the tests that drive a real gunicorn
+	@missing=""; for tool in curl wrk; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; then exit 0; fi; \
+	set -- $$missing; if [ $$# = 2 ]; then what="$$1 and $$2 are"; it=them; else what="$$1 is"; it=it; fi; \
+	echo "$$what missing: install $$it (Debian: apt-get install$$missing); tests that need $$it will be skipped"
 
 # one worker thread: with two, case generation died inside schemathesis in 2 of 10 runs (CPython
 # 3.11's "AST constructor recursion depth mismatch", a thread-unsafe counter in its ast module);
@@ -64,5 +78,5 @@ bench-scale: $(VENV)/.runtime tools  ## the service on 2,000 corridors: start-up
 soak: $(VENV)/.runtime tools  ## 60 s of mixed traffic: errors and worker memory growth
 	$(BIN)/python scripts/soak.py
 
-clean:
+clean:  ## remove the venvs and pytest's cache
 	rm -rf $(VENV) .venv-latest .pytest_cache

@@ -2,13 +2,16 @@
 
 import copy
 import hashlib
+import http.client
 import json
 import multiprocessing
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,6 +31,30 @@ API_KEYS = f" {RAW_KEY} , ,sha256:{hashlib.sha256(HASHED_KEY.encode()).hexdigest
 GROUP_B_DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
                      "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide",
                      "/api/poc/currencies", "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed"]
+
+
+def _missing(tools):
+    """The ones of `tools` not on PATH. None in CI, which installs them all (.ci/run): there a missing one fails."""
+    if os.environ.get("CI"):
+        return []
+    return [tool for tool in tools if shutil.which(tool) is None]
+
+
+def _not_installed(missing):
+    return f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed (Debian: apt-get install {' '.join(missing)})"
+
+
+def requires(*tools):
+    """Mark a test that runs these programs (curl, wrk, chromium): where one is missing it skips, saying which."""
+    missing = _missing(tools)
+    return pytest.mark.skipif(bool(missing), reason=_not_installed(missing))
+
+
+def skip_without(*tools):
+    """The same at run time, for the helpers that run a program: a test not marked still skips rather than fails."""
+    missing = _missing(tools)
+    if missing:
+        pytest.skip(_not_installed(missing))
 
 
 def ok_json(client, url):
@@ -106,7 +133,7 @@ def free_port():
     return unused_port()
 
 
-_SERVICE_SETTINGS = {"API_KEYS", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
+_SERVICE_SETTINGS = {"API_KEYS", "API_KEYS_FILE", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
                      "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB"}
 
 
@@ -135,6 +162,7 @@ def gunicorn(port, env, log):
 
 def curl(*args):
     """Run curl; fail the test on a transport error."""
+    skip_without("curl")
     result = subprocess.run(["curl", "-sS", "--max-time", "5", *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -158,8 +186,16 @@ def running_gunicorn(port, env, log):
         process.wait(timeout=30)
 
 
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
+
+
 def _answers(base):
-    return subprocess.run(["curl", "-sf", "-o", "/dev/null", "--max-time", "2", f"{base}/api/poc/health"]).returncode == 0
+    """Whether the health check answers 200 (in Python, so that serving needs no curl)."""
+    try:
+        with _DIRECT.open(f"{base}/api/poc/health", timeout=2) as response:
+            return response.status == 200
+    except (OSError, http.client.HTTPException):
+        return False
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@
 import json
 import subprocess
 
-from conftest import RAW_KEY, ROOT, curl, gunicorn, gunicorn_env
+from conftest import RAW_KEY, ROOT, curl, gunicorn, gunicorn_env, requires
 
+
+@requires("curl")
 def test_serves_group_a_over_http(server):
     base, process, log_path = server
     key = ["-H", f"Authorization: Bearer {RAW_KEY}"]
@@ -53,6 +55,7 @@ def _smoke(base, *key):
     return subprocess.run(["bash", "scripts/smoke.sh", base, *key], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
+@requires("curl")  # scripts/smoke.sh runs it
 def test_smoke_script_passes_against_a_real_server(server):
     base, _, _ = server
     result = _smoke(base, RAW_KEY)
@@ -60,6 +63,7 @@ def test_smoke_script_passes_against_a_real_server(server):
     assert result.stdout.splitlines()[-1] == "23 passed, 0 failed"
 
 
+@requires("curl")
 def test_smoke_script_stops_at_the_first_failure(server):
     base, _, _ = server
     wrong_key = _smoke(base, "not-the-key")

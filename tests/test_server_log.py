@@ -12,7 +12,7 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import SafeAtoms
 
-from conftest import RAW_KEY, ROOT, curl
+from conftest import RAW_KEY, ROOT, curl, requires
 from corridor.web.server_log import RedactingLogger, redact_query, redact_record, redact_text
 
 KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # what `curl -u KEY:` sends
@@ -122,6 +122,7 @@ def test_a_query_keeps_known_parameters_with_accepted_values(query, logged):
     assert redact_query(query) == logged
 
 
+@requires("curl")
 def test_a_key_in_the_query_string_never_reaches_the_log_of_a_real_server(server):
     base, process, log = server
     curl("-o", "/dev/null", f"{base}/api/corridors?api_key={RAW_KEY}")
