@@ -16,6 +16,7 @@ class CorridorSummarySchema(Schema):
     true_cost_pct = Rounded(attribute="best.true_cost_pct", metadata={"description": "True cost of the rank-1 provider at the reference amount, %.", "example": 1.49})
     compliance = fields.String(attribute="corridor.compliance", metadata={"description": "Compliance level: Low, Medium or High.", "example": "Low"})
     score = fields.Integer(attribute="corridor.score", metadata={"description": "Corridor score, 0–100.", "example": 91})
+    key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO, as /api/providers takes it.", "example": "USD_MXN"})
 
 
 class RankedProviderSchema(Schema):

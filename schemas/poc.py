@@ -10,15 +10,16 @@ from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, Sign
 
 
 def _meta(description, example=None, **more):
-    # nested objects and lists of them get their example generated from their own fields
+    # nested objects and lists of them get their example generated from their own fields; `more`
+    # is OpenAPI property metadata (a Constant's JSON type, which apispec cannot infer)
     metadata = {"description": description} if example is None else {"description": description, "example": example}
-    return {"metadata": metadata, **more}
+    return {"metadata": {**metadata, **more}}
 
 
 class OkSchema(Schema):
     """The envelope's flag; listed last among a response's bases so that it dumps first."""
 
-    ok = fields.Constant(True, **_meta("true when the request succeeded, false on an error.", True))
+    ok = fields.Constant(True, **_meta("true when the request succeeded, false on an error.", True, type="boolean"))
 
 
 class CountSchema(Schema):
@@ -33,6 +34,7 @@ class CorridorSchema(Schema):
     bestCost = PercentText(attribute="best_cost", **_meta("Lowest true cost over the corridor's providers.", "2.38%"))
     compliance = fields.String(attribute="corridor.compliance", **_meta("Compliance level: Low, Medium or High.", "Low"))
     settlement = fields.String(**_meta("Settlement time of the fastest provider.", "5 minutes"))
+    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO, as the `corridor` query parameter takes it.", "USD_MXN"))
 
 
 class ProviderEntrySchema(Schema):
@@ -65,7 +67,6 @@ class ProviderGroupSchema(Schema):
 
 
 class FullCorridorSchema(CorridorSchema):
-    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
     complianceNotes = fields.String(attribute="corridor.compliance_notes", **_meta("What senders and recipients must show.", "Standard KYC with government-issued ID."))
     providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
 

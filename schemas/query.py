@@ -66,8 +66,8 @@ class OptionalCurrencyPairQuery(Schema):
     """Group B `/api/poc/corridors`: `from` and `to` pick one corridor; giving one makes both required."""
 
     required_if_any = ("from", "to")
-    from_currency = CurrencyCode(data_key="from", metadata={"description": "Currency sent, any case; needs `to`.", "example": "USD"})
-    to_currency = CurrencyCode(data_key="to", metadata={"description": "Currency received, any case; needs `from`.", "example": "MXN"})
+    from_currency = CurrencyCode(data_key="from", metadata={"description": "Currency sent, any case.", "example": "USD"})
+    to_currency = CurrencyCode(data_key="to", metadata={"description": "Currency received, any case.", "example": "MXN"})
 
 
 ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery, OptionalCurrencyPairQuery)

@@ -28,7 +28,7 @@ def assert_problem(response, status, code, title):
         ("GET", "/api/providers?corridor=MXN_USD", True, 404, "unknown_corridor", "Not Found"),
         ("GET", "/api/midrate?from=USD&to=XYZ", True, 404, "unknown_currency", "Not Found"),
         ("GET", "/api/nowhere", True, 404, "not_found", "Not Found"),
-        ("GET", "/", False, 404, "not_found", "Not Found"),
+        ("GET", "/docs", False, 404, "not_found", "Not Found"),
         ("GET", "/api/corridors/", True, 404, "not_found", "Not Found"),
         ("GET", "/api/corridors", False, 401, "missing_api_key", "Unauthorized"),
         ("POST", "/api/corridors", True, 405, "method_not_allowed", "Method Not Allowed"),

@@ -5,7 +5,7 @@ import pytest
 from expected import active, display_date, group_a_entries, half_up, key, mid, ranked, shipped_seed, sig6
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
-                  "best_provider", "true_cost_pct", "compliance", "score"]
+                  "best_provider", "true_cost_pct", "compliance", "score", "key"]
 PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
                    "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
                    "settlement_minutes"]
@@ -34,6 +34,7 @@ def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
             "true_cost_pct": half_up(best["cost"]),
             "compliance": corridor["compliance"],
             "score": corridor["score"],
+            "key": key(corridor),
         }
 
 

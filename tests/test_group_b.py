@@ -7,7 +7,7 @@ import pytest
 from conftest import ok_json
 from expected import active, corridor_costs, display_date, group_b_entries, half_up, key, minutes, pct, shipped_seed
 
-CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement"]
+CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement", "key"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
                 "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes"]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
@@ -26,6 +26,7 @@ def expected_corridor(raw, corridor):
         "bestCost": pct(costs["best"]),
         "compliance": corridor["compliance"],
         "settlement": costs["settlement"],
+        "key": key(corridor),
     }
 
 
@@ -84,8 +85,8 @@ def test_full(client, raw_seed):
     assert body["updated"] == display_date(raw_seed["as_of"])
     assert body["count"] == len(ACTIVE)
     for item, corridor in zip(body["corridors"], ACTIVE, strict=True):
-        assert list(item) == CORRIDOR_FIELDS + ["key", "complianceNotes", "providers"]
-        assert item == {**expected_corridor(raw_seed, corridor), "key": key(corridor),
+        assert list(item) == CORRIDOR_FIELDS + ["complianceNotes", "providers"]
+        assert item == {**expected_corridor(raw_seed, corridor),
                         "complianceNotes": corridor["compliance_notes"],
                         "providers": group_b_entries(raw_seed, corridor)}
 

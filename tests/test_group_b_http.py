@@ -74,7 +74,17 @@ def test_options_preflight(client):
     assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
+    assert response.headers["Access-Control-Allow-Headers"] == (
+        "Authorization, Content-Type, If-Modified-Since, If-None-Match, X-Request-ID")
+    assert response.headers["Access-Control-Expose-Headers"] == "ETag, Last-Modified, X-Request-ID"
 
+
+@pytest.mark.parametrize("method", ["OPTIONS", "GET"])
+def test_group_a_answers_browsers_no_cors(client, auth, method):
+    headers = {"Origin": "https://example.org", "Access-Control-Request-Method": "GET", **auth}
+    response = client.open("/api/corridors", method=method, headers=headers)
+    assert response.status_code in (200, 204)
+    assert not [name for name in response.headers.keys() if name.startswith("Access-Control-")]
 
 
 

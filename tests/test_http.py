@@ -1,8 +1,14 @@
-"""HTTP on both groups: HEAD, OPTIONS, strong ETags and 304, caching, nosniff, request ids, odd paths."""
+"""HTTP on both groups: HEAD, OPTIONS, strong ETags, Last-Modified and 304, caching, nosniff, request ids, odd paths."""
 
 import re
 
 import pytest
+
+from conftest import GROUP_B_DATA_URLS
+from expected import shipped_seed
+
+AS_OF = shipped_seed()["as_of"]  # 2026-11-20
+LAST_MODIFIED = "Fri, 20 Nov 2026 00:00:00 GMT"
 
 URLS = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR"]
 
@@ -98,3 +104,52 @@ def test_odd_paths_are_404_before_anything_else(client, method, path):
     assert "Location" not in response.headers
     if method != "HEAD":
         assert response.get_json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("url", URLS + GROUP_B_DATA_URLS)
+def test_data_responses_carry_the_data_date_as_last_modified(client, auth, url):
+    assert AS_OF == "2026-11-20"
+    assert client.get(url, headers=auth).headers["Last-Modified"] == LAST_MODIFIED
+
+
+@pytest.mark.parametrize("since, status", [
+    (LAST_MODIFIED, 304),
+    ("Sat, 21 Nov 2026 08:00:00 GMT", 304),
+    ("Thu, 19 Nov 2026 23:59:59 GMT", 200),
+    ("not a date", 200),
+    ("", 200),
+])
+@pytest.mark.parametrize("url", ["/api/corridors", "/api/poc/corridors/1"])
+def test_if_modified_since_gives_304_unless_the_data_is_newer(client, auth, url, since, status):
+    response = client.get(url, headers={**auth, "If-Modified-Since": since})
+    assert response.status_code == status
+    if status == 304:
+        assert response.get_data() == b"" and "Last-Modified" not in response.headers  # RFC 9110 15.4.5
+        assert response.headers["ETag"] == client.get(url, headers=auth).headers["ETag"]
+
+
+@pytest.mark.parametrize("if_none_match, status", [('"not-current"', 200), ("*", 304)])
+def test_if_none_match_wins_over_if_modified_since(client, auth, if_none_match, status):
+    headers = {**auth, "If-None-Match": if_none_match, "If-Modified-Since": LAST_MODIFIED}
+    assert client.get("/api/corridors", headers=headers).status_code == status
+
+
+@pytest.mark.parametrize("url", ["/api/poc/health", "/api/corridors?bad=1", "/api/openapi.json"])
+def test_health_errors_and_the_document_carry_no_last_modified(client, auth, url):
+    assert "Last-Modified" not in client.get(url, headers=auth).headers
+
+
+@pytest.mark.parametrize("path", ["/", "/api"])
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_newcomers_at_the_root_are_sent_to_the_docs_page(client, path, method):
+    response = client.open(path, method=method)
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/api/docs"
+    assert client.get(response.headers["Location"]).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/docs", "/health", "/api/", "/index.html"])
+def test_other_unknown_paths_name_the_docs_page(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "/api/docs" in response.get_json()["detail"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import Flask, Response, current_app, send_from_directory, url_for
+from flask import Flask, Response, current_app, redirect, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 
 from corridor.web.http import json_response, make_body
@@ -46,6 +46,16 @@ def register_docs(app: Flask) -> None:
     app.add_url_rule("/api/openapi.json", view_func=openapi_json)
     app.add_url_rule("/api/docs", view_func=docs_page)
     app.add_url_rule("/api/docs/assets/<name>", view_func=docs_asset)
+    app.add_url_rule("/", view_func=to_docs)
+    app.add_url_rule("/api", endpoint="api_root", view_func=to_docs)
+
+
+def to_docs() -> Response:
+    """A newcomer at / or /api is sent to the docs page."""
+    # 302: / may become a page of its own
+    response = redirect(url_for("docs_page"), 302)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def docs_page() -> Response:

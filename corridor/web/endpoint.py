@@ -91,7 +91,7 @@ def endpoint(
                 body = operation.body(data.catalog, loaded, path)
                 if operation.keeps(loaded):
                     data.bodies.put(key, body)
-            return json_response(body, cache_control)
+            return json_response(body, cache_control, modified=data.modified)
 
         serve.operation = operation
         return serve

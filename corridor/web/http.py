@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import hashlib
 import json
@@ -10,6 +11,7 @@ import secrets
 from typing import Any, NamedTuple
 
 from flask import Flask, Response, request
+from werkzeug.http import http_date
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
@@ -56,10 +58,24 @@ def make_body(payload: Any, *, compress: bool = True) -> Body:
     return Body(data, _etag(data), gzipped, _etag(gzipped))
 
 
-def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Response:
+class LastModified(NamedTuple):
+    """The data's date as a Last-Modified time, and as its header value, worked out once."""
+
+    when: dt.datetime
+    text: str
+
+    @classmethod
+    def of(cls, day: dt.date) -> LastModified:
+        """Midnight GMT at the start of `day`."""
+        when = dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc)
+        return cls(when, http_date(when))
+
+
+def json_response(body: Body, cache_control: str, *, etag: bool = True,
+                  modified: LastModified | None = None) -> Response:
     """A 200 carrying `body` (its gzip copy if the client accepts it), or a 304 if unchanged."""
-    # only If-None-Match is evaluated: If-Match and If-Unmodified-Since guard writes, which this
-    # API has none of
+    # If-None-Match, else If-Modified-Since, as RFC 9110 orders them: If-Match and
+    # If-Unmodified-Since guard writes, which this API has none of
     environ = request.environ  # the headers are parsed only when sent
     data, tag, encoding = body.data, body.etag, None
     headers = [("Cache-Control", cache_control)]
@@ -69,7 +85,14 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True) -> Respo
             data, tag, encoding = body.gzipped, body.gzipped_etag, "gzip"
     if etag:
         headers.append(("ETag", f'"{tag}"'))
-        if "HTTP_IF_NONE_MATCH" in environ and request.if_none_match.contains_weak(tag):
+        if modified is not None:
+            headers.append(("Last-Modified", modified.text))
+        if "HTTP_IF_NONE_MATCH" in environ:
+            unchanged = request.if_none_match.contains_weak(tag)
+        else:
+            since = request.if_modified_since if modified and "HTTP_IF_MODIFIED_SINCE" in environ else None
+            unchanged = since is not None and since >= modified.when
+        if unchanged:
             response = Response(status=304, headers=headers)
             del response.headers["Content-Type"]
             return response
@@ -91,11 +114,13 @@ class CorridorIdConverter(BaseConverter):
     regex = "[1-9][0-9]*"
 
 
-CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, X-Request-ID"}
+# Group B only: Group A's key belongs on a server, so browsers get no CORS there (docs/API.md);
+# Authorization is allowed (and ignored) so that a page's fetch wrapper adding a key still works
+CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, Last-Modified, X-Request-ID"}
 CORS_PREFLIGHT = {
     **CORS,
     "Access-Control-Allow-Methods": "GET, HEAD",
-    "Access-Control-Allow-Headers": "If-None-Match, X-Request-ID",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, If-Modified-Since, If-None-Match, X-Request-ID",
     "Access-Control-Max-Age": "600",
 }
 

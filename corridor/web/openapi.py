@@ -25,12 +25,39 @@ _PATH_PARAMETER = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
 _ID_PATTERN = f"^{CorridorIdConverter.regex}$"
 _HEADER = {"schema": {"type": "string"}}
 _REQUEST_ID = {"X-Request-ID": {**_HEADER, "description": "The client's request id, or a generated one."}}
-_ETAG = {"ETag": {**_HEADER, "description": "Strong validator; send it back in If-None-Match."}}
+_VALIDATORS = {
+    "ETag": {**_HEADER, "description": "Strong validator; send it back in If-None-Match."},
+    "Last-Modified": {**_HEADER, "description": "The data's date (as_of), midnight GMT; send it back in If-Modified-Since."},
+}
+_CORS = {
+    "Access-Control-Allow-Origin": {"schema": {"type": "string", "enum": ["*"]}, "description": "Any origin may read it."},
+    "Access-Control-Expose-Headers": {**_HEADER, "description": "ETag, Last-Modified, X-Request-ID: readable by a page's script."},
+}
 _REQUEST_HEADERS = [
     {"in": "header", "name": "X-Request-ID", "required": False, "schema": {"type": "string"},
      "description": "Your id for this request, echoed back when it is at most 128 of A-Z a-z 0-9 . _ -; "
                     "any other value is replaced by a generated id."},
 ]
+_CONDITIONAL_HEADERS = [
+    {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+     "description": "ETags you hold, quoted and comma-separated, or *: 304 if one is current."},
+    {"in": "header", "name": "If-Modified-Since", "required": False, "schema": {"type": "string"},
+     "description": "An HTTP date: 304 if the data is not newer. Ignored when If-None-Match is sent."},
+]
+# gunicorn checks the request line and headers before the app sees them (docs/OPERATIONS.md)
+_SERVER_LIMITS = {
+    "414": "URI Too Long: the request line exceeds 2048 bytes. Answered by gunicorn as text/html, "
+           "without the app's headers.",
+    "431": "Request Header Fields Too Large: more than 50 headers, or one over 8190 bytes. Answered "
+           "by gunicorn as text/html, without the app's headers.",
+}
+_DESCRIPTION = (
+    "What it really costs to send money from one currency to another. Figures are illustrative "
+    "sample data, not live quotes. Group A (/api/) needs a bearer key and sends no CORS headers: "
+    "a key in a web page can be read by anyone who loads it, so call Group A from a server. "
+    "Group B (/api/poc/) is public and readable from any origin. The full reference is docs/API.md "
+    "in the repository."
+)
 
 
 def build_openapi(app: Flask) -> dict[str, Any]:
@@ -41,8 +68,8 @@ def build_openapi(app: Flask) -> dict[str, Any]:
         version=__version__,
         openapi_version="3.0.3",
         plugins=[plugin],
-        info={"description": "What it really costs to send money from one currency to another. "
-                             "Figures are illustrative sample data, not live quotes."},
+        info={"description": _DESCRIPTION},
+        servers=[{"url": "/", "description": "The server that serves this document."}],
         tags=[{"name": name, "description": text} for name, text in _GROUPS.values()],
     )
     spec.components.security_scheme(_BEARER, {"type": "http", "scheme": "bearer"})
@@ -66,42 +93,56 @@ def _operation(rule: Rule, view: Any, plugin: MarshmallowPlugin) -> dict[str, An
     group, summary = _GROUPS[blueprint][0], view.__doc__.strip().splitlines()[0]
     responses = operation.response if isinstance(operation.response, tuple) else (operation.response,)
     success = {"schema": {"oneOf": list(responses)}} if len(responses) > 1 else {"schema": responses[0]}
-    cached = operation.cached
+    cached, public = operation.cached, group == "Group B"
+    cors = _CORS if public else {}
     headers = {
         "Cache-Control": {"schema": {"type": "string", "enum": [operation.cache_control]}, "required": True},
         **_REQUEST_ID,
-        **(_ETAG if cached else {}),
+        **(_VALIDATORS if cached else {}),
+        **cors,
     }
     result: dict[str, Any] = {
         "operationId": rule.endpoint.replace(".", "_"),
         "summary": summary,
         "tags": [group],
-        "parameters": [*_query_parameters(operation.query, plugin), *_REQUEST_HEADERS, *_path_parameters(rule)],
+        "parameters": [*_query_parameters(operation.query, plugin), *_REQUEST_HEADERS,
+                       *(_CONDITIONAL_HEADERS if cached else []), *_path_parameters(rule)],
         "responses": {"200": {"description": summary, "headers": headers, "content": {"application/json": success}}},
     }
     if cached:
-        result["responses"]["304"] = {"description": "Not Modified: If-None-Match named the current ETag.", "headers": _ETAG}
+        result["responses"]["304"] = {"description": "Not Modified: If-None-Match named the current ETag, or "
+                                                     "If-Modified-Since is not older than the data.",
+                                      "headers": {"ETag": _VALIDATORS["ETag"], **cors}}
     for status in sorted(set(operation.errors)):
-        result["responses"][str(status)] = _problem_response(status)
-    if group == "Group A":
+        result["responses"][str(status)] = _problem_response(status, cors)
+    for status, description in _SERVER_LIMITS.items():
+        result["responses"][status] = {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
+    if not public:
         result["security"] = [{_BEARER: []}]
     return result
 
 
 def _query_parameters(query: Schema, plugin: MarshmallowPlugin) -> list[dict[str, Any]]:
-    """One parameter per field, or one exploded object for a schema with `required_if_any`."""
-    # `from=…&to=…` on the wire either way: OpenAPI 3.0 parameters cannot depend on each other,
-    # but a schema can
-    needed = list(getattr(query, "required_if_any", ()))
-    if not needed:
-        return [{"in": "query", "schema": query}]
-    properties = {f.data_key or n: plugin.converter.field2property(f) for n, f in query.fields.items()}
-    return [{
-        "in": "query", "name": "query", "style": "form", "explode": True, "required": False,
-        "description": f"Give no parameter, or {' and '.join(needed)} with any of the others.",
-        "schema": {"type": "object", "properties": properties, "additionalProperties": False,
-                   "oneOf": [{"required": needed}, {"maxProperties": 0}]},
-    }]
+    """One optional or required parameter per field, its dependency on the others in its description."""
+    # OpenAPI 3.0 parameters cannot depend on each other: a schema's `required_if_any` is stated
+    # in words, and the contract check leaves it out of its positive data (scripts/contract_hooks.py)
+    parameters = plugin.converter.schema2parameters(query, location="query")
+    needed = tuple(getattr(query, "required_if_any", ()))
+    for parameter in parameters:
+        rule = _dependency(parameter["name"], needed)
+        if rule:
+            parameter["description"] = f"{parameter.get('description', '')} {rule}".strip()
+            # a default is what generated clients send when the caller gives nothing
+            parameter["schema"].pop("default", None)
+    return parameters
+
+
+def _dependency(name: str, needed: tuple[str, ...]) -> str:
+    if len(needed) > 1 and name in needed:
+        return f"Give {' and '.join(f'`{n}`' for n in needed)} together, or none of them (400 otherwise)."
+    if needed and name not in needed:
+        return f"Needs {' and '.join(f'`{n}`' for n in needed)} (400 otherwise)."
+    return ""
 
 
 def _path_parameters(rule: Rule) -> list[dict[str, Any]]:
@@ -112,11 +153,12 @@ def _path_parameters(rule: Rule) -> list[dict[str, Any]]:
     ]
 
 
-def _problem_response(status: int) -> dict[str, Any]:
+def _problem_response(status: int, cors: dict[str, Any]) -> dict[str, Any]:
     response: dict[str, Any] = {
         "description": HTTPStatus(status).phrase,
+        "headers": {**_REQUEST_ID, **cors},
         "content": {"application/problem+json": {"schema": "Problem"}},
     }
     if status == 401:
-        response["headers"] = {"WWW-Authenticate": {**_HEADER, "description": 'Bearer realm="corridor-api"…'}}
+        response["headers"]["WWW-Authenticate"] = {**_HEADER, "description": 'Bearer realm="corridor-api"…'}
     return response

@@ -15,7 +15,7 @@ from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.settings import ConfigError, whole_number
 from corridor.web.auth import parse_api_keys
-from corridor.web.http import Body
+from corridor.web.http import Body, LastModified
 from corridor.web.memo import SharedLRU
 
 Key = tuple[Hashable, ...]
@@ -49,6 +49,7 @@ class DataVersion:
 
     catalog: Catalog
     bodies: ResponseCache
+    modified: LastModified
     summary: str
 
 
@@ -97,7 +98,7 @@ def load_data(app: Flask, path: str | None = None) -> DataVersion:
         raise
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{path}: cannot be served: {type(err).__name__}: {err}") from err
-    return DataVersion(catalog, bodies, f"{path}: {summary(dataset)}")
+    return DataVersion(catalog, bodies, LastModified.of(dataset.as_of), f"{path}: {summary(dataset)}")
 
 
 def refresh_data(app: Flask) -> DataVersion:
