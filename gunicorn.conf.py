@@ -55,11 +55,15 @@ def pre_fork(server, worker):
 
 
 def on_reload(server):
-    """HUP: build the data anew while the old workers serve; on any failure keep the last good data."""
+    """HUP: re-read the keys file and build the data anew while the old workers serve; keep the last good of each."""
     # logged by the app's logger: gunicorn's redacts the quoted text of validation messages
-    from corridor.web.service import refresh_data
+    from corridor.web.service import refresh_data, refresh_keys
 
     app = server.app.wsgi()
+    try:
+        app.logger.info("Keys refresh: %d API key(s) live.", refresh_keys(app))
+    except Exception as err:  # nothing in a keys file may stop the master
+        app.logger.error("Keys refresh refused; the live keys stay. %s", err)
     served = app.extensions["corridor"].data.summary
     try:
         data = refresh_data(app)  # the version it replaces holds no cycles: freed as it goes

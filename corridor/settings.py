@@ -24,6 +24,7 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
     """The app's settings: only environment variables, never files of secrets."""
     return {
         "API_KEYS": environ.get("API_KEYS", ""),
+        "API_KEYS_FILE": environ.get("API_KEYS_FILE", ""),
         "SEED_DATA": environ.get("SEED_DATA") or str(DEFAULT_SEED),
         "LOG_LEVEL": environ.get("LOG_LEVEL", "info").upper(),
         **{name: environ.get(name, str(default)) for name, (default, _, _) in WHOLE_NUMBERS.items()},

@@ -1,4 +1,4 @@
-"""Bearer keys: parsed from API_KEYS, held only as SHA-256 digests, compared in constant time."""
+"""Bearer keys: from API_KEYS and API_KEYS_FILE, held only as SHA-256 digests, compared in constant time."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import re
 import secrets
+from pathlib import Path
+from typing import Iterable, NamedTuple
 
 from corridor.settings import ConfigError
 from corridor.web.errors import ApiError
@@ -13,6 +15,14 @@ from corridor.web.errors import ApiError
 _REALM = 'Bearer realm="corridor-api"'
 _HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
 _RAW = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces: survives any HTTP client
+SHORT_KEY = 16  # raw keys shorter than this are warned about: guessable
+
+
+class Keys(NamedTuple):
+    """Digests of the live keys, and the entries that are raw keys shorter than SHORT_KEY."""
+
+    digests: tuple[bytes, ...]
+    short: tuple[str, ...]  # where each short one is, e.g. "API_KEYS entry 2": never the key
 
 
 def digest(key: str) -> bytes:
@@ -20,21 +30,53 @@ def digest(key: str) -> bytes:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
 
 
-def parse_api_keys(value: str) -> tuple[bytes, ...]:
-    """Digests of the comma-separated raw or `sha256:` entries; never echoes an entry."""
-    digests = []
-    entries = [e.strip() for e in value.split(",")]
-    for position, entry in enumerate((e for e in entries if e), start=1):
+def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:
+    """Digests of raw or `sha256:` entries, each given with where it is; never echoes an entry."""
+    digests, short = [], []
+    for where, entry in entries:
         if hashed := _HASHED.fullmatch(entry):
             digests.append(bytes.fromhex(hashed[1]))
         elif entry.lower().startswith("sha256:") or not _RAW.fullmatch(entry):
             raise ConfigError(
-                f"API_KEYS entry {position} is not usable: give a raw key of printable ASCII "
+                f"{where} is not usable: give a raw key of printable ASCII "
                 "without spaces, or sha256: followed by 64 hex digits."
             )
         else:
             digests.append(digest(entry))
-    return tuple(digests)
+            if len(entry) < SHORT_KEY:
+                short.append(where)
+    return Keys(tuple(digests), tuple(short))
+
+
+def parse_api_keys(value: str) -> Keys:
+    """The comma-separated entries of API_KEYS; empty ones are skipped."""
+    entries = (e for e in (e.strip() for e in value.split(",")) if e)
+    return parse_entries((f"API_KEYS entry {n}", e) for n, e in enumerate(entries, start=1))
+
+
+def read_keys_file(path: str) -> Keys:
+    """The entries of an API_KEYS_FILE, one per line; blank lines and lines starting with # skipped."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
+        raise ConfigError(f"API_KEYS_FILE {path} cannot be read: {reason}.") from None
+    lines = ((n, line.strip()) for n, line in enumerate(text.splitlines(), start=1))
+    keys = parse_entries((f"API_KEYS_FILE line {n}", line) for n, line in lines if line and not line.startswith("#"))
+    if not keys.digests:
+        raise ConfigError(f"API_KEYS_FILE {path} holds no key: give one entry per line.")
+    return keys
+
+
+def with_keys_file(keys: Keys, keys_file: str) -> Keys:
+    """API_KEYS's `keys` and, if set, API_KEYS_FILE's; ConfigError if the file is unusable or there are none."""
+    if keys_file:
+        from_file = read_keys_file(keys_file)
+        keys = Keys(keys.digests + from_file.digests, keys.short + from_file.short)
+    if not keys.digests:
+        raise ConfigError("API_KEYS is empty and API_KEYS_FILE is not set: give one or more keys "
+                          "(`flask --app app keys generate` makes one) before serving.")
+    return keys
 
 
 def generate_key() -> tuple[str, str]:

@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.settings import ConfigError, whole_number
-from corridor.web.auth import parse_api_keys
+from corridor.web.auth import Keys, parse_api_keys, with_keys_file
 from corridor.web.http import Body, LastModified
 from corridor.web.memo import SharedLRU
 
@@ -58,6 +58,7 @@ class Service:
     """One app's live keys and data."""
 
     keys: tuple[bytes, ...]
+    env_keys: Keys  # API_KEYS's: a HUP re-reads only API_KEYS_FILE, the environment is the master's
     data: DataVersion
     started: float
 
@@ -108,6 +109,21 @@ def refresh_data(app: Flask) -> DataVersion:
     return service.data
 
 
+def refresh_keys(app: Flask) -> int:
+    """Re-read API_KEYS_FILE (API_KEYS as inherited) and serve those keys, or raise ConfigError and keep the live ones."""
+    service: Service = app.extensions["corridor"]
+    service.keys = _live_keys(app, service.env_keys).digests
+    return len(service.keys)
+
+
+def _live_keys(app: Flask, env_keys: Keys) -> Keys:
+    keys = with_keys_file(env_keys, app.config["API_KEYS_FILE"])
+    for where in keys.short:
+        app.logger.warning("%s is a raw key shorter than 16 characters: easy to guess; replace it with "
+                           "one from `flask --app app keys generate`.", where)
+    return keys
+
+
 def init_service(app: Flask) -> None:
     """Read the keys, load the data and build its responses; refuse to serve without either."""
     # API_KEYS leaves the config here, only its digests stay; `flask` commands other than `run`
@@ -115,10 +131,8 @@ def init_service(app: Flask) -> None:
     entries = app.config.pop("API_KEYS")
     if not serving():
         return
-    keys = parse_api_keys(entries)
-    if not keys:
-        raise ConfigError("API_KEYS is empty: set it to one or more comma-separated keys "
-                          "(`flask --app app keys generate` makes one) before serving.")
+    env_keys = parse_api_keys(entries)
+    keys = _live_keys(app, env_keys).digests
     data = load_data(app)
-    app.extensions["corridor"] = Service(keys, data, time.monotonic())
+    app.extensions["corridor"] = Service(keys, env_keys, data, time.monotonic())
     app.logger.info("Loaded %s; %d API key(s) live.", data.summary, len(keys))
