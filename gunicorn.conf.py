@@ -70,7 +70,7 @@ def on_reload(server):
     except Exception as err:  # nothing in a data file may stop the master
         app.logger.error("Data refresh refused; still serving %s. %s", served, err)
         return
-    app.logger.info("Data refresh: %s", data.summary)
+    app.logger.info("Data refresh: %s; rate history %s", data.summary, data.history_summary)
 
 
 def post_request(worker, req, environ, resp):

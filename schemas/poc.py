@@ -5,7 +5,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 
 from marshmallow import Schema, fields, pre_dump
 
-from schemas.api import CurrencySchema
+from schemas.api import CurrencySchema, HistoryPointSchema
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
@@ -114,3 +114,17 @@ class HealthResponse(OkSchema):
     dataAsOf = fields.Date(attribute="data_as_of", **_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
     corridors = fields.Integer(**_meta("Number of active corridors served.", 19))
     uptimeSeconds = fields.Integer(attribute="uptime_seconds", **_meta("Seconds since this worker started.", 42))
+    historyStart = fields.Date(attribute="history_start", **_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
+    historyEnd = fields.Date(attribute="history_end", **_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
+
+
+class HistoryResponse(OkSchema):
+    pair = fields.String(**_meta("The pair, FROM→TO.", "USD→MXN"))
+    from_currency = fields.String(data_key="from", **_meta("Currency sent.", "USD"))
+    to_currency = fields.String(data_key="to", **_meta("Currency received.", "MXN"))
+    source = fields.String(**_meta("Where the rates come from: ECB, the European Central Bank's reference rates.", "ECB"))
+    interval = fields.String(**_meta("day, week or month: which business days are listed.", "day"))
+    start = fields.Date(**_meta("First day asked for (or defaulted), YYYY-MM-DD.", "2025-10-30"))
+    end = fields.Date(**_meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))
+    count = fields.Integer(**_meta("Number of points in the list that follows.", 256))
+    points = fields.List(fields.Nested(HistoryPointSchema), **_meta("One point per listed business day, oldest first."))

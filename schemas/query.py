@@ -6,11 +6,14 @@ A schema may set `required_if_any`: when any of its parameters is given, these b
 
 import re
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from corridor.domain.history import INTERVALS
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import SORT_ORDERS
-from schemas.fields import Amount, CorridorKey, CurrencyCode
+from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate
+
+FORMATS = ("json", "csv")
 
 
 class NoQuery(Schema):
@@ -70,7 +73,35 @@ class OptionalCurrencyPairQuery(Schema):
     to_currency = CurrencyCode(data_key="to", metadata={"description": "Currency received, any case.", "example": "MXN"})
 
 
-ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery, OptionalCurrencyPairQuery)
+class HistoryQuery(CurrencyPairQuery):
+    """`/api/history` and `/api/poc/history`: a pair's ECB rates over a range, or on one date."""
+
+    start = QueryDate(metadata={"description": "First day, YYYY-MM-DD; default: end minus 365 days.", "example": "2025-10-30"})
+    end = QueryDate(metadata={"description": "Last day, YYYY-MM-DD; default: the last day of the history.", "example": "2026-10-30"})
+    date = QueryDate(metadata={"description": "Instead of start and end: the rate in force that day, from the last ECB "
+                                              "business day on or before it.", "example": "2026-10-25"})
+    interval = fields.String(
+        load_default="day",
+        validate=validate.OneOf(tuple(INTERVALS), error="must be one of: {choices}."),
+        metadata={"description": "day (default): every business day; week: the last business day of each ISO week; "
+                                 "month: the last business day of each month.", "example": "month"},
+    )
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
+        metadata={"description": "json (default), or csv: `date,rate` lines, as a file to save.", "example": "csv"},
+    )
+
+    @validates_schema
+    def check_dates(self, data: dict, **kwargs: object) -> None:
+        """A date or a range, and a range in order."""
+        if "date" in data and ("start" in data or "end" in data):
+            raise ValidationError("cannot be given with start or end; give a date, or a range.", field_name="date")
+        if "start" in data and "end" in data and data["start"] > data["end"]:
+            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
+
+
+ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery, OptionalCurrencyPairQuery, HistoryQuery)
 
 
 def query_parameter_values() -> dict[str, re.Pattern]:

@@ -174,7 +174,9 @@ def test_app_refuses_to_start_on_broken_data(seed_copy, write_seed):
 def test_data_check_command_ok(app):
     result = app.test_cli_runner().invoke(args=["data", "check"])
     assert result.exit_code == 0
-    assert re.fullmatch(r".*seed_data\.json: OK, as of \d{4}-\d\d-\d\d: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, \d+ currencies\n", result.output)
+    assert re.fullmatch(r".*seed_data\.json: OK, as of \d{4}-\d\d-\d\d: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, \d+ currencies\n"
+                        r".*eurofxref-hist\.zip: OK, ECB rates of 42 currencies, 7,126 business days from 1999-01-04 to 2026-10-30\n",
+                        result.output)
 
 
 def test_data_check_command_reports_errors(app, seed_copy, write_seed):

@@ -41,6 +41,8 @@ MINIMAL_CALLS = {
     "poc_guide": {},
     "poc_health": {},
     "poc_providers": {"corridor": "USD_MXN"},
+    "api_history": {"from_": "USD", "to": "MXN"},
+    "poc_history": {"from_": "USD", "to": "MXN"},
 }
 
 # the options of /api/providers and /api/poc/providers, as query strings give them

@@ -97,7 +97,8 @@ def test_health(client, raw_seed):
     assert response.headers["Cache-Control"] == "no-store"
     assert "ETag" not in response.headers
     body = response.get_json()
-    assert list(body) == ["ok", "status", "version", "dataAsOf", "corridors", "uptimeSeconds"]
+    assert list(body) == ["ok", "status", "version", "dataAsOf", "corridors", "uptimeSeconds", "historyStart", "historyEnd"]
+    assert (body["historyStart"], body["historyEnd"]) == ("1999-01-04", "2026-10-30")  # the shipped ECB history
     assert body["status"] == "ok" and re.fullmatch(r"\d+\.\d+\.\d+", body["version"])
     assert body["dataAsOf"] == raw_seed["as_of"]
     assert body["corridors"] == len(ACTIVE)

@@ -169,7 +169,7 @@ def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(fresh_a
     service = fresh_app.extensions["corridor"]
     served = service.data
 
-    def broken(dataset):
+    def broken(dataset, history):
         raise ArithmeticError("a figure overflowed")
 
     monkeypatch.setattr("corridor.web.service.Catalog.build", broken)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
 from corridor.domain.currencies import Currency, named_currencies
+from corridor.domain.history import RateHistory, Series
 from corridor.domain.model import Dataset
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
@@ -39,9 +41,10 @@ class Catalog:
     by_key: Mapping[str, CorridorFigures]
     by_id: Mapping[str, CorridorFigures]  # by the id as a path writes it
     currencies: tuple[Currency, ...]
+    history: RateHistory
 
     @classmethod
-    def build(cls, dataset: Dataset) -> Catalog:
+    def build(cls, dataset: Dataset, history: RateHistory) -> Catalog:
         """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         return cls(
@@ -49,6 +52,7 @@ class Catalog:
             MappingProxyType({f.corridor.key: f for f in figures}),
             MappingProxyType({str(f.corridor.id): f for f in figures}),
             named_currencies(dataset.currencies),
+            history,
         )
 
     @property
@@ -79,7 +83,27 @@ class Catalog:
 
     def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
         """Reference rates for a pair of currencies in the rate tables."""
+        self._check_known(from_currency, to_currency)
+        return mid_rate(self.dataset, from_currency, to_currency)
+
+    def rate_history(self, from_currency: str, to_currency: str, *, interval: str = "day", start: dt.date | None = None,
+                     end: dt.date | None = None, date: dt.date | None = None) -> Series:
+        """A pair's ECB rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
+        # a currency is known to the rate tables or to the history (RUB, or CYP before the euro)
+        known = set(self.dataset.rates.interbank) | set(self.history.currencies)
         for code in (from_currency, to_currency):
+            if code not in known:
+                raise UnknownCurrency(code)
+        for code in (from_currency, to_currency):
+            self.history.check_covers(code)
+        if date is not None:
+            return Series(from_currency, to_currency, interval, date, date, [self.history.on(from_currency, to_currency, date)])
+        end = end or max(self.history.last, start or self.history.last)
+        start = start or end - dt.timedelta(days=365)
+        return Series(from_currency, to_currency, interval, start, end,
+                      self.history.series(from_currency, to_currency, start, end, interval))
+
+    def _check_known(self, *codes: str) -> None:
+        for code in codes:
             if code not in self.dataset.rates.interbank:
                 raise UnknownCurrency(code)
-        return mid_rate(self.dataset, from_currency, to_currency)

@@ -7,8 +7,9 @@ from corridor.web.auth import authenticate
 from corridor.web.endpoint import endpoint
 from corridor.web.quotes import QuoteEntries
 from corridor.web.service import current_service
-from schemas.api import CorridorSummarySchema, CurrencySchema, MidRateSchema, RankedProviderSchema
-from schemas.query import CorridorQuery, CurrencyPairQuery
+from corridor.web.tables import series_csv
+from schemas.api import CorridorSummarySchema, CurrencySchema, HistorySchema, MidRateSchema, RankedProviderSchema
+from schemas.query import CorridorQuery, CurrencyPairQuery, HistoryQuery
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -18,6 +19,7 @@ _ranked_providers = RankedProviderSchema(many=True)
 _ranked_entries = QuoteEntries(RankedProviderSchema)
 _mid_rate = MidRateSchema()
 _currencies = CurrencySchema(many=True)
+_history = HistorySchema()
 
 
 @bp.before_request
@@ -57,3 +59,12 @@ def currencies(catalog: Catalog, query: dict) -> list:
 def midrate(catalog: Catalog, query: dict) -> dict:
     """Consumer and interbank reference rates for any pair of known currencies."""
     return _mid_rate.dump(catalog.mid_rate(query["from_currency"], query["to_currency"]))
+
+
+@bp.get("/history")
+@endpoint(_history, cache_control=PRIVATE, query=HistoryQuery(), errors=(401, 404), variants=lambda catalog: [],
+          modified=lambda data: data.history_modified, csv=series_csv)
+def history(catalog: Catalog, query: dict) -> dict:
+    """A pair's ECB reference rates by day, week or month, or the one in force on a date; JSON or CSV."""
+    return _history.dump(catalog.rate_history(query["from_currency"], query["to_currency"], interval=query["interval"],
+                                              start=query.get("start"), end=query.get("end"), date=query.get("date")))

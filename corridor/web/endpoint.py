@@ -13,10 +13,10 @@ from flask import Request, request
 from marshmallow import Schema
 
 from corridor.domain.catalog import Catalog
-from corridor.web.http import Body, json_response, make_body
+from corridor.web.http import Body, LastModified, json_response, make_body
 from corridor.web.memo import SharedLRU
 from corridor.web.params import QueryParser
-from corridor.web.service import cache_key, current_service
+from corridor.web.service import DataVersion, cache_key, current_service
 from schemas.query import NoQuery
 
 View = Callable[..., Any]
@@ -37,6 +37,8 @@ class Operation:
     cached: bool
     variants: Callable[[Catalog], Iterable[dict[str, Any]]]
     one_off: Callable[[dict[str, Any]], bool]
+    modified: Callable[[DataVersion], LastModified]
+    csv: Callable[[Any, bool], Body] | None  # the body for `format=csv`, from the view's dump
     # loading a query through marshmallow costs more than serving a kept body, and clients repeat
     # a few short spellings: those are remembered, up to QUERY_MEMO of them
     loaded: SharedLRU[dict[str, Any]] = field(default_factory=lambda: SharedLRU(QUERY_MEMO))
@@ -57,7 +59,10 @@ class Operation:
 
     def body(self, catalog: Catalog, query: dict[str, Any], path: dict[str, Any]) -> Body:
         """The serialised response to `query` at `path`, with a gzip copy if it is kept."""
-        return make_body(self.view(catalog, query, **path), compress=self.keeps(query))
+        payload = self.view(catalog, query, **path)
+        if self.csv is not None and query.get("format") == "csv":
+            return self.csv(payload, self.keeps(query))
+        return make_body(payload, compress=self.keeps(query))
 
 
 def endpoint(
@@ -69,15 +74,18 @@ def endpoint(
     cached: bool = True,
     variants: Callable[[Catalog], Iterable[dict[str, Any]]] = lambda catalog: [{}],
     one_off: Callable[[dict[str, Any]], bool] = lambda query: False,
+    modified: Callable[[DataVersion], LastModified] = lambda data: data.modified,
+    csv: Callable[[Any, bool], Body] | None = None,
 ) -> Callable[[View], View]:
-    """Declare a view's response schemas, query schema, errors and caching."""
+    """Declare a view's response schemas, query schema, errors, caching, date and other format."""
     # `cached` bodies are kept (not those `one_off` says are, an arbitrary amount); `variants`
     # lists the URL values of the bodies built with the data
 
     def decorate(view: View) -> View:
         query_schema = query or NoQuery()
         operation = Operation(view, f"{view.__module__}.{view.__name__}", response, query_schema,
-                              QueryParser(query_schema), (400, *errors), cache_control, cached, variants, one_off)
+                              QueryParser(query_schema), (400, *errors), cache_control, cached, variants, one_off,
+                              modified, csv)
 
         @wraps(view)
         def serve(**path: Any) -> Any:
@@ -91,7 +99,7 @@ def endpoint(
                 body = operation.body(data.catalog, loaded, path)
                 if operation.keeps(loaded):
                     data.bodies.put(key, body)
-            return json_response(body, cache_control, modified=data.modified)
+            return json_response(body, cache_control, modified=operation.modified(data))
 
         serve.operation = operation
         return serve

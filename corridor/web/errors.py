@@ -9,6 +9,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
+from corridor.domain.history import NoHistory
 from corridor.web.http import allow_header, json_bytes
 from schemas.problem import ProblemSchema
 
@@ -59,6 +60,10 @@ def _not_served(error: NotServed) -> Response:
     return problem(404, code, detail(error.value))
 
 
+def _no_history(error: NoHistory) -> Response:
+    return problem(404, "no_history", error.reason)
+
+
 def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
     if status >= 500:
@@ -80,5 +85,6 @@ def register_error_handlers(app: Flask) -> None:
     """Route every exception to `problem`."""
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(NotServed, _not_served)
+    app.register_error_handler(NoHistory, _no_history)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)

@@ -31,12 +31,14 @@ def json_bytes(payload: Any) -> bytes:
 
 
 class Body(NamedTuple):
-    """A serialised JSON body and its strong validator, and a gzip copy with its own when large."""
+    """A serialised body and its strong validator, and a gzip copy with its own when large."""
 
     data: bytes
     etag: str
     gzipped: bytes | None = None
     gzipped_etag: str | None = None
+    media_type: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()  # any others it is sent with, such as Content-Disposition
 
     @property
     def size(self) -> int:
@@ -50,12 +52,17 @@ def _etag(data: bytes) -> str:
 
 
 def make_body(payload: Any, *, compress: bool = True) -> Body:
-    """Serialise once; a body of GZIP_MIN bytes or more is also kept gzip-compressed, if `compress`."""
-    data = json_bytes(payload)
+    """Serialise once as JSON; see `encode_body`."""
+    return encode_body(json_bytes(payload), compress=compress)
+
+
+def encode_body(data: bytes, *, compress: bool = True, media_type: str = "application/json",
+                headers: tuple[tuple[str, str], ...] = ()) -> Body:
+    """A body of GZIP_MIN bytes or more is also kept gzip-compressed, if `compress`."""
     if not compress or len(data) < GZIP_MIN:
-        return Body(data, _etag(data))
+        return Body(data, _etag(data), media_type=media_type, headers=headers)
     gzipped = gzip.compress(data, mtime=0)  # no timestamp: every worker builds the same bytes
-    return Body(data, _etag(data), gzipped, _etag(gzipped))
+    return Body(data, _etag(data), gzipped, _etag(gzipped), media_type, headers)
 
 
 class LastModified(NamedTuple):
@@ -98,7 +105,8 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True,
             return response
     if encoding:
         headers.append(("Content-Encoding", encoding))
-    headers.append(("Content-Type", "application/json"))
+    headers.append(("Content-Type", body.media_type))
+    headers.extend(body.headers)
     return Response(data, headers=headers)
 
 

@@ -27,7 +27,8 @@ _HEADER = {"schema": {"type": "string"}}
 _REQUEST_ID = {"X-Request-ID": {**_HEADER, "description": "The client's request id, or a generated one."}}
 _VALIDATORS = {
     "ETag": {**_HEADER, "description": "Strong validator; send it back in If-None-Match."},
-    "Last-Modified": {**_HEADER, "description": "The data's date (as_of), midnight GMT; send it back in If-Modified-Since."},
+    "Last-Modified": {**_HEADER, "description": "The data's date (as_of; for history, its last day), midnight GMT; "
+                                                "send it back in If-Modified-Since."},
 }
 _CORS = {
     "Access-Control-Allow-Origin": {"schema": {"type": "string", "enum": ["*"]}, "description": "Any origin may read it."},
@@ -51,6 +52,7 @@ _SERVER_LIMITS = {
     "431": "Request Header Fields Too Large: more than 50 headers, or one over 8190 bytes. Answered "
            "by gunicorn as text/html, without the app's headers.",
 }
+_CSV_EXAMPLE = "date,rate\r\n2026-10-29,18.9015\r\n2026-10-30,18.9077\r\n"
 _DESCRIPTION = (
     "What it really costs to send money from one currency to another. Figures are illustrative "
     "sample data, not live quotes. Group A (/api/) needs a bearer key and sends no CORS headers: "
@@ -109,6 +111,9 @@ def _operation(rule: Rule, view: Any, plugin: MarshmallowPlugin) -> dict[str, An
                        *(_CONDITIONAL_HEADERS if cached else []), *_path_parameters(rule)],
         "responses": {"200": {"description": summary, "headers": headers, "content": {"application/json": success}}},
     }
+    if operation.csv is not None:
+        result["responses"]["200"]["content"]["text/csv"] = {"schema": {"type": "string", "example": _CSV_EXAMPLE}}
+        headers["Content-Disposition"] = {**_HEADER, "description": 'With format=csv: attachment; filename="FROM_TO_START_END.csv".'}
     if cached:
         result["responses"]["304"] = {"description": "Not Modified: If-None-Match named the current ETag, or "
                                                      "If-Modified-Since is not older than the data.",

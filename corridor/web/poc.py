@@ -9,6 +9,7 @@ from corridor.domain.catalog import Catalog
 from corridor.web.endpoint import endpoint
 from corridor.web.quotes import QuoteEntries
 from corridor.web.service import current_service
+from corridor.web.tables import series_csv
 from schemas.guide import guide_entries
 from schemas.poc import (
     CorridorListResponse,
@@ -17,12 +18,13 @@ from schemas.poc import (
     FullResponse,
     GuideResponse,
     HealthResponse,
+    HistoryResponse,
     ProviderEntrySchema,
     ProviderGroupsResponse,
     ProvidersResponse,
 )
 from schemas.problem import ProblemSchema
-from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
+from schemas.query import HistoryQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 bp = Blueprint("poc", __name__, url_prefix="/api/poc")
 
@@ -36,6 +38,7 @@ _provider_groups = ProviderGroupsResponse()
 _full = FullResponse()
 _guide = GuideResponse()
 _health = HealthResponse()
+_history = HistoryResponse()
 _currencies = CurrenciesResponse()
 _problem = ProblemSchema()
 
@@ -94,7 +97,7 @@ def full(catalog: Catalog, query: dict) -> dict:
 def guide(catalog: Catalog, query: dict) -> dict:
     """Every field name of every Group B payload, generated from the schemas."""
     entries = guide_entries(_corridor_list, _corridor, _providers, _provider_groups, _currencies, _full, _guide,
-                            _health, _problem)
+                            _health, _history, _problem)
     return _guide.dump({"count": len(entries), "fields": entries})
 
 
@@ -108,4 +111,15 @@ def health(catalog: Catalog, query: dict) -> dict:
         "data_as_of": catalog.dataset.as_of,
         "corridors": len(catalog.corridors),
         "uptime_seconds": int(time.monotonic() - current_service().started),
+        "history_start": catalog.history.first,
+        "history_end": catalog.history.last,
     })
+
+
+@bp.get("/history")
+@endpoint(_history, cache_control=PUBLIC, query=HistoryQuery(), errors=(404,), variants=lambda catalog: [],
+          modified=lambda data: data.history_modified, csv=series_csv)
+def history(catalog: Catalog, query: dict) -> dict:
+    """A pair's ECB reference rates by day, week or month, or the one in force on a date; JSON or CSV."""
+    return _history.dump(catalog.rate_history(query["from_currency"], query["to_currency"], interval=query["interval"],
+                                              start=query.get("start"), end=query.get("end"), date=query.get("date")))

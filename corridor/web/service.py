@@ -11,6 +11,7 @@ from flask import Flask, current_app
 from flask.cli import run_command
 from werkzeug.datastructures import MultiDict
 
+from corridor.data.history import default_history_path, load_history
 from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.settings import ConfigError, whole_number
@@ -49,8 +50,10 @@ class DataVersion:
 
     catalog: Catalog
     bodies: ResponseCache
-    modified: LastModified
+    modified: LastModified  # the data's as_of
+    history_modified: LastModified  # the history's last day
     summary: str
+    history_summary: str
 
 
 @dataclass
@@ -89,17 +92,23 @@ def prebuild(app: Flask, catalog: Catalog) -> dict[Key, Body]:
 
 
 def load_data(app: Flask, path: str | None = None) -> DataVersion:
-    """Read, validate and price a data file (SEED_DATA if None) and build its responses, or DataError."""
+    """Read, validate and price a data file (SEED_DATA if None) and the rate history, build their responses; or DataError."""
     path = path or app.config["SEED_DATA"]
+    history_path = app.config["HISTORY_DATA"] or default_history_path()
+    max_bytes = whole_number(app.config, "DATA_MAX_MB") * 2**20
     try:
-        dataset = load_dataset(path, whole_number(app.config, "DATA_MAX_MB") * 2**20)
-        catalog = Catalog.build(dataset)
+        dataset = load_dataset(path, max_bytes)
+        history = load_history(history_path, max_bytes)
+        catalog = Catalog.build(dataset, history)
         bodies = ResponseCache(prebuild(app, catalog), whole_number(app.config, "CACHE_MB") * 2**20)
     except (DataError, ConfigError):
         raise
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{path}: cannot be served: {type(err).__name__}: {err}") from err
-    return DataVersion(catalog, bodies, LastModified.of(dataset.as_of), f"{path}: {summary(dataset)}")
+    return DataVersion(catalog, bodies, LastModified.of(dataset.as_of), LastModified.of(history.last),
+                       f"{path}: {summary(dataset)}",
+                       f"{history_path}: ECB rates of {len(history.currencies)} currencies, {len(history.days):,} "
+                       f"business days from {history.first} to {history.last}")
 
 
 def refresh_data(app: Flask) -> DataVersion:
@@ -136,3 +145,4 @@ def init_service(app: Flask) -> None:
     data = load_data(app)
     app.extensions["corridor"] = Service(keys, env_keys, data, time.monotonic())
     app.logger.info("Loaded %s; %d API key(s) live.", data.summary, len(keys))
+    app.logger.info("Loaded the rate history %s.", data.history_summary)

@@ -1,0 +1,123 @@
+"""ECB reference-rate history: every business day's euro rates in compact arrays, and series of a pair."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from array import array
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterator, Mapping
+
+INTERVALS: dict[str, Callable[[dt.date], Hashable]] = {
+    "day": lambda day: day,
+    "week": lambda day: day.isocalendar()[:2],  # the ISO year and week
+    "month": lambda day: (day.year, day.month),
+}
+BASE = "EUR"  # the ECB quotes every currency against the euro
+
+
+class NoHistory(LookupError):
+    """The history has no rate for what was asked: `value` says which currency or date."""
+
+    def __init__(self, value: str, reason: str) -> None:
+        super().__init__(reason)
+        self.value = value
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Point:
+    """A pair's rate on one ECB business day, unrounded."""
+
+    date: dt.date
+    rate: float
+
+
+@dataclass(frozen=True)
+class Series:
+    """A pair's points over a range (or the one in force on a date, start = end = that date)."""
+
+    from_currency: str
+    to_currency: str
+    interval: str
+    start: dt.date
+    end: dt.date
+    points: list[Point]
+    source: str = "ECB"
+
+    @property
+    def pair(self) -> str:
+        """FROM→TO."""
+        return f"{self.from_currency}\u2192{self.to_currency}"
+
+    @property
+    def count(self) -> int:
+        """Number of points."""
+        return len(self.points)
+
+
+@dataclass(frozen=True)
+class RateHistory:
+    """Business days in ascending order (as date ordinals) and each currency's euro rate on them (NaN: none)."""
+
+    days: array  # 'l' ordinals
+    rates: Mapping[str, array]  # code → 'd' rates, one per day
+
+    @property
+    def first(self) -> dt.date:
+        """The first business day of the history."""
+        return dt.date.fromordinal(self.days[0])
+
+    @property
+    def last(self) -> dt.date:
+        """The last business day of the history."""
+        return dt.date.fromordinal(self.days[-1])
+
+    @property
+    def currencies(self) -> list[str]:
+        """Every currency with at least one rate, EUR included, by code."""
+        return sorted({BASE, *self.rates})
+
+    def nbytes(self) -> int:
+        """Bytes held by the arrays."""
+        return sum(a.itemsize * len(a) for a in (self.days, *self.rates.values()))
+
+    def check_covers(self, code: str) -> None:
+        """Raise NoHistory unless the history holds rates for `code`."""
+        if code != BASE and code not in self.rates:
+            raise NoHistory(code, f"The ECB reference rates have no history for {code}.")
+
+    def series(self, from_code: str, to_code: str, start: dt.date, end: dt.date, interval: str) -> list[Point]:
+        """The pair's rate on each business day from `start` to `end`, or the last of each week or month."""
+        low = bisect_left(self.days, start.toordinal())
+        high = bisect_right(self.days, end.toordinal())
+        key = INTERVALS[interval]
+        chosen: dict[Hashable, Point] = {}  # a later day of the same week or month replaces an earlier one
+        for point in self._points(from_code, to_code, low, high):
+            chosen[key(point.date)] = point
+        return list(chosen.values())
+
+    def on(self, from_code: str, to_code: str, day: dt.date) -> Point:
+        """The rate in force on `day`: the pair's rate on the last business day on or before it."""
+        index = bisect_right(self.days, day.toordinal()) - 1
+        if index < 0:
+            raise NoHistory(day.isoformat(), f"The ECB history begins on {self.first.isoformat()}; "
+                                             f"no rate was in force on {day.isoformat()}.")
+        points = list(self._points(from_code, to_code, index, index + 1))
+        if not points:
+            business_day = dt.date.fromordinal(self.days[index]).isoformat()
+            raise NoHistory(day.isoformat(), f"The ECB published no {from_code} and {to_code} rates on "
+                                             f"{business_day}, the business day in force on {day.isoformat()}.")
+        return points[0]
+
+    def _points(self, from_code: str, to_code: str, low: int, high: int) -> Iterator[Point]:
+        # EUR = 1; a day on which either currency has no rate (NaN) is skipped
+        days = self.days[low:high]
+        for ordinal, from_rate, to_rate in zip(days, self._column(from_code, low, high), self._column(to_code, low, high)):
+            rate = to_rate / from_rate
+            if not math.isnan(rate):
+                yield Point(dt.date.fromordinal(ordinal), rate)
+
+    def _column(self, code: str, low: int, high: int) -> array:
+        return array("d", [1.0]) * (high - low) if code == BASE else self.rates[code][low:high]
