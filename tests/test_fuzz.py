@@ -11,14 +11,16 @@ from hypothesis import strategies as st
 from conftest import RAW_KEY
 
 ENDPOINTS = ["/api/corridors", "/api/providers", "/api/midrate", "/api/poc/corridors", "/api/poc/corridors/1",
-             "/api/poc/providers", "/api/poc/full", "/api/poc/guide", "/api/poc/health"]
+             "/api/poc/providers", "/api/poc/full", "/api/poc/guide", "/api/poc/health", "/api/history",
+             "/api/poc/history"]
 ALLOWED = {200, 204, 302, 304, 400, 401, 404, 405}
-NAMES = ["corridor", "from", "to", "amount", "payout", "sort", "api_key"]
+NAMES = ["corridor", "from", "to", "amount", "payout", "sort", "api_key", "start", "end", "date", "interval"]
 FUZZ = settings(max_examples=400, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
-codes = st.sampled_from(["USD", "usd", "MXN", "EUR", "XYZ", "US", "USDX", "USD_MXN", "usd_mxn", "GBP_INR", ""])
+codes = st.sampled_from(["USD", "usd", "MXN", "EUR", "XYZ", "US", "USDX", "USD_MXN", "usd_mxn", "GBP_INR", "", "0001-01-01",
+                         "9999-12-31", "2025-02-29", "2025-12-25", "week", "month"])
 values = st.one_of(codes, text)
 queries = st.lists(st.tuples(st.one_of(st.sampled_from(NAMES), text), values), max_size=4)
 header_text = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=60)

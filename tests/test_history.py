@@ -105,6 +105,8 @@ def test_date_gives_the_rate_in_force(client, auth, asked, in_force):
     ("/api/history?from=XYZ&to=USD", 404, "unknown_currency", "No rates for currency XYZ in this service."),
     ("/api/history?from=USD&to=MXN&date=1998-12-31", 404, "no_history",
      "The ECB history begins on 1999-01-04; no rate was in force on 1998-12-31."),
+    ("/api/history?from=USD&to=MXN&date=0001-01-01", 404, "no_history",
+     "The ECB history begins on 1999-01-04; no rate was in force on 0001-01-01."),
     ("/api/history?from=USD&to=MXN&date=2002-01-02", 404, "no_history",
      "The ECB published no USD and MXN rates on 2002-01-02, the business day in force on 2002-01-02."),
     ("/api/history?from=USD&to=MXN&start=2025-1-01", 400, "invalid_parameter",
@@ -130,11 +132,15 @@ def test_errors_are_problem_details(client, auth, url, status, code, detail):
     assert (response.get_json()["code"], response.get_json()["detail"]) == (code, detail)
 
 
-@pytest.mark.parametrize("query", ["start=1990-01-01&end=1998-12-31", "start=2030-01-01", "start=2030-01-01&end=2030-12-31"])
+@pytest.mark.parametrize("query", ["start=1990-01-01&end=1998-12-31", "start=2030-01-01", "start=2030-01-01&end=2030-12-31",
+                                   "end=0001-01-05", "start=9999-12-31", "start=0001-01-01&end=9999-12-31&interval=week"])
 def test_a_range_outside_the_history_is_an_empty_series(client, auth, query):
     body = get(client, auth, f"/api/history?from=USD&to=MXN&{query}").get_json()
-    assert body["points"] == []
     assert body["start"] <= body["end"]
+    if "9999-12-31&interval" in query:  # the whole history, one point a week
+        assert body["points"] == expected_points("USD", "MXN", dt.date.min, dt.date.max, "week")
+    else:
+        assert body["points"] == []
 
 
 @pytest.mark.parametrize("prefix, auth_needed", [("/api", True), ("/api/poc", False)])

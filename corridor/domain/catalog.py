@@ -99,7 +99,7 @@ class Catalog:
         if date is not None:
             return Series(from_currency, to_currency, interval, date, date, [self.history.on(from_currency, to_currency, date)])
         end = end or max(self.history.last, start or self.history.last)
-        start = start or end - dt.timedelta(days=365)
+        start = start or dt.date.fromordinal(max(1, end.toordinal() - 365))  # no earlier than year 1
         return Series(from_currency, to_currency, interval, start, end,
                       self.history.series(from_currency, to_currency, start, end, interval))
 
