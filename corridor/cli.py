@@ -15,7 +15,7 @@ from corridor.settings import whole_number
 from corridor.domain.history import INTERVALS
 from corridor.web.auth import generate_key
 from corridor.web.service import load_data
-from schemas.fields import round_significant
+from corridor.domain.rounding import round_significant
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
@@ -79,8 +79,10 @@ def show_history(from_code: str, to_code: str, start: dt.datetime | None, end: d
     for code in (from_code, to_code):
         if code not in history.currencies:
             raise click.ClickException(f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}.")
-    last = end.date() if end else history.last
-    first = start.date() if start else last - dt.timedelta(days=365)
+    last = end.date() if end else max(history.last, start.date() if start else history.last)
+    first = start.date() if start else dt.date.fromordinal(max(1, last.toordinal() - 365))
+    if first > last:
+        raise click.ClickException(f"--start {first} is after --end {last}.")
     points = history.series(from_code, to_code, first, last, interval)
     click.echo(f"{from_code}→{to_code}, ECB, {interval}, {first} to {last}: {len(points)} points")
     click.echo(f"{'date':<10}  {'rate':>12}")

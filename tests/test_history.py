@@ -3,6 +3,7 @@
 import csv
 import datetime as dt
 import io
+import re
 import zipfile
 from importlib import resources
 
@@ -188,7 +189,11 @@ def test_history_data_may_be_the_ecb_csv(tmp_path, auth):
 @pytest.mark.parametrize("content, reason", [
     (b"", "line 1 must be the ECB header, Date followed by currency codes."),
     (b"Date,USD,\n2026-11-31,1.1,\n", "line 2: '2026-11-31' is not a date written YYYY-MM-DD."),
-    (b"Date,USD,\n2026-11-20,-1,\n", "line 2: the USD rate '-1' is not a positive number."),
+    (b"Date,USD,\n2026-11-20,-1,\n", "line 2: the USD rate '-1' is not a number from 0.000001 to 1000000000."),
+    (b"Date,USD,MXN,\n2026-11-20,1e-300,1e300,\n", "line 2: the USD rate '1e-300' is not a number from 0.000001 to 1000000000."),
+    (b"Date,USD,\n20261120,1.1,\n", "line 2: '20261120' is not a date written YYYY-MM-DD."),
+    (b"Date,USD,\n2026-11-20,\"1.1\r2\",\n" + b"x" * 10, None),
+    (b"Date,USD,\n2026-11-20," + b"9" * 140_000 + b",\n", "not CSV as the ECB writes it: field larger than field limit (131072)."),
     (b"Date,USD,\n2026-11-20,1,\n2026-11-20,1,\n", "line 3: the date 2026-11-20 is given twice."),
     (b"Date,US Dollar,\n", "line 1: 'US Dollar' is not a currency code, or is given twice."),
     (b"PK\x03\x04 not really a zip", "not a readable zip file: File is not a zip file."),
@@ -200,8 +205,36 @@ def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_g
     fresh_app.config["HISTORY_DATA"] = str(path)
     with pytest.raises(DataError) as caught:
         refresh_data(fresh_app)
-    assert caught.value.format_message() == f"{path}: {reason}"
+    assert caught.value.format_message().startswith(f"{path}: {reason or ''}")
     assert fresh_app.extensions["corridor"].data is served
+
+
+def test_a_corrupt_zip_is_refused_naming_the_history(fresh_app, tmp_path):
+    good = io.BytesIO()
+    with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("eurofxref-hist.csv", "Date,USD,\n" + "2026-11-20,1.1,\n" * 2000)
+    data = bytearray(good.getvalue())
+    data[60:80] = b"\x00" * 20  # inside the compressed stream
+    path = tmp_path / "eurofxref-hist.zip"
+    path.write_bytes(bytes(data))
+    fresh_app.config["HISTORY_DATA"] = str(path)
+    with pytest.raises(DataError, match=rf"^{re.escape(str(path))}: "):
+        refresh_data(fresh_app)
+
+
+def test_unreadable_if_modified_since_is_ignored(client):
+    response = client.get("/api/poc/corridors/1", headers={"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--end", "0001-01-05"], "USD→MXN, ECB, day, 0001-01-01 to 0001-01-05: 0 points"),
+    (["--start", "2025-02-01", "--end", "2025-01-01"], "Error: --start 2025-02-01 is after --end 2025-01-01."),
+])
+def test_history_show_handles_odd_ranges(app, args, message):
+    result = app.test_cli_runner().invoke(args=["history", "show", "USD", "MXN", *args])
+    assert message in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
 def test_history_show_prints_a_table(app):

@@ -41,6 +41,15 @@ def test_keys_file_adds_to_api_keys(tmp_path):
     assert (_status(client, OLD_KEY), _status(client, NEW_KEY)) == (200, 200)
 
 
+def test_a_keys_file_that_is_not_a_regular_file_or_too_large_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="cannot be read: not a regular file"):
+        _app(tmp_path, api_keys=OLD_KEY)
+    big = tmp_path / "big"
+    big.write_text("# padding\n" * 200_000)
+    with pytest.raises(ConfigError, match="cannot be read: over 1,048,576 bytes"):
+        _app(big, api_keys=OLD_KEY)
+
+
 @pytest.mark.parametrize("content, reason", [
     (None, "cannot be read: No such file or directory."),
     ("# only a comment\n\n", "holds no key: give one entry per line."),
@@ -61,7 +70,7 @@ def test_bad_entry_names_its_line_without_echoing_it(tmp_path):
     with pytest.raises(ConfigError) as caught:
         _app(keys_file)
     message = caught.value.format_message()
-    assert message.startswith("API_KEYS_FILE line 3 is not usable") and "has space" not in message
+    assert message.startswith(f"API_KEYS_FILE {keys_file} line 3 is not usable") and "has space" not in message
 
 
 def test_short_raw_keys_are_warned_about_without_showing_them(tmp_path, caplog):
@@ -70,7 +79,7 @@ def test_short_raw_keys_are_warned_about_without_showing_them(tmp_path, caplog):
     caplog.set_level("WARNING")
     _app(keys_file, api_keys="tiny,sha256:" + "ab" * 32)
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert [w.split(" is a raw key")[0] for w in warnings] == ["API_KEYS entry 1", "API_KEYS_FILE line 2"]
+    assert [w.split(" is a raw key")[0] for w in warnings] == ["API_KEYS entry 1", f"API_KEYS_FILE {keys_file} line 2"]
     assert all("shorter than 16 characters" in w and "tiny" not in w and "short-key" not in w for w in warnings)
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from schemas.fields import round_half_up, round_significant
+from corridor.domain.rounding import round_half_up, round_significant
 
 
 @pytest.mark.parametrize(

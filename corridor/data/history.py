@@ -9,6 +9,7 @@ import math
 import os
 import re
 import zipfile
+import zlib
 from array import array
 from functools import lru_cache
 from importlib import resources
@@ -17,7 +18,9 @@ from corridor.data.load import DataError, read_data_file
 from corridor.domain.history import RateHistory
 
 _CODE = re.compile(r"[A-Z]{3}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MISSING = {"", "N/A"}
+_LOWEST, _HIGHEST = 1e-6, 1e9  # euro rates beyond these are not currencies (the ECB's span 0.4 to 2 million)
 
 
 def default_history_path() -> str:
@@ -54,7 +57,8 @@ def _unzip(path: str, data: bytes, max_bytes: int) -> bytes:
                 raise DataError(f"{path}: the zip holds {len(members)} CSV files; the ECB's holds one.")
             with archive.open(members[0]) as member:
                 data = member.read(max_bytes + 1)  # the sizes a zip declares may lie
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as err:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, RuntimeError,
+            NotImplementedError) as err:  # a corrupt, encrypted or oddly compressed member among them
         raise DataError(f"{path}: not a readable zip file: {err}.") from None
     if len(data) > max_bytes:
         raise DataError(f"{path}: the CSV in the zip is over {max_bytes:,} bytes, the limit DATA_MAX_MB sets.")
@@ -63,6 +67,13 @@ def _unzip(path: str, data: bytes, max_bytes: int) -> bytes:
 
 def parse_history(path: str, text: str) -> RateHistory:
     """The history in the ECB's CSV layout: `Date,USD,JPY,…` then one line per day, N/A where none."""
+    try:
+        return _parse(path, text)
+    except csv.Error as err:
+        raise DataError(f"{path}: not CSV as the ECB writes it: {err}.") from None
+
+
+def _parse(path: str, text: str) -> RateHistory:
     rows = csv.reader(io.StringIO(text))
     header = next(rows, [])
     codes = [code.strip() for code in header[1:]]
@@ -90,6 +101,8 @@ def parse_history(path: str, text: str) -> RateHistory:
 
 def _day(path: str, line: int, text: str) -> int:
     try:
+        if not _DATE.fullmatch(text.strip()):
+            raise ValueError(text)
         return dt.date.fromisoformat(text.strip()).toordinal()
     except ValueError:
         raise DataError(f"{path}: line {line}: {text[:20]!r} is not a date written YYYY-MM-DD.") from None
@@ -103,6 +116,6 @@ def _rate(path: str, line: int, code: str, text: str) -> float:
         rate = float(text)
     except ValueError:
         rate = math.nan
-    if not (math.isfinite(rate) and rate > 0):
-        raise DataError(f"{path}: line {line}: the {code} rate {text[:20]!r} is not a positive number.")
+    if not _LOWEST <= rate <= _HIGHEST:
+        raise DataError(f"{path}: line {line}: the {code} rate {text[:20]!r} is not a number from 0.000001 to 1000000000.")
     return rate

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
-from pathlib import Path
+import stat
 from typing import Iterable, NamedTuple
 
 from corridor.settings import ConfigError
@@ -16,6 +17,7 @@ _REALM = 'Bearer realm="corridor-api"'
 _HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
 _RAW = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces: survives any HTTP client
 SHORT_KEY = 16  # raw keys shorter than this are warned about: guessable
+KEYS_FILE_MAX = 2**20  # bytes: thousands of entries
 
 
 class Keys(NamedTuple):
@@ -57,12 +59,18 @@ def parse_api_keys(value: str) -> Keys:
 def read_keys_file(path: str) -> Keys:
     """The entries of an API_KEYS_FILE, one per line; blank lines and lines starting with # skipped."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
+            raise ConfigError(f"API_KEYS_FILE {path} cannot be read: not a regular file.")
+        with open(path, "rb") as handle:
+            data = handle.read(KEYS_FILE_MAX + 1)
+        if len(data) > KEYS_FILE_MAX:
+            raise ConfigError(f"API_KEYS_FILE {path} cannot be read: over {KEYS_FILE_MAX:,} bytes.")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
         raise ConfigError(f"API_KEYS_FILE {path} cannot be read: {reason}.") from None
     lines = ((n, line.strip()) for n, line in enumerate(text.splitlines(), start=1))
-    keys = parse_entries((f"API_KEYS_FILE line {n}", line) for n, line in lines if line and not line.startswith("#"))
+    keys = parse_entries((f"API_KEYS_FILE {path} line {n}", line) for n, line in lines if line and not line.startswith("#"))
     if not keys.digests:
         raise ConfigError(f"API_KEYS_FILE {path} holds no key: give one entry per line.")
     return keys

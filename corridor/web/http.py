@@ -97,7 +97,7 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True,
         if "HTTP_IF_NONE_MATCH" in environ:
             unchanged = request.if_none_match.contains_weak(tag)
         else:
-            since = request.if_modified_since if modified and "HTTP_IF_MODIFIED_SINCE" in environ else None
+            since = _if_modified_since() if modified and "HTTP_IF_MODIFIED_SINCE" in environ else None
             unchanged = since is not None and since >= modified.when
         if unchanged:
             response = Response(status=304, headers=headers)
@@ -108,6 +108,13 @@ def json_response(body: Body, cache_control: str, *, etag: bool = True,
     headers.append(("Content-Type", body.media_type))
     headers.extend(body.headers)
     return Response(data, headers=headers)
+
+
+def _if_modified_since() -> dt.datetime | None:
+    try:
+        return request.if_modified_since
+    except (OverflowError, ValueError):  # a year beyond datetime's: unreadable, so ignored
+        return None
 
 
 def allow_header(methods: list[str]) -> str:

@@ -1,0 +1,23 @@
+"""Rounding as on paper, ties away from zero, on the 15 significant digits a double holds."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+
+def _decimal(value: float) -> Decimal:
+    # binary noise (3.3349999999999995 for the 3.335 of 100 × 6.67 / 200) must not decide a tie
+    return Decimal(f"{value:.15g}")
+
+
+def round_half_up(value: float, places: int) -> float:
+    """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
+    return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+
+
+def round_significant(value: float, digits: int) -> float:
+    """`value` to `digits` significant figures, ties away from zero."""
+    exact = _decimal(value)
+    if not exact:
+        return 0.0
+    return float(exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), ROUND_HALF_UP))
