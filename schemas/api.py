@@ -20,6 +20,9 @@ class CorridorSummarySchema(Schema):
     compliance = fields.String(attribute="corridor.compliance", metadata={"description": "Compliance level: Low, Medium or High.", "example": "Low"})
     score = fields.Integer(attribute="corridor.score", metadata={"description": "Corridor score, 0–100.", "example": 91})
     key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO, as /api/providers takes it.", "example": "USD_MXN"})
+    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Mean true cost of the corridor's offers at the reference amount, %.", "example": 6.54})
+    sdg_target_met = fields.Boolean(metadata={"description": "avg_cost_pct is at most 3: the UN SDG 10.c target.", "example": False})
+    offers_over_5_pct = fields.Integer(metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4})
 
 
 class RankedProviderSchema(Schema):
@@ -37,6 +40,7 @@ class RankedProviderSchema(Schema):
     fee_total = Rounded(metadata={"description": "flat_fee + amount × fee_pct / 100, source currency, paid on top.", "example": 1.99})
     recipient_gets = Rounded(metadata={"description": "amount × rate, destination currency.", "example": 3639.48})
     settlement_minutes = fields.Integer(metadata={"description": "Settlement time in minutes.", "example": 10})
+    total_paid = Rounded(metadata={"description": "send_amount + fee_total: what the sender pays in all, source currency.", "example": 201.99})
 
 
 class CurrencySchema(Schema):
@@ -65,3 +69,19 @@ class HistorySchema(Schema):
     start = fields.Date(metadata={"description": "First day asked for (or defaulted), YYYY-MM-DD.", "example": "2025-10-30"})
     end = fields.Date(metadata={"description": "Last day asked for (or defaulted), YYYY-MM-DD.", "example": "2026-10-30"})
     points = fields.List(fields.Nested(HistoryPointSchema), metadata={"description": "One point per listed business day, oldest first."})
+
+
+class BenchmarkCorridorSchema(Schema):
+    key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO.", "example": "USD_MXN"})
+    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Its mean true cost at the reference amount, %.", "example": 6.54})
+
+
+class BenchmarkSchema(Schema):
+    corridor_count = fields.Integer(attribute="count", metadata={"description": "Active corridors measured.", "example": 19})
+    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Simple mean of the corridors' mean true costs, %.", "example": 6.21})
+    weighted_avg_cost_pct = Rounded(attribute="weighted_avg_cost", metadata={"description": "Mean of the corridors' mean true costs weighted by annual_flow_bn, %.", "example": 5.87})
+    smart_avg_cost_pct = Rounded(attribute="smart_avg_cost", metadata={"description": "Mean over corridors of their three cheapest offers' mean true cost, %.", "example": 3.12})
+    corridors_meeting_target = fields.Integer(metadata={"description": "Corridors whose avg_cost_pct is at most 3.", "example": 2})
+    corridors_with_offer_over_5_pct = fields.Integer(metadata={"description": "Corridors with at least one offer above 5 %.", "example": 17})
+    cheapest = fields.Nested(BenchmarkCorridorSchema, metadata={"description": "The corridor with the lowest avg_cost_pct."})
+    costliest = fields.Nested(BenchmarkCorridorSchema, metadata={"description": "The corridor with the highest avg_cost_pct."})

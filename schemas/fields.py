@@ -103,6 +103,15 @@ class Amount(PatternString):
         return float(text)
 
 
+class ReceiveAmount(Amount):
+    """An amount to deliver: a plain decimal above 0 and at most 1,000,000,000,000 with at most 2 decimals."""
+
+    default_error_messages = {
+        "invalid": "must be a plain decimal above 0 and at most 1000000000000, with at most 2 decimals, such as 5000."
+    }
+    pattern = r"(?:0\.(?:0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,11}(?:\.[0-9]{1,2})?|1000000000000(?:\.00?)?)"
+
+
 class CorridorKey(PatternString):
     """A corridor key in a query: `FROM_TO` in any case, upper-cased."""
 

@@ -35,6 +35,8 @@ class CorridorSchema(Schema):
     compliance = fields.String(attribute="corridor.compliance", **_meta("Compliance level: Low, Medium or High.", "Low"))
     settlement = fields.String(**_meta("Settlement time of the fastest provider.", "5 minutes"))
     key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO, as the `corridor` query parameter takes it.", "USD_MXN"))
+    sdgTargetMet = fields.Boolean(attribute="sdg_target_met", **_meta("avgCost is at most 3.00%: the UN SDG 10.c target.", False))
+    offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
 
 
 class ProviderEntrySchema(Schema):
@@ -52,6 +54,7 @@ class ProviderEntrySchema(Schema):
     feeTotal = Rounded(attribute="fee_total", **_meta("fee + amount × fee % / 100, source currency, paid on top.", 1.99))
     recipientGets = Rounded(attribute="recipient_gets", **_meta("amount × rate, destination currency.", 3639.48))
     settlementMinutes = fields.Integer(attribute="settlement_minutes", **_meta("Settlement time in minutes.", 10))
+    totalPaid = Rounded(attribute="total_paid", **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99))
 
 
 class ProviderGroupSchema(Schema):
@@ -128,3 +131,20 @@ class HistoryResponse(OkSchema):
     end = fields.Date(**_meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))
     count = fields.Integer(**_meta("Number of points in the list that follows.", 256))
     points = fields.List(fields.Nested(HistoryPointSchema), **_meta("One point per listed business day, oldest first."))
+
+
+class CorridorCostSchema(Schema):
+    corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
+    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
+    avgCost = PercentText(attribute="avg_cost", **_meta("Its mean true cost at the reference amount.", "6.54%"))
+
+
+class BenchmarkResponse(OkSchema):
+    corridorCount = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
+    avgCost = PercentText(attribute="avg_cost", **_meta("Simple mean of the corridors' mean true costs.", "6.21%"))
+    weightedAvgCost = PercentText(attribute="weighted_avg_cost", **_meta("Mean of the corridors' mean true costs weighted by annual flow.", "5.87%"))
+    smartAvgCost = PercentText(attribute="smart_avg_cost", **_meta("Mean over corridors of their three cheapest providers' mean true cost.", "3.12%"))
+    meetingTarget = fields.Integer(attribute="corridors_meeting_target", **_meta("Corridors whose avgCost is at most 3.00%.", 2))
+    withOfferOver5Pct = fields.Integer(attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 17))
+    cheapest = fields.Nested(CorridorCostSchema, **_meta("The corridor with the lowest avgCost."))
+    costliest = fields.Nested(CorridorCostSchema, **_meta("The corridor with the highest avgCost."))

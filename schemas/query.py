@@ -11,7 +11,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from corridor.domain.history import INTERVALS
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import SORT_ORDERS
-from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate
+from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate, ReceiveAmount
 
 FORMATS = ("json", "csv")
 
@@ -26,6 +26,11 @@ class QuoteOptions(Schema):
     amount = Amount(metadata={"description": "Send amount in the source currency: a plain decimal above 0, "
                                              "at most 1000000000, at most 2 decimals; default the reference amount.",
                               "example": "1000"})
+    receive_amount = ReceiveAmount(metadata={
+        "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
+                       "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
+                       "and sort=cost ranks by total paid.",
+        "example": "5000"})
     payout = fields.String(
         validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
         metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
@@ -36,6 +41,14 @@ class QuoteOptions(Schema):
         metadata={"description": "cost (default): cheapest first; speed: fastest first, then cost; "
                                  "score: best service score first, then cost.", "example": "speed"},
     )
+
+
+    @validates_schema
+    def check_amounts(self, data: dict, **kwargs: object) -> None:
+        """What is sent or what is received, not both."""
+        if "amount" in data and "receive_amount" in data:
+            raise ValidationError("cannot be given with amount; give what is sent or what is received.",
+                                  field_name="receive_amount")
 
 
 class _CorridorRequired(Schema):

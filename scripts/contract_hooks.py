@@ -22,12 +22,16 @@ def filter_case(ctx, case):
     if case.operation.path in _HISTORY:
         return not ("date" in query and ("start" in query or "end" in query)) and \
             str(query.get("start", "")) <= str(query.get("end", "9999"))
+    if "amount" in query and "receive_amount" in query:  # what is sent or what is received, not both
+        return False
     return not needed or not query or all(name in query for name in needed)
 
 
 @schemathesis.hook
 def before_add_examples(ctx, examples):
-    """The documented examples of every parameter together give history both a date and a range: drop the date."""
+    """Every parameter's documented example together gives history a date and a range, quotes both amounts: drop one."""
     for case in examples:
         if case.operation.path in _HISTORY and case.query and "date" in case.query:
             del case.query["date"]
+        if case.query and "amount" in case.query:
+            case.query.pop("receive_amount", None)

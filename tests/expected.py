@@ -54,30 +54,35 @@ def reference_amount(raw, corridor):
     return raw["reference_amount_usd"] * ib[corridor["from_currency"]] / ib["USD"]
 
 
+# "rank" is what cost means in the order: the true cost, or the total paid to deliver an amount
 ORDERS = {
-    "cost": lambda r: (r["cost"], -r["svc_score"], r["name"]),
-    "speed": lambda r: (r["minutes"], r["cost"], -r["svc_score"], r["name"]),
-    "score": lambda r: (-r["svc_score"], r["cost"], r["name"]),
+    "cost": lambda r: (r["rank_cost"], -r["svc_score"], r["name"]),
+    "speed": lambda r: (r["minutes"], r["rank_cost"], -r["svc_score"], r["name"]),
+    "score": lambda r: (-r["svc_score"], r["rank_cost"], r["name"]),
 }
 
 
-def ranked(raw, corridor, amount=None, payout=None, sort="cost"):
-    """Offers with name, rate, true cost and the quote figures, in ranking order."""
+def ranked(raw, corridor, amount=None, payout=None, sort="cost", receive=None):
+    """Offers with name, rate, true cost and the quote figures, in ranking order; `receive`: what must arrive."""
     names = {p["id"]: p["name"] for p in raw["providers"]}
-    amount = amount or reference_amount(raw, corridor)
     m = mid(raw, corridor["from_currency"], corridor["to_currency"])
     rows = []
     for offer in corridor["offers"]:
         if payout is None or payout in offer["payout_methods"]:
             rate = m * (1 - offer["spread_pct"] / 100)
+            send = receive / rate if receive is not None else amount or reference_amount(raw, corridor)
+            fee_total = offer["flat_fee"] + send * offer["fee_pct"] / 100
+            cost = 100 * offer["flat_fee"] / send + offer["fee_pct"] + offer["spread_pct"]
             rows.append(dict(
                 offer,
                 name=names[offer["provider"]],
                 rate=rate,
-                cost=100 * offer["flat_fee"] / amount + offer["fee_pct"] + offer["spread_pct"],
-                amount=amount,
-                fee_total=offer["flat_fee"] + amount * offer["fee_pct"] / 100,
-                gets=amount * rate,
+                cost=cost,
+                amount=send,
+                fee_total=fee_total,
+                gets=send * rate,
+                total=send + fee_total,
+                rank_cost=cost if receive is None else send + fee_total,
                 minutes=minutes(offer["settlement"]),
             ))
     return sorted(rows, key=ORDERS[sort])
@@ -90,10 +95,14 @@ def minutes(settlement):
 
 def corridor_costs(raw, corridor):
     rows = ranked(raw, corridor)
+    avg = fmean(r["cost"] for r in rows)
     return {
         "best": min(r["cost"] for r in rows),
-        "avg": fmean(r["cost"] for r in rows),
+        "avg": avg,
         "settlement": min(rows, key=lambda r: minutes(r["settlement"]))["settlement"],
+        "sdg_met": half_up(avg) <= 3,
+        "over_5": sum(half_up(r["cost"]) > 5 for r in rows),
+        "smart": fmean(sorted(r["cost"] for r in rows)[:3]),
     }
 
 
@@ -120,6 +129,7 @@ def group_a_entries(raw, corridor, **options):
             "fee_total": half_up(row["fee_total"]),
             "recipient_gets": half_up(row["gets"]),
             "settlement_minutes": row["minutes"],
+            "total_paid": half_up(row["total"]),
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]
@@ -143,6 +153,7 @@ def group_b_entries(raw, corridor, **options):
             "feeTotal": half_up(row["fee_total"]),
             "recipientGets": half_up(row["gets"]),
             "settlementMinutes": row["minutes"],
+            "totalPaid": half_up(row["total"]),
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]

@@ -43,6 +43,8 @@ MINIMAL_CALLS = {
     "poc_providers": {"corridor": "USD_MXN"},
     "api_history": {"from_": "USD", "to": "MXN"},
     "poc_history": {"from_": "USD", "to": "MXN"},
+    "api_benchmark": {},
+    "poc_benchmark": {},
 }
 
 # the options of /api/providers and /api/poc/providers, as query strings give them

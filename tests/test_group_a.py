@@ -2,13 +2,15 @@
 
 import pytest
 
-from expected import active, display_date, group_a_entries, half_up, key, mid, ranked, shipped_seed, sig6
+from expected import (active, corridor_costs, display_date, group_a_entries, half_up, key, mid, ranked, shipped_seed,
+                      sig6)
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
-                  "best_provider", "true_cost_pct", "compliance", "score", "key"]
+                  "best_provider", "true_cost_pct", "compliance", "score", "key", "avg_cost_pct",
+                  "sdg_target_met", "offers_over_5_pct"]
 PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
                    "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
-                   "settlement_minutes"]
+                   "settlement_minutes", "total_paid"]
 
 
 def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
@@ -35,6 +37,9 @@ def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
             "compliance": corridor["compliance"],
             "score": corridor["score"],
             "key": key(corridor),
+            "avg_cost_pct": half_up(corridor_costs(raw_seed, corridor)["avg"]),
+            "sdg_target_met": corridor_costs(raw_seed, corridor)["sdg_met"],
+            "offers_over_5_pct": corridor_costs(raw_seed, corridor)["over_5"],
         }
 
 

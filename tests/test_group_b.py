@@ -7,9 +7,10 @@ import pytest
 from conftest import ok_json
 from expected import active, corridor_costs, display_date, group_b_entries, half_up, key, minutes, pct, shipped_seed
 
-CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement", "key"]
+CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement", "key",
+                   "sdgTargetMet", "offersOver5Pct"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
-                "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes"]
+                "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes", "totalPaid"]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
 BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
 PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
@@ -27,6 +28,8 @@ def expected_corridor(raw, corridor):
         "compliance": corridor["compliance"],
         "settlement": costs["settlement"],
         "key": key(corridor),
+        "sdgTargetMet": costs["sdg_met"],
+        "offersOver5Pct": costs["over_5"],
     }
 
 

@@ -24,6 +24,8 @@ SAMPLE_QUERIES = {
     "/api/history": ["?from=usd&to=mxn", "?from=GBP&to=INR&start=2024-01-01&end=2024-12-31&interval=week",
                      "?from=USD&to=JPY&date=2025-12-25"],
     "/api/poc/history": ["?from=USD&to=MXN&interval=month"],
+    "/api/benchmark": [""],
+    "/api/poc/benchmark": [""],
 }
 
 

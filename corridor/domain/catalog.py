@@ -10,7 +10,7 @@ from typing import Mapping
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import RateHistory, Series
 from corridor.domain.model import Dataset
-from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
+from corridor.domain.pricing import Benchmark, CorridorFigures, MidRate, corridor_figures, mid_rate
 
 
 class NotServed(LookupError):
@@ -74,12 +74,18 @@ class Catalog:
         except KeyError:
             raise UnknownCorridorId(corridor_id) from None
 
-    def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost") -> CorridorFigures:
-        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference), sorted."""
+    def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost",
+               receive: float | None = None) -> CorridorFigures:
+        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering `receive`, sorted."""
         figures = self.corridor(corridor)
-        if amount is None and payout is None and sort == "cost":
+        if amount is None and payout is None and sort == "cost" and receive is None:
             return figures
-        return corridor_figures(self.dataset, figures.corridor, amount, payout, sort)
+        return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive)
+
+    @property
+    def benchmark(self) -> Benchmark:
+        """The SDG 10.c figures over the active corridors at the reference amount."""
+        return Benchmark(self.corridors)
 
     def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
         """Reference rates for a pair of currencies in the rate tables."""

@@ -8,6 +8,9 @@ from statistics import fmean
 from typing import Callable, Mapping
 
 from corridor.domain.model import Corridor, Dataset, Offer
+from corridor.domain.rounding import round_half_up
+
+SDG_TARGET_PCT, SDG_CEILING_PCT = 3.0, 5.0  # UN SDG 10.c: an average of 3 % at most, no corridor above 5 %
 
 UNIT_MINUTES = {"minute": 1, "hour": 60, "day": 24 * 60}
 
@@ -41,7 +44,7 @@ def true_cost_pct(offer: Offer, amount: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """An offer priced at one send amount, at its place in a ranking."""
+    """An offer priced at one send amount (exact: a receive amount ÷ the rate, in receive mode), at its place in a ranking."""
 
     rank: int
     offer: Offer
@@ -64,13 +67,18 @@ class Quote:
         return self.send_amount * self.rate
 
     @property
+    def total_paid(self) -> float:
+        """What the sender pays in all, source currency: the amount and the fees on top."""
+        return self.send_amount + self.fee_total
+
+    @property
     def settlement_minutes(self) -> int:
         """The settlement text in minutes."""
         return settlement_minutes(self.offer.settlement)
 
 
 # what a Quote adds to its offer: the rest of a provider entry is the offer's and its rate's
-QUOTE_FIGURES = frozenset({"rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets"})
+QUOTE_FIGURES = frozenset({"rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets", "total_paid"})
 
 # each order's key for an offer at a true cost; the provider name settles every remaining tie
 SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
@@ -80,11 +88,18 @@ SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
 }
 
 
-def rank_offers(offers: tuple[Offer, ...], mid: float, amount: float, sort: str = "cost") -> tuple[Quote, ...]:
-    """The offers priced at `amount` in `sort` order, ranks from 1."""
+def rank_offers(offers: tuple[Offer, ...], mid: float, amount: float, sort: str = "cost",
+                receive: float | None = None) -> tuple[Quote, ...]:
+    """The offers priced at `amount`, or at what delivers `receive`, in `sort` order, ranks from 1."""
+    # sending `amount`, cost is the true cost; delivering `receive`, it is the total paid
     order = SORT_ORDERS[sort]
-    ranked = sorted(offers, key=lambda offer: order(offer, true_cost_pct(offer, amount)))
-    return tuple(Quote(rank, offer, provider_rate(mid, offer), amount) for rank, offer in enumerate(ranked, start=1))
+    unranked = []
+    for offer in offers:
+        rate = provider_rate(mid, offer)
+        quote = Quote(0, offer, rate, amount if receive is None else receive / rate)
+        unranked.append((order(offer, quote.true_cost_pct if receive is None else quote.total_paid), quote))
+    unranked.sort(key=lambda pair: pair[0])
+    return tuple(Quote(rank, q.offer, q.rate, q.send_amount) for rank, (_, q) in enumerate(unranked, start=1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +131,79 @@ class CorridorFigures:
         """The fastest offer's settlement text; among equally fast ones, the best ranked."""
         return min(self.quotes, key=lambda q: q.settlement_minutes).offer.settlement
 
+    @property
+    def sdg_target_met(self) -> bool:
+        """The mean true cost, as shown (2 decimals), is at most the SDG 10.c target of 3 %."""
+        return round_half_up(self.avg_cost, 2) <= SDG_TARGET_PCT
+
+    @property
+    def offers_over_5_pct(self) -> int:
+        """Offers whose true cost, as shown (2 decimals), exceeds 5 %."""
+        return sum(round_half_up(q.true_cost_pct, 2) > SDG_CEILING_PCT for q in self.quotes)
+
+    @property
+    def smart_cost(self) -> float:
+        """Mean true cost of the three cheapest offers (the World Bank's SmaRT idea)."""
+        return fmean(sorted(q.true_cost_pct for q in self.quotes)[:3])
+
 
 def corridor_figures(
-    dataset: Dataset, corridor: Corridor, amount: float | None = None, payout: str | None = None, sort: str = "cost"
+    dataset: Dataset, corridor: Corridor, amount: float | None = None, payout: str | None = None, sort: str = "cost",
+    receive: float | None = None,
 ) -> CorridorFigures:
-    """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference), sorted."""
+    """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference) or to deliver `receive`, sorted."""
     mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)
-    return CorridorFigures(corridor, mid, amount, rank_offers(offers, mid, amount, sort))
+    return CorridorFigures(corridor, mid, amount, rank_offers(offers, mid, amount, sort, receive))
+
+
+@dataclass(frozen=True, slots=True)
+class Benchmark:
+    """SDG 10.c figures over corridors at the reference amount."""
+
+    corridors: tuple[CorridorFigures, ...]
+
+    @property
+    def count(self) -> int:
+        """Number of corridors."""
+        return len(self.corridors)
+
+    @property
+    def avg_cost(self) -> float:
+        """The simple mean of the corridors' mean true costs."""
+        return fmean(f.avg_cost for f in self.corridors)
+
+    @property
+    def weighted_avg_cost(self) -> float:
+        """The corridors' mean true costs weighted by their annual flows."""
+        flows = [f.corridor.annual_flow_bn for f in self.corridors]
+        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows)) / sum(flows)
+
+    @property
+    def smart_avg_cost(self) -> float:
+        """The mean over corridors of their three cheapest offers' mean true cost."""
+        return fmean(f.smart_cost for f in self.corridors)
+
+    @property
+    def corridors_meeting_target(self) -> int:
+        """Corridors whose mean true cost is at most 3 %."""
+        return sum(f.sdg_target_met for f in self.corridors)
+
+    @property
+    def corridors_with_offer_over_5_pct(self) -> int:
+        """Corridors with at least one offer above 5 %."""
+        return sum(f.offers_over_5_pct > 0 for f in self.corridors)
+
+    @property
+    def cheapest(self) -> CorridorFigures:
+        """The corridor with the lowest mean true cost (the first by id on a tie)."""
+        return min(self.corridors, key=lambda f: f.avg_cost)
+
+    @property
+    def costliest(self) -> CorridorFigures:
+        """The corridor with the highest mean true cost (the first by id on a tie)."""
+        return max(self.corridors, key=lambda f: f.avg_cost)
 
 
 @dataclass(frozen=True, slots=True)

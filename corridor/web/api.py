@@ -8,7 +8,14 @@ from corridor.web.endpoint import endpoint
 from corridor.web.quotes import QuoteEntries
 from corridor.web.service import current_service
 from corridor.web.tables import series_csv
-from schemas.api import CorridorSummarySchema, CurrencySchema, HistorySchema, MidRateSchema, RankedProviderSchema
+from schemas.api import (
+    BenchmarkSchema,
+    CorridorSummarySchema,
+    CurrencySchema,
+    HistorySchema,
+    MidRateSchema,
+    RankedProviderSchema,
+)
 from schemas.query import CorridorQuery, CurrencyPairQuery, HistoryQuery
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -20,6 +27,7 @@ _ranked_entries = QuoteEntries(RankedProviderSchema)
 _mid_rate = MidRateSchema()
 _currencies = CurrencySchema(many=True)
 _history = HistorySchema()
+_benchmark = BenchmarkSchema()
 
 
 @bp.before_request
@@ -40,11 +48,19 @@ def corridors(catalog: Catalog, query: dict) -> list:
 @bp.get("/providers")
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
           variants=lambda catalog: [{"corridor": key} for key in catalog.by_key],
-          one_off=lambda query: "amount" in query)
+          one_off=lambda query: "amount" in query or "receive_amount" in query)
 def providers(catalog: Catalog, query: dict) -> list:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    figures = catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"])
+    figures = catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"],
+                             query.get("receive_amount"))
     return _ranked_entries.dump(catalog, figures)
+
+
+@bp.get("/benchmark")
+@endpoint(_benchmark, cache_control=PRIVATE, errors=(401,))
+def benchmark(catalog: Catalog, query: dict) -> dict:
+    """UN SDG 10.c figures over the active corridors at the reference amount."""
+    return _benchmark.dump(catalog.benchmark)
 
 
 @bp.get("/currencies")

@@ -12,6 +12,7 @@ from corridor.web.service import current_service
 from corridor.web.tables import series_csv
 from schemas.guide import guide_entries
 from schemas.poc import (
+    BenchmarkResponse,
     CorridorListResponse,
     CorridorResponse,
     CurrenciesResponse,
@@ -39,6 +40,7 @@ _full = FullResponse()
 _guide = GuideResponse()
 _health = HealthResponse()
 _history = HistoryResponse()
+_benchmark = BenchmarkResponse()
 _currencies = CurrenciesResponse()
 _problem = ProblemSchema()
 
@@ -68,13 +70,21 @@ def corridor(catalog: Catalog, query: dict, corridor_id: str) -> dict:
 @bp.get("/providers")
 @endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
           variants=lambda catalog: [{}] + [{"corridor": key} for key in catalog.by_key],
-          one_off=lambda query: "amount" in query)
+          one_off=lambda query: "amount" in query or "receive_amount" in query)
 def providers(catalog: Catalog, query: dict) -> dict:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
     if "corridor" not in query:
         return _provider_groups.dump({"count": len(catalog.corridors), "corridors": catalog.corridors})
-    figures = catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"])
+    figures = catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"],
+                             query.get("receive_amount"))
     return {**_providers_head.dump(figures), "providers": _provider_entries.dump(catalog, figures)}
+
+
+@bp.get("/benchmark")
+@endpoint(_benchmark, cache_control=PUBLIC)
+def benchmark(catalog: Catalog, query: dict) -> dict:
+    """UN SDG 10.c figures over the active corridors at the reference amount."""
+    return _benchmark.dump(catalog.benchmark)
 
 
 @bp.get("/currencies")
@@ -97,7 +107,7 @@ def full(catalog: Catalog, query: dict) -> dict:
 def guide(catalog: Catalog, query: dict) -> dict:
     """Every field name of every Group B payload, generated from the schemas."""
     entries = guide_entries(_corridor_list, _corridor, _providers, _provider_groups, _currencies, _full, _guide,
-                            _health, _history, _problem)
+                            _health, _history, _benchmark, _problem)
     return _guide.dump({"count": len(entries), "fields": entries})
 
 
