@@ -14,6 +14,7 @@ from corridor.web import api, poc
 from corridor.web.docs import register_docs
 from corridor.web.errors import register_error_handlers
 from corridor.web.http import configure_http
+from corridor.web.page import register_page
 from corridor.web.service import init_service
 
 
@@ -29,6 +30,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_http(app, public_prefix=f"{poc.bp.url_prefix}/")
     register_blueprints(app)
     register_docs(app)
+    register_page(app)
     register_commands(app)
     init_service(app)
     return app

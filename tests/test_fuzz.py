@@ -28,8 +28,11 @@ header_text = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_si
 
 def check(response, method="GET"):
     assert response.status_code in ALLOWED, response.status_code
-    if response.status_code == 302:  # / and /api lead to the docs page
+    if response.status_code == 302:  # /api leads to the docs page
         assert response.headers["Location"] == "/api/docs"
+        return
+    if response.mimetype == "text/html":  # the comparison page at /
+        assert response.status_code in (200, 400) and response.headers["Content-Security-Policy"] == "default-src 'self'"
         return
     if response.status_code in (204, 304) or method == "HEAD":
         assert response.get_data() == b""

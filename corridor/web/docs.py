@@ -46,13 +46,11 @@ def register_docs(app: Flask) -> None:
     app.add_url_rule("/api/openapi.json", view_func=openapi_json)
     app.add_url_rule("/api/docs", view_func=docs_page)
     app.add_url_rule("/api/docs/assets/<name>", view_func=docs_asset)
-    app.add_url_rule("/", view_func=to_docs)
     app.add_url_rule("/api", endpoint="api_root", view_func=to_docs)
 
 
 def to_docs() -> Response:
-    """A newcomer at / or /api is sent to the docs page."""
-    # 302: / may become a page of its own
+    """A newcomer at /api is sent to the docs page (302: /api may one day answer itself)."""
     response = redirect(url_for("docs_page"), 302)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -21,7 +21,7 @@ _NOT_SERVED = {  # the code, and the detail of a value a query or a path gave
     UnknownCorridorId: ("not_found", lambda corridor_id: f"No active corridor has the id {shown(corridor_id)}."),
 }
 _HTTP_ERRORS = {
-    404: ("not_found", "Nothing is served at this path; /api/docs lists the endpoints."),
+    404: ("not_found", "Nothing is served at this path; / compares providers, /api/docs lists the endpoints."),
     405: ("method_not_allowed", "This endpoint answers only {allowed}."),
 }
 

@@ -1,0 +1,91 @@
+"""The comparison page at `/`: Group B's figures as a ranked table and charts, rendered on the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, request, send_from_directory
+from jinja2 import Environment, PackageLoader, select_autoescape
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import NotFound
+
+from corridor.domain.catalog import Catalog, NotServed
+from corridor.domain.history import NoHistory
+from corridor.domain.model import PAYOUT_METHODS
+from corridor.web.charts import cost_chart, rate_chart
+from corridor.web.errors import ApiError
+from corridor.web.params import QueryParser
+from corridor.web.service import current_service
+from schemas.poc import CorridorSchema, ProvidersResponse
+from schemas.query import OptionalCorridorQuery
+
+_ASSETS = Path(__file__).resolve().parent / "assets"
+_PAGE_FILES = {"page.css", "page.js"}
+_POLICY = "default-src 'self'"  # no inline script or style: the page's own files only
+_templates = Environment(loader=PackageLoader("corridor.web", "templates"), autoescape=select_autoescape(),
+                         trim_blocks=True, lstrip_blocks=True)
+_parse = QueryParser(OptionalCorridorQuery())
+_providers = ProvidersResponse()
+_corridors = CorridorSchema(many=True)
+
+
+def register_page(app: Flask) -> None:
+    """Serve the page at `/` and its script and stylesheet."""
+    app.add_url_rule("/", view_func=comparison_page)
+    app.add_url_rule("/assets/<name>", view_func=page_asset)
+
+
+def comparison_page() -> Response:
+    """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
+    catalog = current_service().data.catalog
+    state, error = _state(request.args, catalog)
+    page = _templates.get_template("page.html").render(
+        **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
+        reference_usd=catalog.dataset.reference_amount_usd,
+    )
+    response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = _POLICY
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any], str | None]:
+    """What the page shows for its query, and why the query could not be shown as asked, if so."""
+    corridor = args.get("corridor", "").strip().upper() or next(iter(catalog.by_key))
+    mode = "receive" if args.get("mode") == "receive" else "send"
+    amount, payout = args.get("amount", "").strip(), args.get("payout", "")
+    query = MultiDict({"corridor": corridor})
+    if amount:
+        query["receive_amount" if mode == "receive" else "amount"] = amount
+    if payout:
+        query["payout"] = payout
+    error = None
+    try:
+        loaded = _parse(query)
+        figures = catalog.quotes(loaded["corridor"], loaded.get("amount"), loaded.get("payout"), "cost",
+                                 loaded.get("receive_amount"))
+    except (ApiError, NotServed) as err:
+        error = err.detail if isinstance(err, ApiError) else f"No active corridor {err.value}."
+        figures = catalog.corridors[0]
+    body = _providers.dump(figures)
+    pair = figures.corridor
+    try:
+        history = catalog.rate_history(pair.from_currency, pair.to_currency, interval="week")
+        rates = rate_chart(history.points, pair.from_currency, pair.to_currency)
+    except NoHistory as err:
+        rates = {"missing": err.reason}
+    return {
+        "corridor": body["corridor"], "from_currency": pair.from_currency, "to_currency": pair.to_currency,
+        "mode": mode, "amount": amount, "payout": payout, "providers": body["providers"],
+        "cost_chart": cost_chart(body["providers"]), "rate_chart": rates, "query": request.query_string.decode(),
+    }, error
+
+
+def page_asset(name: str) -> Response:
+    """The page's script and stylesheet."""
+    if name not in _PAGE_FILES:
+        raise NotFound()
+    response = send_from_directory(_ASSETS, name)
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response

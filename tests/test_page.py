@@ -1,0 +1,85 @@
+"""The comparison page at /: rendered on the server from Group B's figures, with its own files only."""
+
+import re
+
+import pytest
+
+from expected import active, corridor_costs, key, pct, shipped_seed
+
+ACTIVE = active(shipped_seed())
+
+
+def page(client, url="/", status=200):
+    response = client.get(url)
+    assert response.status_code == status
+    assert response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"] == "default-src 'self'"
+    return response.get_data(as_text=True)
+
+
+def providers_in(html):
+    return re.findall(r'<tr data-provider="([^"]+)">', html)
+
+
+def test_the_page_uses_no_inline_script_or_style(client):
+    html = page(client)
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/assets/page.js" defer>']
+    assert " style=" not in html and "<style" not in html
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)">', html) == ["/assets/page.css"]
+
+
+@pytest.mark.parametrize("url, api", [
+    ("/?corridor=GBP_INR&amount=1000", "/api/poc/providers?corridor=GBP_INR&amount=1000"),
+    ("/?corridor=gbp_inr&amount=1000&mode=receive", "/api/poc/providers?corridor=GBP_INR&receive_amount=1000"),
+    ("/?corridor=USD_PHP&payout=cash_pickup", "/api/poc/providers?corridor=USD_PHP&payout=cash_pickup"),
+    ("/", "/api/poc/providers?corridor=USD_MXN"),
+])
+def test_the_table_and_chart_follow_group_b(client, url, api):
+    html = page(client, url)
+    expected = client.get(api).get_json()["providers"]
+    assert providers_in(html) == [entry["provider"] for entry in expected]
+    assert len(re.findall(r'<rect class="bar', html)) == len(expected)
+    for entry in expected:
+        assert f"<td>{entry['trueCostPct']}</td>" in html and f"<td>{entry['totalPaid']:,.2f}</td>" in html
+
+
+def test_the_state_is_rendered_into_the_form(client):
+    html = page(client, "/?corridor=GBP_INR&amount=5000&mode=receive&payout=bank_deposit")
+    assert '<option value="GBP_INR" selected>' in html
+    assert 'id="mode-receive" name="mode" value="receive" checked' in html
+    assert 'value="5000"' in html and '<option value="bank_deposit" selected>' in html
+
+
+@pytest.mark.parametrize("url, message", [
+    ("/?corridor=USD_MXN&amount=abc", "Query parameter &#39;amount&#39; must be a plain decimal"),
+    ("/?corridor=XXX_YYY", "No active corridor XXX_YYY."),
+    ("/?corridor=USD_MXN&payout=teleport", "Query parameter &#39;payout&#39; must be one of"),
+])
+def test_a_bad_query_is_a_400_page_that_says_why(client, url, message):
+    html = page(client, url, status=400)
+    assert '<p class="error" role="alert">' + message in html
+    assert providers_in(html)  # the first corridor, so the page is still of use
+
+
+def test_the_rate_chart_draws_the_last_year_or_says_why_not(client):
+    assert '<polyline class="rate" points="' in page(client, "/?corridor=GBP_INR")
+    html = page(client, "/?corridor=USD_NGN")
+    assert '<p class="no-history">The ECB reference rates have no history for NGN.</p>' in html
+
+
+def test_every_corridor_is_listed_with_its_sdg_status(client):
+    html = page(client)
+    rows = re.findall(r'<tr><th scope="row"><a href="/\?corridor=([A-Z_]+)">[^<]+</a></th><td>([^<]+)</td><td>[^<]+</td>'
+                      r'<td>([^<]+)</td>', html)
+    assert [(k, avg) for k, avg, _ in rows] == [(key(c), pct(corridor_costs(shipped_seed(), c)["avg"])) for c in ACTIVE]
+    assert {status for *_, status in rows} <= {"✓ met", "✗ not met"}
+
+
+@pytest.mark.parametrize("name, mimetype", [("page.js", "text/javascript"), ("page.css", "text/css")])
+def test_the_page_files_are_served(client, name, mimetype):
+    response = client.get(f"/assets/{name}")
+    assert response.status_code == 200 and response.mimetype == mimetype
+
+
+def test_other_assets_are_not_found(client):
+    assert client.get("/assets/docs.js").status_code == 404
