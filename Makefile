@@ -9,7 +9,7 @@ BENCH_ARGS ?=
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help
 
-.PHONY: help run test test-latest tools contract smoke-local docs-screenshot bench bench-scale soak clean
+.PHONY: help run test test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale soak clean
 
 help:  ## list the targets with what each does
 	@grep -hE '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | \
@@ -43,7 +43,7 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|openapi-[a-z-]+|pytest|schemathesis) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|openapi-[a-z-]+|pytest|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a
@@ -68,6 +68,9 @@ smoke-local: $(VENV)/.runtime tools  ## scripts/smoke.sh against real gunicorn o
 
 docs-screenshot: $(VENV)/.runtime  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
 	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
+
+screenshots: $(VENV)/.dev  ## docs/page-1280.png and docs/page-375.png of / (needs chromium and chromedriver)
+	BIN=$(BIN) scripts/with_server.sh $(BIN)/python scripts/page_screenshots.py docs
 
 bench: $(VENV)/.runtime tools  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)

@@ -75,7 +75,8 @@ def test_every_corridor_is_listed_with_its_sdg_status(client):
     assert {status for *_, status in rows} <= {"✓ met", "✗ not met"}
 
 
-@pytest.mark.parametrize("name, mimetype", [("page.js", "text/javascript"), ("page.css", "text/css")])
+@pytest.mark.parametrize("name, mimetype", [("page.js", "text/javascript"), ("page.css", "text/css"),
+                                            ("favicon.svg", "image/svg+xml")])
 def test_the_page_files_are_served(client, name, mimetype):
     response = client.get(f"/assets/{name}")
     assert response.status_code == 200 and response.mimetype == mimetype

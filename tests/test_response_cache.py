@@ -12,7 +12,7 @@ from corridor.web.service import ResponseCache
 def canonical_urls(catalog):
     """Every URL whose body is built with the data."""
     urls = ["/api/corridors", "/api/currencies", "/api/poc/corridors", "/api/poc/providers", "/api/poc/full",
-            "/api/poc/currencies", "/api/poc/guide"]
+            "/api/poc/currencies", "/api/poc/guide", "/api/benchmark", "/api/poc/benchmark"]
     for f in catalog.corridors:
         urls += [f"/api/providers?corridor={f.corridor.key}", f"/api/poc/providers?corridor={f.corridor.key}",
                  f"/api/poc/corridors/{f.corridor.id}",

@@ -21,7 +21,7 @@ from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
-_PAGE_FILES = {"page.css", "page.js"}
+_PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
 _POLICY = "default-src 'self'"  # no inline script or style: the page's own files only
 _templates = Environment(loader=PackageLoader("corridor.web", "templates"), autoescape=select_autoescape(),
                          trim_blocks=True, lstrip_blocks=True)
@@ -83,7 +83,7 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
 
 
 def page_asset(name: str) -> Response:
-    """The page's script and stylesheet."""
+    """The page's script, stylesheet and icon."""
     if name not in _PAGE_FILES:
         raise NotFound()
     response = send_from_directory(_ASSETS, name)

@@ -1,0 +1,219 @@
+"""The comparison page at / in a real browser: Selenium drives Debian's chromium through chromedriver.
+
+One gunicorn and one headless Chromium serve the module. A change of any control must update
+#results in place (no page load) and the URL with it, ranked as the API ranks; the console must stay
+clean; axe-core, from the npm registry (pinned by version and integrity, cached in .cache/axe-core/),
+must find nothing serious or critical. WebDriver's scripts run through the DevTools protocol, which the
+page's Content-Security-Policy does not govern, so axe runs on the page as served.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import tarfile
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import RAW_KEY, ROOT, gunicorn_env, requires, running_gunicorn, skip_without, unused_port
+from scripts.page_screenshots import SIZES, chrome, screenshot
+
+pytestmark = requires("chromium", "chromedriver")
+
+AXE_VERSION = "4.14.1"
+AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
+AXE_FILE = ROOT / ".cache" / "axe-core" / AXE_VERSION / "axe.min.js"
+
+# what #results and the address bar show at one moment, read in one go (the script replaces #results whole)
+SNAPSHOT = """
+const results = document.getElementById("results");
+return {query: results.getAttribute("data-query"), url: location.search.slice(1), samePage: window.samePage === true,
+        rows: Array.from(results.querySelectorAll("#providers tbody tr[data-provider]"), row => row.dataset.provider),
+        bars: results.querySelectorAll("#cost-chart rect.bar").length,
+        rates: results.querySelectorAll("#rate-chart polyline, p.no-history").length};
+"""
+
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(
+  results => done(results.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary}))}))),
+  error => done({error: String(error)}));
+"""
+
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """gunicorn serving the shipped data for the module; its base URL."""
+    log = tmp_path_factory.mktemp("page-browser") / "gunicorn.log"
+    with running_gunicorn(unused_port(), gunicorn_env(API_KEYS=RAW_KEY, WEB_CONCURRENCY="2"), log) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless chromium for the module; always quit."""
+    driver = chrome(*SIZES[0])
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def driver(browser):
+    """The module's browser at the desktop size, its console drained of earlier tests' messages."""
+    browser.set_window_size(*SIZES[0])
+    browser.get_log("browser")
+    return browser
+
+
+@pytest.fixture
+def first_visit():
+    """A browser of its own that has never seen the server (chromium asks an origin for /favicon.ico once)."""
+    driver = chrome(*SIZES[0])
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    """axe.min.js of axe-core AXE_VERSION: `npm pack` once, checked against AXE_INTEGRITY, then cached."""
+    if not AXE_FILE.exists():
+        skip_without("npm")
+        with tempfile.TemporaryDirectory() as tmp:
+            packed = subprocess.run(["npm", "pack", f"axe-core@{AXE_VERSION}", "--json", "--pack-destination", tmp],
+                                    check=False, cwd=tmp, capture_output=True, text=True, timeout=180)
+            assert packed.returncode == 0, packed.stderr[-2000:]
+            tarball = os.path.join(tmp, json.loads(packed.stdout)[0]["filename"])
+            with open(tarball, "rb") as packed_file:
+                digest = "sha512-" + base64.b64encode(hashlib.sha512(packed_file.read()).digest()).decode()
+            assert digest == AXE_INTEGRITY, f"axe-core {AXE_VERSION} from npm is not the pinned tarball: {digest}"
+            with tarfile.open(tarball) as archive:
+                source = archive.extractfile("package/axe.min.js").read()
+        AXE_FILE.parent.mkdir(parents=True, exist_ok=True)
+        partial = AXE_FILE.with_suffix(".part")
+        partial.write_bytes(source)
+        os.replace(partial, AXE_FILE)  # whole or not at all, for the next run
+    return AXE_FILE.read_text(encoding="utf-8")
+
+
+def ranked(base, **params):
+    """The provider names in the order GET /api/poc/providers ranks them for `params`."""
+    with _DIRECT.open(f"{base}/api/poc/providers?{urllib.parse.urlencode(params)}", timeout=10) as response:
+        return [entry["provider"] for entry in json.load(response)["providers"]]
+
+
+def shown(query):
+    """A query string as the state it means: blank values and the default mode=send left out."""
+    return {name: value for name, value in urllib.parse.parse_qsl(query or "") if (name, value) != ("mode", "send")}
+
+
+def open_page(driver, base):
+    """Load / and mark the window, so that a full page load later shows as a lost mark."""
+    driver.get(f"{base}/")
+    driver.execute_script("window.samePage = true;")
+
+
+def settled(driver, **expected):
+    """Wait until #results[data-query] and the URL both show `expected`, on the same page; what it shows then."""
+    deadline = time.monotonic() + 10
+    while True:
+        seen = driver.execute_script(SNAPSHOT)
+        if shown(seen["query"]) == expected and shown(seen["url"]) == expected:
+            break
+        assert time.monotonic() < deadline, f"#results and the URL never showed {expected}; last seen: {seen}"
+        time.sleep(0.05)
+    assert seen["samePage"], "the page was loaded anew: the script must update #results in place"
+    return seen
+
+
+def choose(driver, corridor, amount):
+    """Pick `corridor` in #corridor and type `amount` into #amount, cleared first."""
+    Select(driver.find_element(By.ID, "corridor")).select_by_value(corridor)
+    field = driver.find_element(By.ID, "amount")
+    field.clear()
+    field.send_keys(amount)
+
+
+def test_typing_an_amount_ranks_in_place_as_the_api_does(driver, base):
+    """Picking a corridor and typing an amount updates the rows in place, in the API's order, URL in step."""
+    open_page(driver, base)
+    choose(driver, "GBP_INR", "1000")
+    seen = settled(driver, corridor="GBP_INR", amount="1000")
+    assert seen["rows"] == ranked(base, corridor="GBP_INR", amount="1000") != []
+
+
+def test_they_receive_ranks_as_the_api_does_for_a_receive_amount(driver, base):
+    """With "they receive" chosen, the amount is the one delivered: the API's receive_amount order."""
+    open_page(driver, base)
+    choose(driver, "GBP_INR", "1000")
+    settled(driver, corridor="GBP_INR", amount="1000")
+    driver.find_element(By.ID, "mode-receive").click()
+    seen = settled(driver, corridor="GBP_INR", amount="1000", mode="receive")
+    assert seen["rows"] == ranked(base, corridor="GBP_INR", receive_amount="1000") != []
+
+
+def test_cost_chart_has_one_bar_per_provider_after_each_update(driver, base):
+    """The cost chart is updated with the table: one bar per provider, also when a payout filter drops some."""
+    open_page(driver, base)
+    choose(driver, "GBP_INR", "1000")
+    seen = settled(driver, corridor="GBP_INR", amount="1000")
+    assert seen["bars"] == len(seen["rows"]) == len(ranked(base, corridor="GBP_INR", amount="1000"))
+    assert seen["rates"] == 1, "the rate chart (a polyline) or p.no-history belongs in #results"
+    Select(driver.find_element(By.ID, "payout")).select_by_value("cash_pickup")
+    seen = settled(driver, corridor="GBP_INR", amount="1000", payout="cash_pickup")
+    assert seen["rows"] == ranked(base, corridor="GBP_INR", amount="1000", payout="cash_pickup")
+    assert seen["bars"] == len(seen["rows"])
+
+
+def test_console_has_no_errors_through_every_control(first_visit, base):
+    """A first visit and every control log no console error (a CSP refusal or a 404 would be one)."""
+    driver = first_visit
+    open_page(driver, base)
+    choose(driver, "GBP_INR", "1000")
+    settled(driver, corridor="GBP_INR", amount="1000")
+    driver.find_element(By.ID, "mode-receive").click()
+    settled(driver, corridor="GBP_INR", amount="1000", mode="receive")
+    Select(driver.find_element(By.ID, "payout")).select_by_value("cash_pickup")
+    settled(driver, corridor="GBP_INR", amount="1000", mode="receive", payout="cash_pickup")
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], "\n".join(f"{entry['source']}: {entry['message']}" for entry in errors)
+
+
+def test_page_renders_at_desktop_and_phone_widths(driver, base, tmp_path):
+    """Screenshots at 1280 and 375 wide come out at those widths, and neither width scrolls sideways."""
+    driver.get(f"{base}/?corridor=GBP_INR&amount=1000")
+    for width, height in SIZES:
+        assert screenshot(driver, width, height, tmp_path / f"page-{width}.png")[0] == width
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - innerWidth;")
+        assert overflow <= 0, f"at {width} px the page is {overflow} px wider than the window"
+
+
+def test_axe_finds_no_serious_or_critical_violation(driver, base, axe_source):
+    """axe-core finds no serious or critical violation after an in-place update, at desktop or phone width."""
+    open_page(driver, base)
+    choose(driver, "GBP_INR", "1000")
+    settled(driver, corridor="GBP_INR", amount="1000")
+    driver.execute_script(axe_source)
+    driver.set_script_timeout(30)
+    found = []
+    for width, height in SIZES:
+        driver.set_window_size(width, height)
+        violations = driver.execute_async_script(RUN_AXE)
+        assert "error" not in violations, violations
+        found += [f"at {width} px: {v['id']} ({v['impact']}): {v['help']}\n"
+                  + "\n".join(f"  {node['target']}: {node['summary']}" for node in v["nodes"])
+                  for v in violations if v["impact"] in ("serious", "critical")]
+    assert found == [], "\n".join(found)
