@@ -45,7 +45,7 @@ def test_the_table_and_chart_follow_group_b(client, url, api):
 
 def test_the_state_is_rendered_into_the_form(client):
     html = page(client, "/?corridor=GBP_INR&amount=5000&mode=receive&payout=bank_deposit")
-    assert '<option value="GBP_INR" selected>' in html
+    assert '<option value="GBP_INR" selected>United Kingdom → India (GBP→INR)</option>' in html
     assert 'id="mode-receive" name="mode" value="receive" checked' in html
     assert 'value="5000"' in html and '<option value="bank_deposit" selected>' in html
 

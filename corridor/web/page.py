@@ -42,6 +42,7 @@ def comparison_page() -> Response:
     state, error = _state(request.args, catalog)
     page = _templates.get_template("page.html").render(
         **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
+        countries={f.corridor.key: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
         reference_usd=catalog.dataset.reference_amount_usd,
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
