@@ -79,8 +79,7 @@ def show_history(from_code: str, to_code: str, start: dt.datetime | None, end: d
     for code in (from_code, to_code):
         if code not in history.currencies:
             raise click.ClickException(f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}.")
-    last = end.date() if end else max(history.last, start.date() if start else history.last)
-    first = start.date() if start else dt.date.fromordinal(max(1, last.toordinal() - 365))
+    first, last = history.default_range(start and start.date(), end and end.date())
     if first > last:
         raise click.ClickException(f"--start {first} is after --end {last}.")
     points = history.series(from_code, to_code, first, last, interval)

@@ -10,7 +10,8 @@ from typing import Mapping
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import RateHistory, Series
 from corridor.domain.model import Dataset
-from corridor.domain.pricing import Benchmark, CorridorFigures, MidRate, corridor_figures, mid_rate
+from corridor.domain.benchmark import Benchmark
+from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
 
 class NotServed(LookupError):
@@ -104,8 +105,7 @@ class Catalog:
             self.history.check_covers(code)
         if date is not None:
             return Series(from_currency, to_currency, interval, date, date, [self.history.on(from_currency, to_currency, date)])
-        end = end or max(self.history.last, start or self.history.last)
-        start = start or dt.date.fromordinal(max(1, end.toordinal() - 365))  # no earlier than year 1
+        start, end = self.history.default_range(start, end)
         return Series(from_currency, to_currency, interval, start, end,
                       self.history.series(from_currency, to_currency, start, end, interval))
 

@@ -88,6 +88,11 @@ class RateHistory:
         if code != BASE and code not in self.rates:
             raise NoHistory(code, f"The ECB reference rates have no history for {code}.")
 
+    def default_range(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
+        """`start` and `end` with their defaults: the history's last day (or `start`, if later), and a year before it."""
+        end = end or max(self.last, start or self.last)
+        return start or dt.date.fromordinal(max(1, end.toordinal() - 365)), end  # no earlier than year 1
+
     def series(self, from_code: str, to_code: str, start: dt.date, end: dt.date, interval: str) -> list[Point]:
         """The pair's rate on each business day from `start` to `end`, or the last of each week or month."""
         low = bisect_left(self.days, start.toordinal())

@@ -159,54 +159,6 @@ def corridor_figures(
 
 
 @dataclass(frozen=True, slots=True)
-class Benchmark:
-    """SDG 10.c figures over corridors at the reference amount."""
-
-    corridors: tuple[CorridorFigures, ...]
-
-    @property
-    def count(self) -> int:
-        """Number of corridors."""
-        return len(self.corridors)
-
-    @property
-    def avg_cost(self) -> float:
-        """The simple mean of the corridors' mean true costs."""
-        return fmean(f.avg_cost for f in self.corridors)
-
-    @property
-    def weighted_avg_cost(self) -> float:
-        """The corridors' mean true costs weighted by their annual flows."""
-        flows = [f.corridor.annual_flow_bn for f in self.corridors]
-        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows)) / sum(flows)
-
-    @property
-    def smart_avg_cost(self) -> float:
-        """The mean over corridors of their three cheapest offers' mean true cost."""
-        return fmean(f.smart_cost for f in self.corridors)
-
-    @property
-    def corridors_meeting_target(self) -> int:
-        """Corridors whose mean true cost is at most 3 %."""
-        return sum(f.sdg_target_met for f in self.corridors)
-
-    @property
-    def corridors_with_offer_over_5_pct(self) -> int:
-        """Corridors with at least one offer above 5 %."""
-        return sum(f.offers_over_5_pct > 0 for f in self.corridors)
-
-    @property
-    def cheapest(self) -> CorridorFigures:
-        """The corridor with the lowest mean true cost (the first by id on a tie)."""
-        return min(self.corridors, key=lambda f: f.avg_cost)
-
-    @property
-    def costliest(self) -> CorridorFigures:
-        """The corridor with the highest mean true cost (the first by id on a tie)."""
-        return max(self.corridors, key=lambda f: f.avg_cost)
-
-
-@dataclass(frozen=True, slots=True)
 class MidRate:
     """The two reference rates for a currency pair."""
 

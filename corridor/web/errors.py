@@ -55,9 +55,13 @@ def _api_error(error: ApiError) -> Response:
     return problem(error.status, error.code, error.detail, error.headers)
 
 
+def not_served_detail(error: NotServed) -> str:
+    """The sentence a 404 for `error` says."""
+    return _NOT_SERVED[type(error)][1](error.value)
+
+
 def _not_served(error: NotServed) -> Response:
-    code, detail = _NOT_SERVED[type(error)]
-    return problem(404, code, detail(error.value))
+    return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
 
 
 def _no_history(error: NoHistory) -> Response:

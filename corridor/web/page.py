@@ -14,7 +14,7 @@ from corridor.domain.catalog import Catalog, NotServed
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.web.charts import cost_chart, rate_chart
-from corridor.web.errors import ApiError
+from corridor.web.errors import ApiError, not_served_detail
 from corridor.web.params import QueryParser
 from corridor.web.service import current_service
 from schemas.poc import CorridorSchema, ProvidersResponse
@@ -67,7 +67,7 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         figures = catalog.quotes(loaded["corridor"], loaded.get("amount"), loaded.get("payout"), "cost",
                                  loaded.get("receive_amount"))
     except (ApiError, NotServed) as err:
-        error = err.detail if isinstance(err, ApiError) else f"No active corridor {err.value}."
+        error = err.detail if isinstance(err, ApiError) else not_served_detail(err)
         figures = catalog.corridors[0]
     body = _providers.dump(figures)
     pair = figures.corridor
