@@ -11,11 +11,11 @@ from corridor.data.ecb import merge_into, read_ecb
 from corridor.data.history import default_history_path, load_history
 from corridor.data.load import load_dataset, read_data_file
 from corridor.data.write import write_valid_data
-from corridor.settings import whole_number
 from corridor.domain.history import INTERVALS
+from corridor.domain.rounding import round_significant
+from corridor.settings import whole_number
 from corridor.web.auth import generate_key
 from corridor.web.service import load_data
-from corridor.domain.rounding import round_significant
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")

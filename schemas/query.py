@@ -42,7 +42,6 @@ class QuoteOptions(Schema):
                                  "score: best service score first, then cost.", "example": "speed"},
     )
 
-
     @validates_schema
     def check_amounts(self, data: dict, **kwargs: object) -> None:
         """What is sent or what is received, not both."""

@@ -120,6 +120,16 @@ def write_seed(tmp_path):
     return write
 
 
+@pytest.fixture
+def client_on(write_seed):
+    """A test client of an app of its own serving `data` (a dict), with the usual keys."""
+
+    def serve(data):
+        return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": write_seed(data)}).test_client()
+
+    return serve
+
+
 def unused_port():
     """A loopback port nobody listens on right now."""
     with socket.socket() as sock:

@@ -134,3 +134,12 @@ def test_hostile_values_get_a_clear_4xx(client, auth, template, value):
 def test_long_parameter_name_is_cut_in_the_detail(client, auth):
     body = client.get("/api/corridors?" + "x" * 5000 + "=1", headers=auth).get_json()
     assert body["detail"] == f"Unknown query parameter '{'x' * 40}…'; this endpoint takes no query parameters."
+
+
+@pytest.mark.parametrize("path", ["/", "/api/poc/providers", "/api/poc/health", "/api/providers"])
+def test_a_query_string_that_is_not_utf8_is_a_400(client, auth, path):
+    # gunicorn refuses such a request line itself; `flask run` and other servers pass the bytes on
+    response = client.get(path, headers=auth, environ_overrides={"QUERY_STRING": "corridor=\xff"})
+    assert response.status_code == 400 and response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == "invalid_parameter"
+    assert response.get_json()["detail"] == "The query string is not UTF-8: percent-encode other bytes."

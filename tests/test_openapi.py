@@ -137,7 +137,16 @@ def test_every_property_has_description_and_example(document):
         assert schema["required"] == list(schema["properties"]), name
         for prop, definition in schema["properties"].items():
             assert definition.get("description"), (name, prop)
-            assert {"example", "allOf", "items"} & set(definition), (name, prop)
+            assert {"example", "allOf", "anyOf", "items"} & set(definition), (name, prop)  # a nested object has its own
+
+
+def test_benchmark_figures_that_can_be_missing_are_nullable(document):
+    schemas = document["components"]["schemas"]
+    for name, props in [("Benchmark", ["avg_cost_pct", "weighted_avg_cost_pct", "smart_avg_cost_pct"]),
+                        ("BenchmarkResponse", ["avgCost", "weightedAvgCost", "smartAvgCost"])]:
+        assert [schemas[name]["properties"][prop].get("nullable") for prop in props] == [True] * 3
+        nested = [schemas[name]["properties"][prop]["anyOf"][1] for prop in ("cheapest", "costliest")]
+        assert nested == [{"type": "object", "nullable": True}] * 2
 
 
 @pytest.mark.parametrize("path, query", [(p, q) for p, qs in SAMPLE_QUERIES.items() for q in qs])

@@ -84,3 +84,19 @@ def test_the_page_files_are_served(client, name, mimetype):
 
 def test_other_assets_are_not_found(client):
     assert client.get("/assets/docs.js").status_code == 404
+
+
+def test_a_refused_amount_shows_the_corridor_asked_for_at_the_reference_amount(client):
+    html = page(client, "/?corridor=GBP_INR&amount=abc", status=400)
+    expected = client.get("/api/poc/providers?corridor=GBP_INR").get_json()["providers"]
+    assert providers_in(html) == [entry["provider"] for entry in expected]
+    assert "<caption>Ranked by true cost at the reference amount</caption>" in html
+    assert 'value="abc"' in html  # kept in the box, to correct
+
+
+def test_without_active_corridors_the_page_says_so(client_on, seed_copy):
+    for corridor in seed_copy["corridors"]:
+        corridor["active"] = False
+    html = page(client_on(seed_copy))
+    assert '<p class="error" role="alert">The data holds no active corridor to compare yet.</p>' in html
+    assert 'id="quote-form"' not in html

@@ -20,3 +20,9 @@ def test_ties_round_up_as_on_paper(value, places, text):
 )
 def test_rates_keep_six_significant_figures(value, text):
     assert repr(round_significant(value, 6)) == text
+
+
+@pytest.mark.parametrize("value, places", [(1.2345e27, 2), (-2.5e30, 0), (1.7e308, 2)])
+def test_values_beyond_28_digits_round_to_themselves(value, places):
+    # a send amount at the data's extreme rates needs more digits than decimal's default context
+    assert round_half_up(value, places) == value

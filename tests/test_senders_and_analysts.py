@@ -120,3 +120,37 @@ def test_benchmark_in_both_groups_equals_the_data(client, auth):
 
 def test_benchmark_needs_a_key_in_group_a(client):
     assert client.get("/api/benchmark").status_code == 401
+
+
+def test_receive_amount_at_the_extremes_of_the_rate_tables_is_quoted(client_on, seed_copy, auth):
+    for table in ("interbank", "consumer"):
+        seed_copy["rates"][table].update(GBP=1e9, INR=1e-6)  # the bounds validation allows
+    client = client_on(seed_copy)
+    a = client.get("/api/providers?corridor=GBP_INR&receive_amount=1000000000000", headers=auth)
+    b = client.get("/api/poc/providers?corridor=GBP_INR&receive_amount=1000000000000")
+    assert a.status_code == b.status_code == 200
+    for entry in a.get_json():
+        assert entry["send_amount"] == pytest.approx(1e12 / entry["rate"], rel=1e-5) and entry["send_amount"] > 1e26
+    assert client.get("/?corridor=GBP_INR&mode=receive&amount=1000000000000").status_code == 200
+
+
+def test_the_benchmark_is_null_where_there_is_nothing_to_average(client_on, seed_copy, auth):
+    for corridor in seed_copy["corridors"]:
+        corridor["active"] = False
+    client = client_on(seed_copy)
+    assert client.get("/api/benchmark", headers=auth).get_json() == {
+        "corridor_count": 0, "avg_cost_pct": None, "weighted_avg_cost_pct": None, "smart_avg_cost_pct": None,
+        "corridors_meeting_target": 0, "corridors_with_offer_over_5_pct": 0, "cheapest": None, "costliest": None,
+    }
+    assert ok_json(client, "/api/poc/benchmark") == {
+        "ok": True, "corridorCount": 0, "avgCost": None, "weightedAvgCost": None, "smartAvgCost": None,
+        "meetingTarget": 0, "withOfferOver5Pct": 0, "cheapest": None, "costliest": None,
+    }
+
+
+def test_without_any_flow_only_the_weighted_mean_is_null(client_on, seed_copy, client, auth):
+    for corridor in seed_copy["corridors"]:
+        corridor["annual_flow_bn"] = 0
+    figures = client_on(seed_copy).get("/api/benchmark", headers=auth).get_json()
+    shipped = client.get("/api/benchmark", headers=auth).get_json()
+    assert figures == {**shipped, "weighted_avg_cost_pct": None}

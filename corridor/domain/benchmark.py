@@ -1,5 +1,8 @@
 """The UN SDG 10.c figures over a set of corridors priced at the reference amount."""
 
+# A figure with nothing to average (no active corridor, or no flow to weigh by) is None, shown as
+# null: a data file may deactivate every corridor, or give every flow as 0.
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,20 +23,22 @@ class Benchmark:
         return len(self.corridors)
 
     @property
-    def avg_cost(self) -> float:
+    def avg_cost(self) -> float | None:
         """The simple mean of the corridors' mean true costs."""
-        return fmean(f.avg_cost for f in self.corridors)
+        return fmean(f.avg_cost for f in self.corridors) if self.corridors else None
 
     @property
-    def weighted_avg_cost(self) -> float:
+    def weighted_avg_cost(self) -> float | None:
         """The corridors' mean true costs weighted by their annual flows."""
         flows = [f.corridor.annual_flow_bn for f in self.corridors]
+        if not sum(flows):
+            return None
         return sum(f.avg_cost * w for f, w in zip(self.corridors, flows)) / sum(flows)
 
     @property
-    def smart_avg_cost(self) -> float:
+    def smart_avg_cost(self) -> float | None:
         """The mean over corridors of their three cheapest offers' mean true cost."""
-        return fmean(f.smart_cost for f in self.corridors)
+        return fmean(f.smart_cost for f in self.corridors) if self.corridors else None
 
     @property
     def corridors_meeting_target(self) -> int:
@@ -46,11 +51,11 @@ class Benchmark:
         return sum(f.offers_over_5_pct > 0 for f in self.corridors)
 
     @property
-    def cheapest(self) -> CorridorFigures:
+    def cheapest(self) -> CorridorFigures | None:
         """The corridor with the lowest mean true cost (the first by id on a tie)."""
-        return min(self.corridors, key=lambda f: f.avg_cost)
+        return min(self.corridors, key=lambda f: f.avg_cost, default=None)
 
     @property
-    def costliest(self) -> CorridorFigures:
+    def costliest(self) -> CorridorFigures | None:
         """The corridor with the highest mean true cost (the first by id on a tie)."""
-        return max(self.corridors, key=lambda f: f.avg_cost)
+        return max(self.corridors, key=lambda f: f.avg_cost, default=None)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
+from corridor.domain.benchmark import Benchmark
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import RateHistory, Series
 from corridor.domain.model import Dataset
-from corridor.domain.benchmark import Benchmark
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
+
+# the default context holds 28 digits: a send amount of 1e27 at 2 decimals needs 30, a double up to 310
+_WIDE = Context(prec=400)
 
 
 def _decimal(value: float) -> Decimal:
@@ -12,7 +15,7 @@ def _decimal(value: float) -> Decimal:
 
 def round_half_up(value: float, places: int) -> float:
     """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
-    return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+    return float(_decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP, _WIDE))
 
 
 def round_significant(value: float, digits: int) -> float:

@@ -5,9 +5,9 @@ from flask import Blueprint, request
 from corridor.domain.catalog import Catalog
 from corridor.web.auth import authenticate
 from corridor.web.endpoint import endpoint
-from corridor.web.quotes import QuoteEntries
+from corridor.web.quotes import QuoteEntries, at_an_amount, quotes_for
 from corridor.web.service import current_service
-from corridor.web.tables import series_csv
+from corridor.web.tables import series_csv, series_for
 from schemas.api import (
     BenchmarkSchema,
     CorridorSummarySchema,
@@ -48,11 +48,10 @@ def corridors(catalog: Catalog, query: dict) -> list:
 @bp.get("/providers")
 @endpoint(_ranked_providers, cache_control=PRIVATE, query=CorridorQuery(), errors=(401, 404),
           variants=lambda catalog: [{"corridor": key} for key in catalog.by_key],
-          one_off=lambda query: "amount" in query or "receive_amount" in query)
+          one_off=at_an_amount)
 def providers(catalog: Catalog, query: dict) -> list:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""
-    figures = catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"],
-                             query.get("receive_amount"))
+    figures = quotes_for(catalog, query)
     return _ranked_entries.dump(catalog, figures)
 
 
@@ -82,5 +81,4 @@ def midrate(catalog: Catalog, query: dict) -> dict:
           modified=lambda data: data.history_modified, csv=series_csv)
 def history(catalog: Catalog, query: dict) -> dict:
     """A pair's ECB reference rates by day, week or month, or the one in force on a date; JSON or CSV."""
-    return _history.dump(catalog.rate_history(query["from_currency"], query["to_currency"], interval=query["interval"],
-                                              start=query.get("start"), end=query.get("end"), date=query.get("date")))
+    return _history.dump(series_for(catalog, query))

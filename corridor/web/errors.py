@@ -80,6 +80,15 @@ def _http_error(error: HTTPException) -> Response:
     return problem(status, code, detail, headers)
 
 
+def _undecodable(error: UnicodeDecodeError) -> Response:
+    # gunicorn refuses such request lines itself; a server that passes raw bytes on reaches here
+    try:
+        request.query_string.decode()
+    except UnicodeDecodeError:
+        return problem(400, "invalid_parameter", "The query string is not UTF-8: percent-encode other bytes.")
+    return _unexpected(error)
+
+
 def _unexpected(error: Exception) -> Response:
     current_app.logger.error("Unhandled error on %s %s", request.method, request.path, exc_info=error)
     return problem(500, "internal_error", "Something went wrong on our side; please try again later.")
@@ -91,4 +100,5 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(NotServed, _not_served)
     app.register_error_handler(NoHistory, _no_history)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(UnicodeDecodeError, _undecodable)
     app.register_error_handler(Exception, _unexpected)

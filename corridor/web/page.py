@@ -16,6 +16,7 @@ from corridor.domain.model import PAYOUT_METHODS
 from corridor.web.charts import cost_chart, rate_chart
 from corridor.web.errors import ApiError, not_served_detail
 from corridor.web.params import QueryParser
+from corridor.web.quotes import quotes_for
 from corridor.web.service import current_service
 from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
@@ -39,7 +40,7 @@ def register_page(app: Flask) -> None:
 def comparison_page() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
     catalog = current_service().data.catalog
-    state, error = _state(request.args, catalog)
+    state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
     page = _templates.get_template("page.html").render(
         **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
         countries={f.corridor.key: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
@@ -61,14 +62,13 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         query["receive_amount" if mode == "receive" else "amount"] = amount
     if payout:
         query["payout"] = payout
-    error = None
+    error, priced_at = None, amount
     try:
         loaded = _parse(query)
-        figures = catalog.quotes(loaded["corridor"], loaded.get("amount"), loaded.get("payout"), "cost",
-                                 loaded.get("receive_amount"))
-    except (ApiError, NotServed) as err:
+        figures = quotes_for(catalog, loaded)
+    except (ApiError, NotServed) as err:  # shown instead: the corridor, if known, at the reference amount
         error = err.detail if isinstance(err, ApiError) else not_served_detail(err)
-        figures = catalog.corridors[0]
+        figures, priced_at = catalog.by_key.get(corridor, catalog.corridors[0]), ""
     body = _providers.dump(figures)
     pair = figures.corridor
     try:
@@ -78,8 +78,8 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         rates = {"missing": err.reason}
     return {
         "corridor": body["corridor"], "from_currency": pair.from_currency, "to_currency": pair.to_currency,
-        "mode": mode, "amount": amount, "payout": payout, "providers": body["providers"],
-        "cost_chart": cost_chart(body["providers"]), "rate_chart": rates, "query": request.query_string.decode(),
+        "mode": mode, "amount": amount, "priced_at": priced_at, "payout": payout, "providers": body["providers"],
+        "cost_chart": cost_chart(body["providers"]), "rate_chart": rates,
     }, error
 
 

@@ -7,9 +7,9 @@ from flask import Blueprint
 from corridor import __version__
 from corridor.domain.catalog import Catalog
 from corridor.web.endpoint import endpoint
-from corridor.web.quotes import QuoteEntries
+from corridor.web.quotes import QuoteEntries, at_an_amount, quotes_for
 from corridor.web.service import current_service
-from corridor.web.tables import series_csv
+from corridor.web.tables import series_csv, series_for
 from schemas.guide import guide_entries
 from schemas.poc import (
     BenchmarkResponse,
@@ -70,13 +70,12 @@ def corridor(catalog: Catalog, query: dict, corridor_id: str) -> dict:
 @bp.get("/providers")
 @endpoint((_provider_groups, _providers), cache_control=PUBLIC, query=OptionalCorridorQuery(), errors=(404,),
           variants=lambda catalog: [{}] + [{"corridor": key} for key in catalog.by_key],
-          one_off=lambda query: "amount" in query or "receive_amount" in query)
+          one_off=at_an_amount)
 def providers(catalog: Catalog, query: dict) -> dict:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
     if "corridor" not in query:
         return _provider_groups.dump({"count": len(catalog.corridors), "corridors": catalog.corridors})
-    figures = catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"],
-                             query.get("receive_amount"))
+    figures = quotes_for(catalog, query)
     return {**_providers_head.dump(figures), "providers": _provider_entries.dump(catalog, figures)}
 
 
@@ -131,5 +130,4 @@ def health(catalog: Catalog, query: dict) -> dict:
           modified=lambda data: data.history_modified, csv=series_csv)
 def history(catalog: Catalog, query: dict) -> dict:
     """A pair's ECB reference rates by day, week or month, or the one in force on a date; JSON or CSV."""
-    return _history.dump(catalog.rate_history(query["from_currency"], query["to_currency"], interval=query["interval"],
-                                              start=query.get("start"), end=query.get("end"), date=query.get("date")))
+    return _history.dump(series_for(catalog, query))

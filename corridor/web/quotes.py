@@ -18,6 +18,17 @@ from corridor.web.memo import SharedLRU
 FIXED_MEMO = 512  # corridors whose fixed parts a worker keeps, per entry schema
 
 
+def at_an_amount(query: dict[str, Any]) -> bool:
+    """A quote at an amount of the client's own: a one-off body, never kept."""
+    return "amount" in query or "receive_amount" in query
+
+
+def quotes_for(catalog: Catalog, query: dict[str, Any]) -> CorridorFigures:
+    """The corridor's offers priced and ordered as a loaded providers query asks."""
+    return catalog.quotes(query["corridor"], query.get("amount"), query.get("payout"), query["sort"],
+                          query.get("receive_amount"))
+
+
 class QuoteEntries:
     """Dumps a corridor's quotes with an entry schema, its fixed parts kept per corridor."""
 

@@ -14,14 +14,20 @@
 
   async function update() {
     const query = queryString();
+    const target = query ? "/?" + query : "/";
     const ticket = ++latest;
-    const response = await fetch("/?" + query, { headers: { Accept: "text/html" } });
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    let fresh = null;
+    try {
+      const response = await fetch(target, { headers: { Accept: "text/html" } });
+      fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("results");
+    } catch (error) {
+      fresh = null;
+    }
     if (ticket !== latest) return; // a later change is on its way
-    const fresh = page.getElementById("results");
-    fresh.dataset.query = query;
+    // no results in the answer (the network, or a server in front): load the page as a form would
+    if (!fresh) { location.assign(target); return; }
     document.getElementById("results").replaceWith(fresh);
-    history.replaceState(null, "", query ? "/?" + query : "/");
+    history.replaceState(null, "", target);
   }
 
   let timer;
