@@ -40,7 +40,8 @@ class IsoDate(fields.Date):
     """A date written exactly `YYYY-MM-DD`."""
 
     default_error_messages = {"invalid": "Must be a date written YYYY-MM-DD."}
-    _PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    _PATTERN = re.compile(pattern)
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dt.date:
         if not isinstance(value, str) or not self._PATTERN.fullmatch(value):
@@ -52,7 +53,6 @@ class QueryDate(IsoDate):
     """A date in a query, `YYYY-MM-DD`; the pattern is also documented in OpenAPI and kept in logs."""
 
     default_error_messages = {"invalid": "must be a real date written YYYY-MM-DD, such as 2025-10-30."}
-    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs["metadata"] = {"pattern": f"^{self.pattern}$", **kwargs.get("metadata", {})}

@@ -31,9 +31,10 @@ class Benchmark:
     def weighted_avg_cost(self) -> float | None:
         """The corridors' mean true costs weighted by their annual flows."""
         flows = [f.corridor.annual_flow_bn for f in self.corridors]
-        if not sum(flows):
+        total = sum(flows)
+        if not total:
             return None
-        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows)) / sum(flows)
+        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows)) / total
 
     @property
     def smart_avg_cost(self) -> float | None:

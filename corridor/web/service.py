@@ -15,7 +15,7 @@ from corridor.data.history import default_history_path, load_history
 from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.settings import ConfigError, whole_number
-from corridor.web.auth import Keys, parse_api_keys, with_keys_file
+from corridor.web.auth import SHORT_KEY, Keys, parse_api_keys, with_keys_file
 from corridor.web.http import Body, LastModified
 from corridor.web.memo import SharedLRU
 
@@ -128,8 +128,8 @@ def refresh_keys(app: Flask) -> int:
 def _live_keys(app: Flask, env_keys: Keys) -> Keys:
     keys = with_keys_file(env_keys, app.config["API_KEYS_FILE"])
     for where in keys.short:
-        app.logger.warning("%s is a raw key shorter than 16 characters: easy to guess; replace it with "
-                           "one from `flask --app app keys generate`.", where)
+        app.logger.warning("%s is a raw key shorter than %d characters: easy to guess; replace it with "
+                           "one from `flask --app app keys generate`.", where, SHORT_KEY)
     return keys
 
 
