@@ -50,15 +50,12 @@ def screenshot(driver: webdriver.Chrome, width: int, height: int, path: Path) ->
 
 def main(out_dir: str = "docs") -> None:
     base = os.environ["BASE_URL"].rstrip("/")
-    driver = chrome()
-    try:
+    with chrome() as driver:  # quits chromium however the block ends
         driver.get(base + PAGE)
         for width, height in SIZES:
             path = Path(out_dir) / f"page-{width}.png"
             shot = screenshot(driver, width, height, path)
             print(f"wrote {path} ({shot[0]}x{shot[1]})")
-    finally:
-        driver.quit()
 
 
 if __name__ == "__main__":

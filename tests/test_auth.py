@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from app import create_app
-from conftest import HASHED_KEY, RAW_KEY, ROOT, SEED
+from conftest import HASHED_KEY, RAW_KEY, SEED
+from harness import ROOT
 from corridor.web.auth import parse_api_keys
 from corridor.settings import ConfigError
 

@@ -18,7 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import RAW_KEY, requires
+from conftest import RAW_KEY
+from harness import requires
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = requires("chromium")

@@ -9,7 +9,8 @@ from statistics import fmean
 import pytest
 
 from app import create_app
-from conftest import ROOT, SEED
+from conftest import SEED
+from harness import ROOT
 from corridor.settings import ConfigError
 from corridor.data.load import DataError, load_dataset
 from expected import active, ranked

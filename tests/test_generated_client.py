@@ -18,7 +18,8 @@ import attrs
 import httpx
 import pytest
 
-from conftest import RAW_KEY, gunicorn_env, running_gunicorn, unused_port
+from conftest import RAW_KEY
+from harness import gunicorn_env, running_gunicorn, unused_port
 from expected import (active, corridor_costs, display_date, group_a_entries, group_b_entries, half_up, key, mid, pct,
                       ranked, shipped_seed, sig6)
 

@@ -3,7 +3,8 @@
 import json
 import subprocess
 
-from conftest import RAW_KEY, ROOT, curl, gunicorn, gunicorn_env, requires
+from conftest import RAW_KEY
+from harness import ROOT, curl, gunicorn, gunicorn_env, requires
 
 
 @requires("curl")

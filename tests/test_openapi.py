@@ -7,7 +7,7 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
-from conftest import curl, requires
+from harness import curl, requires
 
 SAMPLE_QUERIES = {
     "/api/corridors": [""],

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from app import create_app
-from conftest import API_KEYS, HASHED_KEY, RAW_KEY, ROOT, SEED, curl, gunicorn_env, requires
+from conftest import API_KEYS, HASHED_KEY, RAW_KEY, SEED
+from harness import ROOT, curl, gunicorn_env, requires
 from corridor.settings import ConfigError
 
 
@@ -59,7 +60,7 @@ def test_debug_mode_is_refused_outside_flask_run():
 
 def test_gunicorn_refuses_flask_debug(free_port, tmp_path):
     log = tmp_path / "log"
-    from conftest import gunicorn
+    from harness import gunicorn
 
     process = gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY, FLASK_DEBUG="1"), log)
     process.wait(timeout=30)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import zipfile
 
-from conftest import ROOT
+from harness import ROOT
 
 # what a checkout holds that is no part of the source: environments, caches, earlier builds
 NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "__pycache__", "*.pyc", ".*_cache", ".hypothesis",

@@ -16,13 +16,13 @@ import tarfile
 import tempfile
 import time
 import urllib.parse
-import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import RAW_KEY, ROOT, gunicorn_env, requires, running_gunicorn, skip_without, unused_port
+from conftest import RAW_KEY
+from harness import DIRECT, ROOT, gunicorn_env, requires, running_gunicorn, skip_without, unused_port
 from scripts.page_screenshots import SIZES, chrome, screenshot
 
 pytestmark = requires("chromium", "chromedriver")
@@ -49,8 +49,6 @@ axe.run(document, {resultTypes: ["violations"]}).then(
   error => done({error: String(error)}));
 """
 
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
-
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
@@ -63,11 +61,8 @@ def base(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     """Headless chromium for the module; always quit."""
-    driver = chrome(*SIZES[0])
-    try:
+    with chrome(*SIZES[0]) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture
@@ -81,11 +76,8 @@ def driver(browser):
 @pytest.fixture
 def first_visit():
     """A browser of its own that has never seen the server (chromium asks an origin for /favicon.ico once)."""
-    driver = chrome(*SIZES[0])
-    try:
+    with chrome(*SIZES[0]) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +104,7 @@ def axe_source():
 
 def ranked(base, **params):
     """The provider names in the order GET /api/poc/providers ranks them for `params`."""
-    with _DIRECT.open(f"{base}/api/poc/providers?{urllib.parse.urlencode(params)}", timeout=10) as response:
+    with DIRECT.open(f"{base}/api/poc/providers?{urllib.parse.urlencode(params)}", timeout=10) as response:
         return [entry["provider"] for entry in json.load(response)["providers"]]
 
 

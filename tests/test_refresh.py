@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bench.generate import generate
-from conftest import RAW_KEY, ROOT, curl, gunicorn_env, requires, running_gunicorn
+from conftest import RAW_KEY
+from harness import ROOT, curl, gunicorn_env, requires, running_gunicorn
 from corridor.data.load import DataError
 from corridor.web.service import refresh_data
 

@@ -12,7 +12,8 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import SafeAtoms
 
-from conftest import RAW_KEY, ROOT, curl, requires
+from conftest import RAW_KEY
+from harness import ROOT, curl, requires
 from corridor.web.server_log import RedactingLogger, redact_query, redact_record, redact_text
 
 KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # what `curl -u KEY:` sends
