@@ -14,21 +14,23 @@ from corridor.web import api, poc
 from corridor.web.docs import register_docs
 from corridor.web.errors import register_error_handlers
 from corridor.web.http import configure_http
+from corridor.web.openapi import register_api
 from corridor.web.page import register_page
 from corridor.web.service import init_service
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app from the environment (or `test_config`); refuse bad data or no keys."""
-    app = Flask(__name__)
+    # templates beside the web package: found alike in a checkout and in an installed copy
+    app = Flask(__name__, template_folder="corridor/web/templates")
     app.config.from_mapping(settings_from_env())
     if test_config is not None:
         app.config.from_mapping(test_config)
     configure_logging(app)
     refuse_debugger(app)
+    configure_http(app)
+    register_api(app, api.bp, poc.bp)
     register_error_handlers(app)
-    configure_http(app, public_prefix=f"{poc.bp.url_prefix}/")
-    register_blueprints(app)
     register_docs(app)
     register_page(app)
     register_commands(app)
@@ -48,9 +50,3 @@ def refuse_debugger(app: Flask) -> None:
     """Debug mode (FLASK_DEBUG) is for `flask run` alone, never under gunicorn or another server."""
     if app.debug and click.get_current_context(silent=True) is None:
         raise ConfigError("FLASK_DEBUG is set: debug mode is for `flask --app app run --debug` only; unset it.")
-
-
-def register_blueprints(app: Flask) -> None:
-    """Group A and Group B side by side, so neither inherits the other's hooks."""
-    app.register_blueprint(api.bp)
-    app.register_blueprint(poc.bp)

@@ -37,13 +37,19 @@ control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 accesslog = "-"
 errorlog = "-"
-# keys never reach the logs: queries and credentials redacted in access lines and gunicorn's own
-logger_class = "corridor.web.server_log.RedactingLogger"
-# time, request id, method, path and query, status, bytes, duration, client
-access_log_format = '%(t)s rid=%({x-request-id}o)s "%(r)s" %(s)s %(b)s %(M)sms %(h)s'
+# time, request id, method, path, protocol, status, bytes, duration, client: no query string and no
+# credentials, where a misplaced key could be
+access_log_format = '%(t)s rid=%({x-request-id}o)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms %(h)s'
 # the master loads the app, and so reads, checks and prices the data and builds its bodies, once:
 # workers fork with all of it, share its memory, and boot at once, whenever they (re)start
 preload_app = True
+
+
+def on_starting(server):
+    """gunicorn's own messages about requests it cannot parse quote them: keep what the client sent out."""
+    from corridor.web.logs import RedactClientText
+
+    server.log.error_log.addFilter(RedactClientText())
 
 
 def pre_fork(server, worker):

@@ -27,7 +27,7 @@ history_cli = AppGroup("history", help="Look at the ECB rate history.")
 @click.argument("path", required=False)
 def check_data(path: str | None) -> None:
     """Check PATH (default: SEED_DATA) as serving would; print a summary, or why not and exit 1."""
-    data = load_data(current_app, path)  # the size limit, validation, and every body built
+    data = load_data(current_app, path)  # the size limit and validation, as serving does
     click.echo(data.summary.replace(": ", ": OK, ", 1))
     click.echo(data.history_summary.replace(": ", ": OK, ", 1))
 

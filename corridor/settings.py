@@ -8,7 +8,8 @@ from typing import Mapping
 
 import click
 
-DEFAULT_SEED = Path(__file__).resolve().parent.parent / "seed_data.json"
+# the shipped data: seed_data.json beside app.py, which the package carries as corridor/data/seed_data.json
+DEFAULT_SEED = (Path(__file__).parent / "data" / "seed_data.json").resolve()
 # name: (default, lowest, highest) of each whole-number setting
 WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (8, 1, 1024), "CACHE_MB": (32, 0, 4096)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Any, Callable
 
 from marshmallow import fields
 
@@ -60,10 +60,10 @@ class QueryDate(IsoDate):
 
 
 class PatternString(fields.String):
-    """A string whose whole value matches `pattern`; the pattern is also documented in OpenAPI."""
+    """A string whose whole value matches `pattern`, loaded as `loads` makes it; the pattern is also documented in OpenAPI."""
 
     pattern = ""
-    upper = False
+    loads: Callable[[str], Any] = str
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs["metadata"] = {"pattern": f"^{self.pattern}$", **kwargs.get("metadata", {})}
@@ -74,11 +74,7 @@ class PatternString(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         if not self._regex.fullmatch(text):
             raise self.make_error("invalid")
-        return self._value(text)
-
-    def _value(self, text: str) -> Any:
-        """What a matching text loads as."""
-        return text.upper() if self.upper else text
+        return self.loads(text)
 
 
 class CurrencyCode(PatternString):
@@ -86,7 +82,7 @@ class CurrencyCode(PatternString):
 
     default_error_messages = {"invalid": "must be a three-letter currency code such as USD."}
     pattern = "[A-Za-z]{3}"
-    upper = True
+    loads = staticmethod(str.upper)
 
 
 class Amount(PatternString):
@@ -98,9 +94,7 @@ class Amount(PatternString):
         "invalid": "must be a plain decimal above 0 and at most 1000000000, with at most 2 decimals, such as 250.50."
     }
     pattern = r"(?:0\.(?:0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,8}(?:\.[0-9]{1,2})?|1000000000(?:\.00?)?)"
-
-    def _value(self, text: str) -> float:
-        return float(text)
+    loads = float
 
 
 class ReceiveAmount(Amount):
@@ -117,7 +111,7 @@ class CorridorKey(PatternString):
 
     default_error_messages = {"invalid": "must be a corridor key such as USD_MXN."}
     pattern = "[A-Za-z]{3}_[A-Za-z]{3}"
-    upper = True
+    loads = staticmethod(str.upper)
 
 
 class Rounded(fields.Float):

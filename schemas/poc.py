@@ -5,6 +5,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 
 from marshmallow import Schema, fields, pre_dump
 
+from corridor.domain.pricing import CorridorFigures
 from schemas.api import CurrencySchema, HistoryPointSchema
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
@@ -23,7 +24,14 @@ class OkSchema(Schema):
 
 
 class CountSchema(Schema):
+    """An envelope dumped from a list itself: its `count`, then the list under the field `listed` names."""
+
+    listed = ""
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
+
+    @pre_dump
+    def count_the_list(self, listed, **kwargs):
+        return {"count": len(listed), self.listed: listed}
 
 
 class CorridorSchema(Schema):
@@ -75,11 +83,16 @@ class FullCorridorSchema(CorridorSchema):
 
 
 class CorridorListResponse(CountSchema, OkSchema):
+    listed = "corridors"
     corridors = fields.List(fields.Nested(CorridorSchema), **_meta("Active corridors by id."))
 
 
 class CorridorResponse(OkSchema):
     corridor = fields.Nested(CorridorSchema, **_meta("One corridor."))
+
+    @pre_dump
+    def envelope(self, figures, **kwargs):
+        return {"corridor": figures}
 
 
 class ProvidersResponse(ProviderGroupSchema, OkSchema):
@@ -87,16 +100,24 @@ class ProvidersResponse(ProviderGroupSchema, OkSchema):
 
 
 class ProviderGroupsResponse(CountSchema, OkSchema):
+    listed = "corridors"
     corridors = fields.List(fields.Nested(ProviderGroupSchema), **_meta("One provider group per active corridor, by id."))
 
 
 class FullResponse(OkSchema):
+    """Dumped from the catalog: its date and every active corridor."""
+
     updated = DisplayDate(**_meta("Date of the figures, Mon D, YYYY.", "Nov 20, 2026"))
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
     corridors = fields.List(fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers."))
 
+    @pre_dump
+    def from_catalog(self, catalog, **kwargs):
+        return {"updated": catalog.dataset.as_of, "count": len(catalog.corridors), "corridors": catalog.corridors}
+
 
 class CurrenciesResponse(CountSchema, OkSchema):
+    listed = "currencies"
     currencies = fields.List(fields.Nested(CurrencySchema), **_meta("Every currency in the rate tables, by code."))
 
 
@@ -108,6 +129,7 @@ class GuideFieldSchema(Schema):
 
 
 class GuideResponse(CountSchema, OkSchema):
+    listed = "fields"
     entries = fields.List(fields.Nested(GuideFieldSchema), data_key="fields", attribute="fields", **_meta("Every field name of every Group B payload, from the schemas."))
 
 
@@ -148,3 +170,15 @@ class BenchmarkResponse(OkSchema):
     withOfferOver5Pct = fields.Integer(attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 17))
     cheapest = fields.Nested(CorridorCostSchema, allow_none=True, **_meta("The corridor with the lowest avgCost; null with no active corridor."))
     costliest = fields.Nested(CorridorCostSchema, allow_none=True, **_meta("The corridor with the highest avgCost; null with no active corridor."))
+
+
+class OneOrEvery(Schema):
+    """One corridor's answer when a view returns its figures, every corridor's when it returns a list of them."""
+
+    # an endpoint of two shapes: the document gives it as the oneOf of the two schemas
+    def __init__(self, one: Schema, every: Schema) -> None:
+        super().__init__()
+        self.one, self.every = one, every
+
+    def dump(self, obj, *, many=None):
+        return (self.one if isinstance(obj, CorridorFigures) else self.every).dump(obj)

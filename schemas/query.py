@@ -5,15 +5,27 @@ A schema may set `required_if_any`: when any of its parameters is given, these b
 """
 
 import re
+from typing import TypedDict
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow.experimental.context import Context
 
-from corridor.domain.history import INTERVALS
+from corridor.domain.history import INTERVALS, RateHistory
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import SORT_ORDERS
 from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate, ReceiveAmount
 
 FORMATS = ("json", "csv")
+
+
+class Served(TypedDict):
+    """What a query is loaded against: the rate history being served."""
+
+    history: RateHistory
+
+
+# set around a load by the web layer, so that a query names what is served in one spelling
+ServedContext = Context[Served]
 
 
 class NoQuery(Schema):
@@ -111,6 +123,14 @@ class HistoryQuery(CurrencyPairQuery):
             raise ValidationError("cannot be given with start or end; give a date, or a range.", field_name="date")
         if "start" in data and "end" in data and data["start"] > data["end"]:
             raise ValidationError("is after end; give a start on or before the end.", field_name="start")
+
+    @post_load
+    def one_spelling(self, data: dict, **kwargs: object) -> dict:
+        """A range with its defaults, within the served history's days: equal ranges load equal."""
+        served = ServedContext.get(None)
+        if served is not None and "date" not in data:
+            data["start"], data["end"] = served["history"].span(data.get("start"), data.get("end"))
+        return data
 
 
 ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery, OptionalCurrencyPairQuery, HistoryQuery)

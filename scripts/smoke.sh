@@ -44,7 +44,7 @@ check 200 $JSON '/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pic
 check 400 $PROBLEM '/api/poc/providers?corridor=USD_MXN&amount=1e3' '"code":"invalid_parameter"'
 check 400 $PROBLEM '/api/poc/corridors?from=USD' '"code":"missing_parameter"'
 check 404 $PROBLEM /api/poc/corridors/0 '"code":"not_found"'
-check 200 $JSON /api/openapi.json '"openapi":"3.0.3"'
+check 200 $JSON /api/openapi.json '"openapi": "3.0.3"'
 check 200 text/html /api/docs 'swagger-ui'
 check 401 $PROBLEM /api/corridors '"code":"missing_api_key"'
 if [ -n "$KEY" ]; then

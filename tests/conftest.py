@@ -1,14 +1,23 @@
-"""Shared fixtures: the app on the shipped data with two live keys, clients, seed copies."""
+"""Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
 import copy
 import hashlib
+import http.client
 import json
+import multiprocessing
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from app import create_app
 from expected import SEED, shipped_seed
-from harness import gunicorn_env, running_gunicorn, unused_port
+from harness import DIRECT, ROOT, gunicorn_env, unused_port
 
 RAW_KEY = "test-key-raw-0123456789"
 HASHED_KEY = "test-key-hashed-9876543210"
@@ -33,26 +42,29 @@ def ok_json(client, url):
     return body
 
 
-@pytest.fixture(scope="session")
-def raw_seed():
-    """The shipped data file as plain JSON, for re-deriving expected figures."""
-    return shipped_seed()
+# --- apps ------------------------------------------------------------------------------------------
 
 
-def make_app():
-    return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED)})
+def build_app(**config):
+    return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED), **config})
 
 
 @pytest.fixture(scope="session")
 def app():
     """The app on the shipped data with two live keys; shared, since serving never changes it."""
-    return make_app()
+    return build_app()
 
 
 @pytest.fixture
-def fresh_app():
-    """An app of the test's own, for tests that add routes to it."""
-    return make_app()
+def make_app(write_seed):
+    """An app of the test's own: `data` (a dict or text) served instead of the shipped file, `config` over the defaults."""
+
+    def make(data=None, **config):
+        if data is not None:
+            config["SEED_DATA"] = write_seed(data)
+        return build_app(**config)
+
+    return make
 
 
 @pytest.fixture
@@ -64,6 +76,12 @@ def client(app):
 def auth():
     """Headers with a live key."""
     return {"Authorization": f"Bearer {RAW_KEY}"}
+
+
+@pytest.fixture(scope="session")
+def raw_seed():
+    """The shipped data file as plain JSON, for re-deriving expected figures."""
+    return shipped_seed()
 
 
 @pytest.fixture
@@ -84,25 +102,62 @@ def write_seed(tmp_path):
     return write
 
 
+# --- gunicorn --------------------------------------------------------------------------------------
+
+
+class Server(NamedTuple):
+    """A gunicorn on loopback: its base URL, process and log file."""
+
+    base: str
+    process: subprocess.Popen
+    log: Path
+
+
+def start_gunicorn(log, command=None, cwd=ROOT, **env):
+    """gunicorn on a free 127.0.0.1 port, its output in `log`: `command` (default the Procfile's) run in `cwd`, with
+    `env` over the test's environment."""
+    command = command or (ROOT / "Procfile").read_text().split("web:", 1)[1].split()
+    port = unused_port()
+    with open(log, "w") as output:  # a file, not a pipe: a full pipe would stall the server
+        # a second at most for the workers to finish at a stop, not the shipped 20: tests stop servers often
+        process = subprocess.Popen([sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "1"], cwd=cwd,
+                                   env=gunicorn_env(**env), stdout=output, stderr=subprocess.STDOUT)
+    return Server(f"http://127.0.0.1:{port}", process, Path(log))
+
+
+def stop(process):
+    """Stop gunicorn at once (SIGQUIT, its quick shutdown), and wait for it."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGQUIT)
+    process.wait(timeout=30)
+
+
+@contextmanager
+def running_gunicorn(log, command=None, cwd=ROOT, **env):
+    """`start_gunicorn`, every worker up and answering; always stopped."""
+    server = start_gunicorn(log, command, cwd, **env)
+    workers = int(env.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
+    try:
+        deadline = time.monotonic() + 60
+        while server.log.read_text().count("Booting worker with pid") < workers or not _answers(server.base):
+            assert server.process.poll() is None and time.monotonic() < deadline, server.log.read_text()
+            time.sleep(0.05)
+        yield server
+    finally:
+        stop(server.process)
+
+
+def _answers(base):
+    """Whether the health check answers 200 (in Python, so that serving needs no curl)."""
+    try:
+        with DIRECT.open(f"{base}/api/poc/health", timeout=2) as response:
+            return response.status == 200
+    except (OSError, http.client.HTTPException):
+        return False
+
+
 @pytest.fixture
-def client_on(write_seed):
-    """A test client of an app of its own serving `data` (a dict), with the usual keys."""
-
-    def serve(data):
-        return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": write_seed(data)}).test_client()
-
-    return serve
-
-
-@pytest.fixture
-def free_port():
-    """A loopback port nobody listens on right now, per test."""
-    return unused_port()
-
-
-@pytest.fixture
-def server(free_port, tmp_path):
-    """gunicorn serving the shipped data; yields its base URL, process and log file."""
-    log = tmp_path / "gunicorn.log"
-    with running_gunicorn(free_port, gunicorn_env(API_KEYS=RAW_KEY), log) as (base, process):
-        yield base, process, log
+def server(tmp_path):
+    """gunicorn serving the shipped data with RAW_KEY live."""
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY) as running:
+        yield running

@@ -1,16 +1,10 @@
-"""Real programs for tests: the tools they need (a test skips without one), gunicorn on loopback, curl."""
+"""Real programs for tests: the tools they need (a test skips without one), curl, ports, environments."""
 
-import http.client
-import multiprocessing
 import os
 import shutil
 import socket
 import subprocess
-import sys
-import time
 import urllib.request
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
@@ -62,52 +56,9 @@ def gunicorn_env(**changes):
     return env
 
 
-def procfile_command():
-    """The Procfile's web command, run with this interpreter."""
-    command = (ROOT / "Procfile").read_text().split("web:", 1)[1].split()
-    assert command[0] == "gunicorn"
-    return [sys.executable, "-m", *command]
-
-
-def gunicorn(port, env, log):
-    """The Procfile's gunicorn, bound to 127.0.0.1:`port` only, its output in the file `log`."""
-    with open(log, "w") as output:  # a file, not a pipe: a full pipe would stall the server
-        return subprocess.Popen(
-            [*procfile_command(), "--bind", f"127.0.0.1:{port}"],
-            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
-        )
-
-
 def curl(*args):
     """Run curl; fail the test on a transport error."""
     skip_without("curl")
     result = subprocess.run(["curl", "-sS", "--max-time", "5", *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 0, result.stderr
     return result.stdout
-
-
-@contextmanager
-def running_gunicorn(port, env, log):
-    """The Procfile's gunicorn on 127.0.0.1:`port`, every worker up and answering; always stopped."""
-    process = gunicorn(port, env, log)
-    base = f"http://127.0.0.1:{port}"
-    workers = int(env.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
-    try:
-        deadline = time.monotonic() + 60
-        # a SIGTERM that lands while a worker boots is only acted on after the graceful timeout
-        while Path(log).read_text().count("Booting worker with pid") < workers or not _answers(base):
-            assert process.poll() is None and time.monotonic() < deadline, Path(log).read_text()
-            time.sleep(0.1)
-        yield base, process
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def _answers(base):
-    """Whether the health check answers 200 (in Python, so that serving needs no curl)."""
-    try:
-        with DIRECT.open(f"{base}/api/poc/health", timeout=2) as response:
-            return response.status == 200
-    except (OSError, http.client.HTTPException):
-        return False

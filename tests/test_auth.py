@@ -7,9 +7,8 @@ import sys
 
 import pytest
 
-from app import create_app
-from conftest import HASHED_KEY, RAW_KEY, SEED
-from harness import ROOT
+from conftest import HASHED_KEY, RAW_KEY
+from harness import ROOT, unused_port
 from corridor.web.auth import parse_api_keys
 from corridor.settings import ConfigError
 
@@ -93,9 +92,9 @@ def test_unusable_entries_refuse_start_up_without_echoing_them(value, position):
     assert value.split(",")[-1].strip() not in message
 
 
-def test_app_refuses_to_start_without_keys():
+def test_app_refuses_to_start_without_keys(make_app):
     with pytest.raises(ConfigError, match="API_KEYS is empty"):
-        create_app({"API_KEYS": " , ", "SEED_DATA": str(SEED)})
+        make_app(API_KEYS=" , ")
 
 
 def _flask(*args, timeout=30):
@@ -104,14 +103,14 @@ def _flask(*args, timeout=30):
                           capture_output=True, text=True, timeout=timeout)
 
 
-def test_keys_generate_works_without_keys():
+def test_keys_generate_works_without_keys(make_app):
     result = _flask("keys", "generate")
     assert result.returncode == 0, result.stderr
     lines = dict(line.split(":", 1) for line in result.stdout.splitlines())
     key, entry = lines["key"].strip(), lines["entry"].strip()
     assert len(key) >= 40
     assert entry == "sha256:" + hashlib.sha256(key.encode()).hexdigest()
-    client = create_app({"API_KEYS": entry, "SEED_DATA": str(SEED)}).test_client()
+    client = make_app(API_KEYS=entry).test_client()
     assert client.get("/api/corridors", headers={"Authorization": f"Bearer {key}"}).status_code == 200
 
 
@@ -121,8 +120,8 @@ def test_data_check_works_without_keys():
     assert "OK" in result.stdout
 
 
-def test_flask_run_refuses_without_keys(free_port):
-    result = _flask("run", "--port", str(free_port))
+def test_flask_run_refuses_without_keys():
+    result = _flask("run", "--port", str(unused_port()))
     assert result.returncode != 0
     assert "API_KEYS" in result.stderr
     assert "Traceback" not in result.stderr

@@ -22,11 +22,14 @@ def test_group_a_currencies_need_a_key(client):
     assert client.get("/api/currencies").status_code == 401
 
 
-def test_group_b_currencies(client, auth):
+def test_group_b_currencies_count_every_code_of_the_data_with_its_english_name(client, raw_seed):
     body = client.get("/api/poc/currencies").get_json()
-    assert list(body) == ["ok", "count", "currencies"]
-    assert body["count"] == len(body["currencies"])
-    assert body["currencies"] == client.get("/api/currencies", headers=auth).get_json()
+    codes = sorted(raw_seed["rates"]["interbank"])
+    assert list(body) == ["ok", "count", "currencies"] and (body["ok"], body["count"]) == (True, len(codes))
+    assert [list(c) for c in body["currencies"]] == [["code", "name"]] * len(codes)
+    assert [c["code"] for c in body["currencies"]] == codes
+    names = {c["code"]: c["name"] for c in body["currencies"]}
+    assert {code: names[code] for code in EXPECTED_NAMES} == EXPECTED_NAMES
 
 
 def test_a_currency_cldr_does_not_know_is_refused(seed_copy, write_seed):

@@ -8,7 +8,6 @@ from statistics import fmean
 
 import pytest
 
-from app import create_app
 from conftest import SEED
 from harness import ROOT
 from corridor.settings import ConfigError
@@ -165,11 +164,10 @@ def test_missing_and_non_utf8_files_are_refused(tmp_path):
         load_dataset(str(latin))
 
 
-def test_app_refuses_to_start_on_broken_data(seed_copy, write_seed):
+def test_app_refuses_to_start_on_broken_data(make_app, seed_copy):
     seed_copy["corridors"][0]["compliance"] = "Severe"
-    path = write_seed(seed_copy)
     with pytest.raises(ConfigError, match=r"\$\.corridors\[0\]\.compliance"):
-        create_app({"API_KEYS": "some-key-123", "SEED_DATA": path})
+        make_app(seed_copy)
 
 
 def test_data_check_command_ok(app):

@@ -100,12 +100,9 @@ def test_unusable_ecb_files_are_refused_and_nothing_is_written(app, data_copy, t
     assert data_copy.read_bytes() == original
 
 
-def test_import_then_serve(app, data_copy, auth):
-    from app import create_app
-    from conftest import API_KEYS
-
+def test_import_then_serve(app, make_app, data_copy, auth):
     run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)
-    client = create_app({"API_KEYS": API_KEYS, "SEED_DATA": str(data_copy)}).test_client()
+    client = make_app(SEED_DATA=str(data_copy)).test_client()
     body = client.get("/api/midrate?from=USD&to=EUR", headers=auth).get_json()
     assert (body["ref_rate_b"], body["updated"]) == (0.860585, "Nov 21, 2026")
 

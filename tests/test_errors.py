@@ -53,12 +53,14 @@ def test_405_carries_allow(client, method):
     assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
 
 
-def test_500_hides_internals_and_logs_the_traceback(fresh_app, caplog):
-    @fresh_app.get("/boom")
+def test_500_hides_internals_and_logs_the_traceback(make_app, caplog):
+    own_app = make_app()
+
+    @own_app.get("/boom")
     def boom():
         raise RuntimeError("secret internal state")
 
-    response = fresh_app.test_client().get("/boom")
+    response = own_app.test_client().get("/boom")
     body = assert_problem(response, 500, "internal_error", "Internal Server Error")
     assert "secret" not in response.get_data(as_text=True) and "Traceback" not in body["detail"]
     assert "secret internal state" in caplog.text and "Traceback" in caplog.text

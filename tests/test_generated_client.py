@@ -18,8 +18,7 @@ import attrs
 import httpx
 import pytest
 
-from conftest import RAW_KEY
-from harness import gunicorn_env, running_gunicorn, unused_port
+from conftest import RAW_KEY, running_gunicorn
 from expected import (active, corridor_costs, display_date, group_a_entries, group_b_entries, half_up, key, mid, pct,
                       ranked, shipped_seed, sig6)
 
@@ -114,8 +113,8 @@ def generated(document, tmp_path_factory):
 def base_url(tmp_path_factory):
     """gunicorn serving the shipped data with RAW_KEY live, once for the module."""
     log = tmp_path_factory.mktemp("generated-client-server") / "gunicorn.log"
-    with running_gunicorn(unused_port(), gunicorn_env(API_KEYS=RAW_KEY), log) as (base, _):
-        yield base
+    with running_gunicorn(log, API_KEYS=RAW_KEY) as server:
+        yield server.base
 
 
 _HTTPX = {"timeout": httpx.Timeout(10), "httpx_args": {"trust_env": False}}  # loopback: never a proxy

@@ -11,6 +11,7 @@ SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_
 PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
                    "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
                    "settlement_minutes", "total_paid"]
+ACTIVE = active(shipped_seed())
 
 
 def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
@@ -74,14 +75,13 @@ def test_field_types(client, auth):
     assert isinstance(provider["rank"], int) and isinstance(provider["payout_methods"], list)
 
 
-def test_summary_matches_rank_one_provider(client, auth):
+def test_a_summary_names_the_cheapest_offer_at_the_reference_amount(client, auth, raw_seed):
     summaries = client.get("/api/corridors", headers=auth).get_json()
-    for summary in summaries:
-        corridor_key = f"{summary['from_currency']}_{summary['to_currency']}"
-        first = client.get(f"/api/providers?corridor={corridor_key}", headers=auth).get_json()[0]
+    for summary, corridor in zip(summaries, ACTIVE, strict=True):
+        first = ranked(raw_seed, corridor)[0]
         assert (summary["best_provider"], summary["best_rate"], summary["true_cost_pct"]) == (
-            first["provider"], first["rate"], first["true_cost_pct"]
-        ), corridor_key
+            first["name"], sig6(first["rate"]), half_up(first["cost"])
+        ), key(corridor)
 
 
 @pytest.mark.parametrize("query", ["corridor=usd_mxn", "corridor=Usd_Mxn", "corridor=USD_MXN"])
@@ -118,10 +118,7 @@ def test_midrate_of_a_corridor_equals_its_mid_market(client, auth):
     assert rate["ref_rate_b"] == summary["mid_market"]
 
 
-def test_updated_has_no_leading_zero_in_the_day(seed_copy, write_seed, auth):
-    from app import create_app
-    from conftest import API_KEYS
-
+def test_updated_has_no_leading_zero_in_the_day(make_app, seed_copy, auth):
     seed_copy["as_of"] = "2026-11-05"
-    client = create_app({"API_KEYS": API_KEYS, "SEED_DATA": write_seed(seed_copy)}).test_client()
+    client = make_app(seed_copy).test_client()
     assert client.get("/api/midrate?from=USD&to=EUR", headers=auth).get_json()["updated"] == "Nov 5, 2026"

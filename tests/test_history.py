@@ -25,7 +25,7 @@ def _read_ecb():
 
 
 ECB = _read_ecb()
-LAST = max(ECB)
+FIRST, LAST = min(ECB), max(ECB)
 
 
 def expected_points(frm, to, start, end, interval="day"):
@@ -56,8 +56,21 @@ def test_group_a_series_equal_the_ecb_file(client, auth, frm, to, start, end, in
     url = f"/api/history?from={frm.lower()}&to={to}&start={start}&end={end}&interval={interval}"
     body = get(client, auth, url).get_json()
     assert list(body) == ["from", "to", "source", "interval", "start", "end", "points"]
+    start = max(start, FIRST.isoformat())  # a range from before the history is the one from its first day
     assert body == {"from": frm, "to": to, "source": "ECB", "interval": interval, "start": start, "end": end,
                     "points": expected_points(frm, to, dt.date.fromisoformat(start), dt.date.fromisoformat(end), interval)}
+
+
+@pytest.mark.parametrize("spellings", [
+    ["start=1990-01-01&end=1999-02-15", f"start={FIRST}&end=1999-02-15", "end=1999-02-15&start=1999-01-01"],
+    [f"start={LAST - dt.timedelta(days=365)}", "", f"end={LAST}", "end=2999-12-31&start=" + str(LAST - dt.timedelta(days=365))],
+])
+def test_ranges_that_give_the_same_points_are_one_range_and_one_kept_response(make_app, auth, spellings):
+    fresh_app = make_app()
+    client = fresh_app.test_client()
+    responses = [get(client, auth, f"/api/history?from=USD&to=JPY&{query}") for query in spellings]
+    assert len({(r.get_json()["start"], r.get_json()["end"], r.headers["ETag"]) for r in responses}) == 1
+    assert len(fresh_app.extensions["corridor"].data.responses) == 1
 
 
 def test_a_pair_with_rub_after_march_2022_has_no_points(client, auth):
@@ -156,10 +169,12 @@ def test_csv_round_trips_to_the_json_points(client, auth, prefix, auth_needed):
 @pytest.mark.parametrize("url", ["/api/history?from=USD&to=MXN", "/api/poc/history?from=USD&to=MXN&format=csv"])
 def test_http_rules_hold_for_history(client, auth, url):
     response = get(client, auth, url)
-    assert response.headers["Last-Modified"] == "Fri, 30 Oct 2026 00:00:00 GMT"  # the history's last day
+    # the newest figure served: the data's as_of (2026-11-20), after the history's last day (2026-10-30)
+    assert response.headers["Last-Modified"] == "Fri, 20 Nov 2026 00:00:00 GMT"
     etag = response.headers["ETag"]
     assert client.get(url, headers={**auth, "If-None-Match": etag}).status_code == 304
-    assert client.get(url, headers={**auth, "If-Modified-Since": "Fri, 30 Oct 2026 00:00:00 GMT"}).status_code == 304
+    assert client.get(url, headers={**auth, "If-Modified-Since": "Fri, 20 Nov 2026 00:00:00 GMT"}).status_code == 304
+    assert client.get(url, headers={**auth, "If-Modified-Since": "Fri, 30 Oct 2026 00:00:00 GMT"}).status_code == 200
     head = client.head(url, headers=auth)
     assert head.status_code == 200 and head.get_data() == b"" and head.headers["ETag"] == etag
     public = url.startswith("/api/poc/")

@@ -6,18 +6,14 @@ import zipfile
 
 import pytest
 
-from app import create_app
 from corridor.data.load import DataError
 from corridor.web.service import refresh_data
-from expected import SEED
 
 
-def test_history_data_may_be_the_ecb_csv(tmp_path, auth):
+def test_history_data_may_be_the_ecb_csv(make_app, tmp_path, auth):
     csv_path = tmp_path / "eurofxref-hist.csv"
     csv_path.write_text("Date,USD,MXN,\n2026-11-20,1.1,20.35,\n2026-11-19,1.2,N/A,\n")
-    app = create_app({"TESTING": True, "API_KEYS": auth["Authorization"].split()[1], "SEED_DATA": str(SEED),
-                      "HISTORY_DATA": str(csv_path)})
-    client = app.test_client()
+    client = make_app(HISTORY_DATA=str(csv_path)).test_client()
     body = client.get("/api/poc/history?from=USD&to=MXN", headers=auth).get_json()
     assert body["points"] == [{"date": "2026-11-20", "rate": 18.5}]
     assert client.get("/api/poc/health").get_json()["historyStart"] == "2026-11-19"
@@ -35,18 +31,20 @@ def test_history_data_may_be_the_ecb_csv(tmp_path, auth):
     (b"Date,US Dollar,\n", "line 1: 'US Dollar' is not a currency code, or is given twice."),
     (b"PK\x03\x04 not really a zip", "not a readable zip file: File is not a zip file."),
 ])
-def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_good(fresh_app, tmp_path, content, reason):
+def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_good(make_app, tmp_path, content, reason):
+    served_app = make_app()
     path = tmp_path / "history.csv"
     path.write_bytes(content)
-    served = fresh_app.extensions["corridor"].data
-    fresh_app.config["HISTORY_DATA"] = str(path)
+    served = served_app.extensions["corridor"].data
+    served_app.config["HISTORY_DATA"] = str(path)
     with pytest.raises(DataError) as caught:
-        refresh_data(fresh_app)
+        refresh_data(served_app)
     assert caught.value.format_message().startswith(f"{path}: {reason or ''}")
-    assert fresh_app.extensions["corridor"].data is served
+    assert served_app.extensions["corridor"].data is served
 
 
-def test_a_corrupt_zip_is_refused_naming_the_history(fresh_app, tmp_path):
+def test_a_corrupt_zip_is_refused_naming_the_history(make_app, tmp_path):
+    served_app = make_app()
     good = io.BytesIO()
     with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("eurofxref-hist.csv", "Date,USD,\n" + "2026-11-20,1.1,\n" * 2000)
@@ -54,6 +52,6 @@ def test_a_corrupt_zip_is_refused_naming_the_history(fresh_app, tmp_path):
     data[60:80] = b"\x00" * 20  # inside the compressed stream
     path = tmp_path / "eurofxref-hist.zip"
     path.write_bytes(bytes(data))
-    fresh_app.config["HISTORY_DATA"] = str(path)
+    served_app.config["HISTORY_DATA"] = str(path)
     with pytest.raises(DataError, match=rf"^{re.escape(str(path))}: "):
-        refresh_data(fresh_app)
+        refresh_data(served_app)

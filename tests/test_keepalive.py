@@ -7,8 +7,7 @@ import time
 
 import pytest
 
-from conftest import RAW_KEY
-from harness import gunicorn_env, running_gunicorn, unused_port
+from conftest import RAW_KEY, running_gunicorn
 
 RID = re.compile(rb"X-Request-ID: ([\w.-]+)\r\n", re.I)
 
@@ -54,10 +53,9 @@ def _one_response(sock):
 @pytest.fixture(scope="module")
 def one_worker(tmp_path_factory):
     """The Procfile's gunicorn with one worker; yields its port and log file."""
-    port = unused_port()
     log = tmp_path_factory.mktemp("keepalive") / "gunicorn.log"
-    with running_gunicorn(port, gunicorn_env(API_KEYS=RAW_KEY, WEB_CONCURRENCY="1"), log):
-        yield port, log
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="1") as server:
+        yield int(server.base.rsplit(":", 1)[1]), log
 
 
 def _served_between(port, log, trial):

@@ -8,47 +8,47 @@ import time
 
 import pytest
 
-from app import create_app
-from conftest import RAW_KEY
-from harness import ROOT, curl, gunicorn_env, requires, running_gunicorn
+from conftest import RAW_KEY, running_gunicorn
+from harness import ROOT, curl, gunicorn_env, requires, unused_port
 from corridor.settings import ConfigError
 from corridor.web.service import refresh_keys
-from expected import SEED
 
 OLD_KEY = "rotation-old-key-0123456789"
 NEW_KEY = "rotation-new-key-9876543210"
 
 
-def _app(keys_file, api_keys=""):
-    return create_app({"API_KEYS": api_keys, "API_KEYS_FILE": str(keys_file), "SEED_DATA": str(SEED)})
+@pytest.fixture
+def keys_app(make_app):
+    """An app with the keys of `keys_file` and of `api_keys`."""
+    return lambda keys_file, api_keys="": make_app(API_KEYS=api_keys, API_KEYS_FILE=str(keys_file))
 
 
 def _status(client, key):
     return client.get("/api/corridors", headers={"Authorization": f"Bearer {key}"}).status_code
 
 
-def test_keys_file_entries_are_live_with_comments_and_blank_lines_skipped(tmp_path):
+def test_keys_file_entries_are_live_with_comments_and_blank_lines_skipped(keys_app, tmp_path):
     keys_file = tmp_path / "keys"
     digest = hashlib.sha256(NEW_KEY.encode()).hexdigest()
     keys_file.write_text(f"# rotation of 2026-11\n\n  {OLD_KEY}  \nsha256:{digest}\n#{RAW_KEY}\n")
-    client = _app(keys_file).test_client()
+    client = keys_app(keys_file).test_client()
     assert (_status(client, OLD_KEY), _status(client, NEW_KEY), _status(client, RAW_KEY)) == (200, 200, 401)
 
 
-def test_keys_file_adds_to_api_keys(tmp_path):
+def test_keys_file_adds_to_api_keys(keys_app, tmp_path):
     keys_file = tmp_path / "keys"
     keys_file.write_text(NEW_KEY + "\n")
-    client = _app(keys_file, api_keys=OLD_KEY).test_client()
+    client = keys_app(keys_file, api_keys=OLD_KEY).test_client()
     assert (_status(client, OLD_KEY), _status(client, NEW_KEY)) == (200, 200)
 
 
-def test_a_keys_file_that_is_not_a_regular_file_or_too_large_is_refused(tmp_path):
+def test_a_keys_file_that_is_not_a_regular_file_or_too_large_is_refused(keys_app, tmp_path):
     with pytest.raises(ConfigError, match="cannot be read: not a regular file"):
-        _app(tmp_path, api_keys=OLD_KEY)
+        keys_app(tmp_path, api_keys=OLD_KEY)
     big = tmp_path / "big"
     big.write_text("# padding\n" * 200_000)
     with pytest.raises(ConfigError, match="cannot be read: over 1,048,576 bytes"):
-        _app(big, api_keys=OLD_KEY)
+        keys_app(big, api_keys=OLD_KEY)
 
 
 @pytest.mark.parametrize("content, reason", [
@@ -56,38 +56,38 @@ def test_a_keys_file_that_is_not_a_regular_file_or_too_large_is_refused(tmp_path
     ("# only a comment\n\n", "holds no key: give one entry per line."),
     (b"\xff\xfe\n", "cannot be read: not UTF-8 text."),
 ])
-def test_unusable_keys_file_refuses_start_up_in_one_line(tmp_path, content, reason):
+def test_unusable_keys_file_refuses_start_up_in_one_line(keys_app, tmp_path, content, reason):
     keys_file = tmp_path / "keys"
     if content is not None:
         keys_file.write_bytes(content if isinstance(content, bytes) else content.encode())
     with pytest.raises(ConfigError) as caught:
-        _app(keys_file, api_keys=OLD_KEY)
+        keys_app(keys_file, api_keys=OLD_KEY)
     assert caught.value.format_message() == f"API_KEYS_FILE {keys_file} {reason}"
 
 
-def test_bad_entry_names_its_line_without_echoing_it(tmp_path):
+def test_bad_entry_names_its_line_without_echoing_it(keys_app, tmp_path):
     keys_file = tmp_path / "keys"
     keys_file.write_text(f"{OLD_KEY}\n# comment\nhas space\n")
     with pytest.raises(ConfigError) as caught:
-        _app(keys_file)
+        keys_app(keys_file)
     message = caught.value.format_message()
     assert message.startswith(f"API_KEYS_FILE {keys_file} line 3 is not usable") and "has space" not in message
 
 
-def test_short_raw_keys_are_warned_about_without_showing_them(tmp_path, caplog):
+def test_short_raw_keys_are_warned_about_without_showing_them(keys_app, tmp_path, caplog):
     keys_file = tmp_path / "keys"
     keys_file.write_text(f"{OLD_KEY}\nshort-key\n")
     caplog.set_level("WARNING")
-    _app(keys_file, api_keys="tiny,sha256:" + "ab" * 32)
+    keys_app(keys_file, api_keys="tiny,sha256:" + "ab" * 32)
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert [w.split(" is a raw key")[0] for w in warnings] == ["API_KEYS entry 1", f"API_KEYS_FILE {keys_file} line 2"]
     assert all("shorter than 16 characters" in w and "tiny" not in w and "short-key" not in w for w in warnings)
 
 
-def test_refresh_serves_the_new_file_and_keeps_the_last_good_keys(tmp_path):
+def test_refresh_serves_the_new_file_and_keeps_the_last_good_keys(keys_app, tmp_path):
     keys_file = tmp_path / "keys"
     keys_file.write_text(OLD_KEY + "\n")
-    app = _app(keys_file)
+    app = keys_app(keys_file)
     client = app.test_client()
     keys_file.write_text(NEW_KEY + "\n")
     assert refresh_keys(app) == 1
@@ -98,9 +98,9 @@ def test_refresh_serves_the_new_file_and_keeps_the_last_good_keys(tmp_path):
     assert _status(client, NEW_KEY) == 200
 
 
-def test_flask_run_refuses_an_unreadable_keys_file_without_a_traceback(tmp_path, free_port):
+def test_flask_run_refuses_an_unreadable_keys_file_without_a_traceback(tmp_path):
     env = gunicorn_env(API_KEYS_FILE=str(tmp_path / "missing"))
-    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(free_port)],
+    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(unused_port())],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
     assert result.returncode != 0
     assert f"Error: API_KEYS_FILE {tmp_path / 'missing'} cannot be read" in result.stderr
@@ -112,11 +112,11 @@ def _curl_status(base, key):
 
 
 @requires("curl")
-def test_hup_rotates_keys_from_the_file_and_a_broken_file_keeps_them(free_port, tmp_path):
+def test_hup_rotates_keys_from_the_file_and_a_broken_file_keeps_them(tmp_path):
     keys_file = tmp_path / "keys"
     keys_file.write_text(OLD_KEY + "\n")
     log = tmp_path / "gunicorn.log"
-    with running_gunicorn(free_port, gunicorn_env(API_KEYS_FILE=str(keys_file)), log) as (base, process):
+    with running_gunicorn(log, API_KEYS_FILE=str(keys_file)) as (base, process, _):
         assert (_curl_status(base, OLD_KEY), _curl_status(base, NEW_KEY)) == ("200", "401")
         keys_file.write_text(f"{NEW_KEY}\n")
         process.send_signal(signal.SIGHUP)

@@ -1,12 +1,16 @@
-"""The wheel: `pip wheel` builds it from the tree, with every module and the data the service reads."""
+"""The wheel: `pip wheel` builds it from the tree with every module and the data; installed, it serves."""
 
 import email
+import json
 import shutil
 import subprocess
 import sys
 import zipfile
 
-from harness import ROOT
+import pytest
+
+from conftest import RAW_KEY, running_gunicorn
+from harness import DIRECT, ROOT
 
 # what a checkout holds that is no part of the source: environments, caches, earlier builds
 NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "__pycache__", "*.pyc", ".*_cache", ".hypothesis",
@@ -19,22 +23,30 @@ def _source_files(package):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" and not path.name.startswith(".")}
 
 
-def test_pip_builds_a_wheel_with_every_module_and_the_metadata(tmp_path):
-    tree, out = tmp_path / "tree", tmp_path / "wheel"
-    shutil.copytree(ROOT, tree, ignore=NOT_SOURCE)  # a copy: a build leaves build/ and *.egg-info behind
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The wheel pip builds from a copy of the tree (a build leaves build/ and *.egg-info behind)."""
+    work = tmp_path_factory.mktemp("wheel")
+    shutil.copytree(ROOT, work / "tree", ignore=NOT_SOURCE, symlinks=True)
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
-               "--wheel-dir", str(out), str(tree)]
+               "--wheel-dir", str(work / "out"), str(work / "tree")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
-    [wheel] = out.glob("corridor_api-*.whl")
+    [built] = (work / "out").glob("corridor_api-*.whl")
+    return built
+
+
+def test_pip_builds_a_wheel_with_every_module_and_the_metadata(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         info = next(name.split("/")[0] for name in names if name.endswith(".dist-info/METADATA"))
         metadata = email.message_from_bytes(archive.read(f"{info}/METADATA"))
+        shipped = archive.read("corridor/data/seed_data.json")
 
     code = {name for name in names if not name.startswith(info)}
     assert code == {"app.py", "wsgi.py"} | _source_files("corridor") | _source_files("schemas")
-    assert "corridor/web/assets/docs.js" in code  # the docs page's script, read from beside the module
+    assert "corridor/web/assets/docs.js" in code and "corridor/web/templates/swagger_ui.html" in code
+    assert shipped == (ROOT / "seed_data.json").read_bytes()  # the file itself, not the checkout's link to it
     assert f"{info}/licenses/LICENSE" in names
     assert (metadata["Name"], metadata["License-Expression"]) == ("corridor-api", "MIT")
     assert metadata.get_payload().startswith("# Corridor API")  # the README
@@ -42,3 +54,21 @@ def test_pip_builds_a_wheel_with_every_module_and_the_metadata(tmp_path):
     wanted = [line.strip() for line in (ROOT / "requirements.in").read_text().splitlines()
               if line.strip() and not line.startswith("#")]
     assert sorted(metadata.get_all("Requires-Dist")) == sorted(wanted)
+
+
+def test_an_installed_copy_serves_the_shipped_data_and_page_from_another_folder(wheel, tmp_path):
+    installed, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--disable-pip-version-check",
+                             "--target", str(installed), str(wheel)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # gunicorn wsgi:app, as a deployment without this repository runs it: no gunicorn.conf.py, no checkout
+    with running_gunicorn(tmp_path / "gunicorn.log", command=["gunicorn", "--workers", "1", "wsgi:app"], cwd=elsewhere,
+                          PYTHONPATH=str(installed), API_KEYS=RAW_KEY, WEB_CONCURRENCY="1") as server:
+        with DIRECT.open(f"{server.base}/api/poc/health", timeout=5) as response:
+            health = json.load(response)
+        with DIRECT.open(f"{server.base}/", timeout=5) as response:
+            page = response.read().decode()
+    assert health["dataAsOf"] == json.loads((ROOT / "seed_data.json").read_text())["as_of"]
+    assert 'id="quote-form"' in page
+    assert f"{installed}/corridor/data/seed_data.json" in server.log.read_text()

@@ -21,8 +21,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import RAW_KEY
-from harness import DIRECT, ROOT, gunicorn_env, requires, running_gunicorn, skip_without, unused_port
+from conftest import RAW_KEY, running_gunicorn
+from harness import DIRECT, ROOT, requires, skip_without
 from scripts.page_screenshots import SIZES, chrome, screenshot
 
 pytestmark = requires("chromium", "chromedriver")
@@ -54,7 +54,7 @@ axe.run(document, {resultTypes: ["violations"]}).then(
 def base(tmp_path_factory):
     """gunicorn serving the shipped data for the module; its base URL."""
     log = tmp_path_factory.mktemp("page-browser") / "gunicorn.log"
-    with running_gunicorn(unused_port(), gunicorn_env(API_KEYS=RAW_KEY, WEB_CONCURRENCY="2"), log) as (url, _):
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2") as (url, _, _):
         yield url
 
 

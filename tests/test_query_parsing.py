@@ -1,12 +1,16 @@
 """Query parameters load through the query schemas; the first failure answers, in a fixed order."""
 
 import pytest
-from werkzeug.datastructures import MultiDict
 
-from corridor.web.errors import ApiError
-from corridor.web.errors import shown
-from corridor.web.params import QueryParser
+from corridor.web.errors import ApiError, shown
+from corridor.web.queries import QueryParser
 from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
+
+
+def load(app, schema, args):
+    """`args` (pairs, in order) loaded by `schema` as the API's parser loads a request's query."""
+    with app.test_request_context(query_string=args):
+        return QueryParser().parse(schema, location="query")
 
 
 @pytest.mark.parametrize("schema, args, loaded", [
@@ -17,8 +21,8 @@ from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrency
     (OptionalCurrencyPairQuery(), {"from": "usd", "to": "Eur"}, {"from_currency": "USD", "to_currency": "EUR"}),
     (OptionalCurrencyPairQuery(), {}, {}),
 ])
-def test_parameters_load_as_normalised_values(schema, args, loaded):
-    assert QueryParser(schema)(MultiDict(args)) == loaded
+def test_parameters_load_as_normalised_values(app, schema, args, loaded):
+    assert load(app, schema, args) == loaded
 
 
 @pytest.mark.parametrize("args, code, detail", [
@@ -31,9 +35,9 @@ def test_parameters_load_as_normalised_values(schema, args, loaded):
     ([("amount", "x"), ("bogus", "1")], "invalid_parameter", "Unknown query parameter 'bogus'"),
     ([("corridor", "USD_MXN"), ("corridor", "USD_MXN")], "invalid_parameter", "Query parameter 'corridor' is given more than once"),
 ])
-def test_the_first_failure_answers(args, code, detail):
+def test_the_first_failure_answers(app, args, code, detail):
     with pytest.raises(ApiError) as caught:
-        QueryParser(CorridorQuery())(MultiDict(args))
+        load(app, CorridorQuery(), args)
     assert (caught.value.status, caught.value.code) == (400, code)
     assert caught.value.detail.startswith(detail)
 

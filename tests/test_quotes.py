@@ -2,12 +2,7 @@
 
 import pytest
 
-from app import create_app
-from conftest import API_KEYS
-from corridor.web.quotes import QuoteEntries
 from expected import active, group_a_entries, half_up, key, pct, ranked, reference_amount, shipped_seed
-from schemas.api import RankedProviderSchema
-from schemas.poc import ProviderEntrySchema
 
 ACTIVE = active(shipped_seed())
 USD_MXN = next(c for c in ACTIVE if key(c) == "USD_MXN")
@@ -141,27 +136,3 @@ def test_quote_responses_with_options_are_correct_when_served_again(client, auth
     first = client.get("/api/providers?corridor=USD_MXN&amount=1234.5", headers=auth)
     again = client.get("/api/providers?corridor=USD_MXN&amount=1234.5", headers=auth)
     assert first.data == again.data and first.headers["ETag"] == again.headers["ETag"]
-
-
-@pytest.mark.parametrize("schema", [RankedProviderSchema, ProviderEntrySchema])
-@pytest.mark.parametrize("amount, payout, sort", [(None, None, "cost"), (0.01, None, "speed"), (1234.5, "cash_pickup", "score"),
-                                                  (1e9, "card", "cost"), (77.0, "home_delivery", "speed")])
-def test_entries_are_the_entry_schemas_whole_dump_in_its_order(app, schema, amount, payout, sort):
-    catalog = app.extensions["corridor"].data.catalog
-    entries = QuoteEntries(schema)
-    for corridor in catalog.by_key:
-        figures = catalog.quotes(corridor, amount, payout, sort)
-        whole = schema(many=True).dump(figures.quotes)
-        dumped = entries.dump(catalog, figures)
-        assert dumped == whole and [list(e) for e in dumped] == [list(e) for e in whole], corridor
-
-
-def test_entries_of_another_data_version_are_its_own(app, seed_copy, write_seed):
-    other = seed_copy
-    other["rates"]["interbank"]["MXN"] = 20.0
-    catalog = app.extensions["corridor"].data.catalog
-    changed = create_app({"API_KEYS": API_KEYS, "SEED_DATA": write_seed(other)}).extensions["corridor"].data.catalog
-    entries = QuoteEntries(RankedProviderSchema)
-    for data in (catalog, changed, catalog):
-        figures = data.quotes("USD_MXN", 500.0)
-        assert entries.dump(data, figures) == RankedProviderSchema(many=True).dump(figures.quotes)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bench.generate import generate
-from conftest import RAW_KEY
-from harness import ROOT, curl, gunicorn_env, requires, running_gunicorn
+from conftest import RAW_KEY, running_gunicorn
+from harness import ROOT, curl, gunicorn_env, requires
 from corridor.data.load import DataError
 from corridor.web.service import refresh_data
 
@@ -52,14 +52,13 @@ def _wrk_result(process):
 
 
 @pytest.fixture
-def refreshable(free_port, tmp_path, raw_seed):
+def refreshable(tmp_path, raw_seed):
     """gunicorn serving a copy of the data that the test may replace; yields (base, process, data path, log)."""
     data = tmp_path / "seed.json"
     data.write_text(json.dumps(raw_seed))
-    log = tmp_path / "gunicorn.log"
     (tmp_path / "tmp").mkdir()
-    env = gunicorn_env(API_KEYS=RAW_KEY, SEED_DATA=str(data), DATA_MAX_MB="8", TMPDIR=str(tmp_path / "tmp"))
-    with running_gunicorn(free_port, env, log) as (base, process):
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, SEED_DATA=str(data), DATA_MAX_MB="8",
+                          TMPDIR=str(tmp_path / "tmp")) as (base, process, log):
         yield base, process, data, log
 
 
@@ -97,7 +96,7 @@ INVALID = json.dumps({**json.loads((ROOT / "seed_data.json").read_text()), "as_o
 @requires("curl", "wrk")
 def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_data(refreshable, content, reason):
     base, process, data, log = refreshable
-    load = _load(base, seconds=4, connections=4)
+    load = _load(base, seconds=2, connections=4)
     time.sleep(0.5)
     if content is None:
         data.unlink()
@@ -166,7 +165,8 @@ def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path, name,
     assert result.stderr == f"Error: {tmp_path / name}: {reason}\n"
 
 
-def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(fresh_app, monkeypatch):
+def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_app, monkeypatch):
+    fresh_app = make_app()
     service = fresh_app.extensions["corridor"]
     served = service.data
 
@@ -179,7 +179,8 @@ def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(fresh_a
     assert service.data is served
 
 
-def test_a_refresh_leaves_no_cycles_behind(fresh_app):
+def test_a_refresh_leaves_no_cycles_behind(make_app):
+    fresh_app = make_app()
     gc.collect()
     gc.freeze()  # as gunicorn.conf.py's pre_fork: what is frozen is freed by reference counts alone
     try:

@@ -122,10 +122,10 @@ def test_benchmark_needs_a_key_in_group_a(client):
     assert client.get("/api/benchmark").status_code == 401
 
 
-def test_receive_amount_at_the_extremes_of_the_rate_tables_is_quoted(client_on, seed_copy, auth):
+def test_receive_amount_at_the_extremes_of_the_rate_tables_is_quoted(make_app, seed_copy, auth):
     for table in ("interbank", "consumer"):
         seed_copy["rates"][table].update(GBP=1e9, INR=1e-6)  # the bounds validation allows
-    client = client_on(seed_copy)
+    client = make_app(seed_copy).test_client()
     a = client.get("/api/providers?corridor=GBP_INR&receive_amount=1000000000000", headers=auth)
     b = client.get("/api/poc/providers?corridor=GBP_INR&receive_amount=1000000000000")
     assert a.status_code == b.status_code == 200
@@ -134,10 +134,10 @@ def test_receive_amount_at_the_extremes_of_the_rate_tables_is_quoted(client_on, 
     assert client.get("/?corridor=GBP_INR&mode=receive&amount=1000000000000").status_code == 200
 
 
-def test_the_benchmark_is_null_where_there_is_nothing_to_average(client_on, seed_copy, auth):
+def test_the_benchmark_is_null_where_there_is_nothing_to_average(make_app, seed_copy, auth):
     for corridor in seed_copy["corridors"]:
         corridor["active"] = False
-    client = client_on(seed_copy)
+    client = make_app(seed_copy).test_client()
     assert client.get("/api/benchmark", headers=auth).get_json() == {
         "corridor_count": 0, "avg_cost_pct": None, "weighted_avg_cost_pct": None, "smart_avg_cost_pct": None,
         "corridors_meeting_target": 0, "corridors_with_offer_over_5_pct": 0, "cheapest": None, "costliest": None,
@@ -148,9 +148,9 @@ def test_the_benchmark_is_null_where_there_is_nothing_to_average(client_on, seed
     }
 
 
-def test_without_any_flow_only_the_weighted_mean_is_null(client_on, seed_copy, client, auth):
+def test_without_any_flow_only_the_weighted_mean_is_null(make_app, seed_copy, client, auth):
     for corridor in seed_copy["corridors"]:
         corridor["annual_flow_bn"] = 0
-    figures = client_on(seed_copy).get("/api/benchmark", headers=auth).get_json()
+    figures = make_app(seed_copy).test_client().get("/api/benchmark", headers=auth).get_json()
     shipped = client.get("/api/benchmark", headers=auth).get_json()
     assert figures == {**shipped, "weighted_avg_cost_pct": None}

@@ -76,12 +76,12 @@ class Catalog:
             raise UnknownCorridorId(corridor_id) from None
 
     def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost",
-               receive: float | None = None) -> CorridorFigures:
-        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering `receive`, sorted."""
+               receive_amount: float | None = None) -> CorridorFigures:
+        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering `receive_amount`, sorted."""
         figures = self.corridor(corridor)
-        if amount is None and payout is None and sort == "cost" and receive is None:
+        if amount is None and payout is None and sort == "cost" and receive_amount is None:
             return figures
-        return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive)
+        return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive_amount)
 
     @property
     def benchmark(self) -> Benchmark:
@@ -105,7 +105,7 @@ class Catalog:
             self.history.check_covers(code)
         if date is not None:
             return Series(from_currency, to_currency, interval, date, date, [self.history.on(from_currency, to_currency, date)])
-        start, end = self.history.default_range(start, end)
+        start, end = self.history.span(start, end)
         return Series(from_currency, to_currency, interval, start, end,
                       self.history.series(from_currency, to_currency, start, end, interval))
 

@@ -93,6 +93,13 @@ class RateHistory:
         end = end or max(self.last, start or self.last)
         return start or dt.date.fromordinal(max(1, end.toordinal() - 365)), end  # no earlier than year 1
 
+    def span(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
+        """The range with its defaults, cut to the history's days when it overlaps them: the same points, one spelling."""
+        start, end = self.default_range(start, end)
+        if start <= self.last and end >= self.first:
+            start, end = max(start, self.first), min(end, self.last)
+        return start, end
+
     def series(self, from_code: str, to_code: str, start: dt.date, end: dt.date, interval: str) -> list[Point]:
         """The pair's rate on each business day from `start` to `end`, or the last of each week or month."""
         low = bisect_left(self.days, start.toordinal())

@@ -10,6 +10,8 @@ import secrets
 import stat
 from typing import Iterable, NamedTuple
 
+from flask import current_app, request
+
 from corridor.settings import ConfigError
 from corridor.web.errors import ApiError
 
@@ -93,8 +95,11 @@ def generate_key() -> tuple[str, str]:
     return key, "sha256:" + digest(key).hex()
 
 
-def authenticate(header: str | None, digests: tuple[bytes, ...]) -> None:
-    """Raise a 401 ApiError unless `header` is `Bearer <a live key>`."""
+def require_api_key() -> None:
+    """Group A's before_request hook: a 401 ApiError unless the request is OPTIONS or sends `Bearer <a live key>`."""
+    if request.method == "OPTIONS":
+        return
+    header = request.headers.get("Authorization")
     if header is None:
         raise ApiError(
             401, "missing_api_key", "Send your API key in the header 'Authorization: Bearer <key>'.",
@@ -102,16 +107,13 @@ def authenticate(header: str | None, digests: tuple[bytes, ...]) -> None:
         )
     scheme, _, token = header.partition(" ")
     token = token.strip(" ")
-    if scheme.lower() != "bearer" or not token or not _matches(digest(token), digests):
+    found = False
+    if scheme.lower() == "bearer" and token:
+        candidate = digest(token)
+        for known in current_app.extensions["corridor"].keys:  # every live key, not stopping early, in constant time
+            found |= hmac.compare_digest(candidate, known)
+    if not found:
         raise ApiError(
             401, "invalid_api_key", "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},
         )
-
-
-def _matches(candidate: bytes, digests: tuple[bytes, ...]) -> bool:
-    # compare against every live key, without stopping early, in constant time each
-    found = False
-    for known in digests:
-        found |= hmac.compare_digest(candidate, known)
-    return found

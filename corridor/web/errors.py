@@ -1,16 +1,15 @@
-"""One error path: every failure, expected or not, becomes RFC 9457 problem details."""
+"""One error path: every failure, expected or not, is answered as RFC 9457 problem details."""
 
 from __future__ import annotations
 
 from http import HTTPStatus
 from typing import Mapping
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
 from corridor.domain.history import NoHistory
-from corridor.web.http import allow_header, json_bytes
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -43,62 +42,54 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
-def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
-    """The one way an error response is built."""
-    body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
-    response = Response(json_bytes(body), status=status, mimetype=PROBLEM_MEDIA_TYPE, headers=headers)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def _api_error(error: ApiError) -> Response:
-    return problem(error.status, error.code, error.detail, error.headers)
-
-
 def not_served_detail(error: NotServed) -> str:
     """The sentence a 404 for `error` says."""
     return _NOT_SERVED[type(error)][1](error.value)
 
 
-def _not_served(error: NotServed) -> Response:
-    return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
+def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
+    """The one way an error response is built."""
+    body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = PROBLEM_MEDIA_TYPE
+    response.headers.update(headers or {})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
-def _no_history(error: NoHistory) -> Response:
-    return problem(404, "no_history", error.reason)
-
-
-def _http_error(error: HTTPException) -> Response:
-    status = error.code or 500
-    if status >= 500:
-        return _unexpected(error)
-    code, detail = _HTTP_ERRORS.get(status, ("invalid_parameter", "The request could not be understood."))
-    headers = {}
-    if isinstance(error, MethodNotAllowed):
-        headers["Allow"] = allow_header(error.valid_methods or ["GET", "HEAD", "OPTIONS"])
-        detail = detail.format(allowed=headers["Allow"])
-    return problem(status, code, detail, headers)
-
-
-def _undecodable(error: UnicodeDecodeError) -> Response:
-    # gunicorn refuses such request lines itself; a server that passes raw bytes on reaches here
-    try:
-        request.query_string.decode()
-    except UnicodeDecodeError:
+def problem_for(error: Exception) -> Response:
+    """The problem details answering `error`: the API's own, a lookup of what is not served, HTTP's, or a fault."""
+    if isinstance(error, ApiError):
+        return problem(error.status, error.code, error.detail, error.headers)
+    if isinstance(error, NotServed):
+        return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
+    if isinstance(error, NoHistory):
+        return problem(404, "no_history", error.reason)
+    if isinstance(error, HTTPException) and (error.code or 500) < 500:
+        code, detail = _HTTP_ERRORS.get(error.code, ("invalid_parameter", "The request could not be understood."))
+        headers = {}
+        if isinstance(error, MethodNotAllowed):
+            headers["Allow"] = ", ".join(sorted(error.valid_methods or ["GET", "HEAD", "OPTIONS"]))
+            detail = detail.format(allowed=headers["Allow"])
+        return problem(error.code, code, detail, headers)
+    if isinstance(error, UnicodeDecodeError) and not _utf8(request.query_string):
+        # gunicorn refuses such request lines itself; a server that passes raw bytes on reaches here
         return problem(400, "invalid_parameter", "The query string is not UTF-8: percent-encode other bytes.")
-    return _unexpected(error)
-
-
-def _unexpected(error: Exception) -> Response:
-    current_app.logger.error("Unhandled error on %s %s", request.method, request.path, exc_info=error)
+    fault = getattr(error, "original_exception", None) or error
+    current_app.logger.error("Unhandled error on %s %s", request.method, request.path, exc_info=fault)
     return problem(500, "internal_error", "Something went wrong on our side; please try again later.")
 
 
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def register_error_handlers(app: Flask) -> None:
-    """Route every exception to `problem`."""
-    app.register_error_handler(ApiError, _api_error)
-    app.register_error_handler(NotServed, _not_served)
-    app.register_error_handler(NoHistory, _no_history)
-    app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(UnicodeDecodeError, _undecodable)
-    app.register_error_handler(Exception, _unexpected)
+    """Answer every exception with `problem_for`, in place of flask-smorest's handler for HTTP errors."""
+    app.register_error_handler(HTTPException, problem_for)
+    app.register_error_handler(Exception, problem_for)

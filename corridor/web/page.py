@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request, send_from_directory
 from jinja2 import Environment, PackageLoader, select_autoescape
+from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
 
@@ -14,10 +15,8 @@ from corridor.domain.catalog import Catalog, NotServed
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.web.charts import cost_chart, rate_chart
-from corridor.web.errors import ApiError, not_served_detail
-from corridor.web.params import QueryParser
-from corridor.web.quotes import quotes_for
-from corridor.web.service import current_service
+from corridor.web.errors import not_served_detail
+from corridor.web.service import current_catalog
 from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
 
@@ -26,7 +25,7 @@ _PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
 _POLICY = "default-src 'self'"  # no inline script or style: the page's own files only
 _templates = Environment(loader=PackageLoader("corridor.web", "templates"), autoescape=select_autoescape(),
                          trim_blocks=True, lstrip_blocks=True)
-_parse = QueryParser(OptionalCorridorQuery())
+_query = OptionalCorridorQuery()
 _providers = ProvidersResponse()
 _corridors = CorridorSchema(many=True)
 
@@ -39,7 +38,7 @@ def register_page(app: Flask) -> None:
 
 def comparison_page() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
-    catalog = current_service().data.catalog
+    catalog = current_catalog()
     state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
     page = _templates.get_template("page.html").render(
         **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
@@ -57,17 +56,20 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     corridor = args.get("corridor", "").strip().upper() or next(iter(catalog.by_key))
     mode = "receive" if args.get("mode") == "receive" else "send"
     amount, payout = args.get("amount", "").strip(), args.get("payout", "")
-    query = MultiDict({"corridor": corridor})
+    query = {"corridor": corridor}
     if amount:
         query["receive_amount" if mode == "receive" else "amount"] = amount
     if payout:
         query["payout"] = payout
     error, priced_at = None, amount
     try:
-        loaded = _parse(query)
-        figures = quotes_for(catalog, loaded)
-    except (ApiError, NotServed) as err:  # shown instead: the corridor, if known, at the reference amount
-        error = err.detail if isinstance(err, ApiError) else not_served_detail(err)
+        figures = catalog.quotes(**_query.load(query))
+    except ValidationError as err:  # shown instead: the corridor, if known, at the reference amount
+        name, messages = next(iter(err.messages.items()))
+        error = f"Query parameter '{name}' {messages[0]}"
+    except NotServed as err:
+        error = not_served_detail(err)
+    if error:
         figures, priced_at = catalog.by_key.get(corridor, catalog.corridors[0]), ""
     body = _providers.dump(figures)
     pair = figures.corridor

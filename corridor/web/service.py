@@ -2,58 +2,31 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
-from dataclasses import dataclass
-from typing import Any, Hashable, Mapping
+from dataclasses import dataclass, field
 
 import click
 from flask import Flask, current_app
 from flask.cli import run_command
-from werkzeug.datastructures import MultiDict
 
 from corridor.data.history import default_history_path, load_history
 from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.settings import ConfigError, whole_number
 from corridor.web.auth import SHORT_KEY, Keys, parse_api_keys, with_keys_file
-from corridor.web.http import Body, LastModified
-from corridor.web.memo import SharedLRU
-
-Key = tuple[Hashable, ...]
+from corridor.web.caching import ResponseCache
 
 
-def cache_key(view: str, path: Mapping[str, Any], query: Mapping[str, Any]) -> Key:
-    """What a body depends on besides the data: names in a fixed order, values as loaded."""
-    return view, tuple(sorted(path.items())), tuple(sorted(query.items()))
-
-
-class ResponseCache:
-    """Bodies built with the data, then up to `limit` bytes of others, least recently used out first."""
-
-    def __init__(self, prebuilt: Mapping[Key, Body], limit: int) -> None:
-        self.prebuilt = prebuilt
-        self.recent: SharedLRU[Body] = SharedLRU(limit, size=lambda body: body.size)
-
-    def get(self, key: Key) -> Body | None:
-        """The body kept for `key`, if any."""
-        body = self.prebuilt.get(key)
-        return self.recent.get(key) if body is None else body
-
-    def put(self, key: Key, body: Body) -> None:
-        """Keep `body` among the recent ones."""
-        self.recent.put(key, body)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DataVersion:
-    """One data file's catalog and the response bodies built from it."""
+    """One data file and rate history: the catalog they make, their date, and the responses kept from them."""
 
     catalog: Catalog
-    bodies: ResponseCache
-    modified: LastModified  # the data's as_of
-    history_modified: LastModified  # the history's last day
+    modified: dt.datetime  # Last-Modified: midnight GMT of the newer of the data's as_of and the history's last day
     summary: str
     history_summary: str
+    responses: ResponseCache = field(repr=False)
 
 
 @dataclass
@@ -71,28 +44,19 @@ def current_service() -> Service:
     return current_app.extensions["corridor"]
 
 
+def current_catalog() -> Catalog:
+    """The catalog of the data version being served."""
+    return current_app.extensions["corridor"].data.catalog
+
+
 def serving() -> bool:
     """False while `flask <command>` loads the app for a command other than `run`."""
     context = click.get_current_context(silent=True)
     return context is None or context.command is run_command
 
 
-def prebuild(app: Flask, catalog: Catalog) -> dict[Key, Body]:
-    """The body of every variant of every cached endpoint of `app`, from `catalog`."""
-    bodies = {}
-    for rule in app.url_map.iter_rules():
-        operation = getattr(app.view_functions[rule.endpoint], "operation", None)
-        if operation is None or not operation.cached:
-            continue
-        for values in operation.variants(catalog):
-            path = {name: value for name, value in values.items() if name in rule.arguments}
-            query = operation.parse(MultiDict({k: v for k, v in values.items() if k not in rule.arguments}))
-            bodies[cache_key(operation.name, path, query)] = operation.body(catalog, query, path)
-    return bodies
-
-
 def load_data(app: Flask, path: str | None = None) -> DataVersion:
-    """Read, validate and price a data file (SEED_DATA if None) and the rate history, build their responses; or DataError."""
+    """Read, validate and price a data file (SEED_DATA if None) and the rate history; or DataError."""
     path = path or app.config["SEED_DATA"]
     history_path = app.config["HISTORY_DATA"] or default_history_path()
     max_bytes = whole_number(app.config, "DATA_MAX_MB") * 2**20
@@ -100,15 +64,19 @@ def load_data(app: Flask, path: str | None = None) -> DataVersion:
         dataset = load_dataset(path, max_bytes)
         history = load_history(history_path, max_bytes)
         catalog = Catalog.build(dataset, history)
-        bodies = ResponseCache(prebuild(app, catalog), whole_number(app.config, "CACHE_MB") * 2**20)
     except (DataError, ConfigError):
         raise
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{path}: cannot be served: {type(err).__name__}: {err}") from err
-    return DataVersion(catalog, bodies, LastModified.of(dataset.as_of), LastModified.of(history.last),
-                       f"{path}: {summary(dataset)}",
-                       f"{history_path}: ECB rates of {len(history.currencies)} currencies, {len(history.days):,} "
-                       f"business days from {history.first} to {history.last}")
+    newest = max(dataset.as_of, history.last)
+    return DataVersion(
+        catalog,
+        dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc),
+        f"{path}: {summary(dataset)}",
+        f"{history_path}: ECB rates of {len(history.currencies)} currencies, {len(history.days):,} "
+        f"business days from {history.first} to {history.last}",
+        ResponseCache(whole_number(app.config, "CACHE_MB") * 2**20),
+    )
 
 
 def refresh_data(app: Flask) -> DataVersion:
@@ -134,7 +102,7 @@ def _live_keys(app: Flask, env_keys: Keys) -> Keys:
 
 
 def init_service(app: Flask) -> None:
-    """Read the keys, load the data and build its responses; refuse to serve without either."""
+    """Read the keys and load the data; refuse to serve without either."""
     # API_KEYS leaves the config here, only its digests stay; `flask` commands other than `run`
     # load neither keys nor data, so they work whatever those are
     entries = app.config.pop("API_KEYS")

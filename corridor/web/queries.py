@@ -1,0 +1,57 @@
+"""Query strings loaded by each endpoint's schema through webargs, failures reported in the API's order."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+import flask_smorest
+from flask import current_app
+from marshmallow import Schema, ValidationError
+from webargs.flaskparser import FlaskParser
+
+from corridor.web.errors import ApiError, shown
+from schemas.query import ServedContext
+
+
+class QueryParser(FlaskParser):
+    """webargs' Flask parser: unknown or repeated parameters first, then missing or empty, then malformed."""
+
+    # unknown or repeated in the query's order, the others in the schema's; a schema's
+    # `required_if_any` names parameters required once any is given
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def parse(self, schema: Schema, req: Any = None, **kwargs: Any) -> Any:
+        """The query loaded by `schema` against the data being served, or its first failure as a 400."""
+        req = req or self.get_default_request()
+        fields = {}
+        for name, field in schema.fields.items():
+            fields[field.data_key or name] = field
+        given = {}
+        for key, values in req.args.lists():
+            if key not in fields:
+                takes = ", ".join(f"'{name}'" for name in fields) or "no query parameters"
+                raise ApiError(400, "invalid_parameter", f"Unknown query parameter {shown(key)}; this endpoint takes {takes}.")
+            if len(values) > 1:
+                raise ApiError(400, "invalid_parameter", f"Query parameter {shown(key)} is given more than once; give it once.")
+            given[key] = values[0]
+        needed = getattr(schema, "required_if_any", ()) if given else ()
+        for key, field in fields.items():
+            if given.get(key) == "" or (key not in given and (field.required or key in needed)):
+                raise ApiError(400, "missing_parameter",
+                               f"Query parameter '{key}' needs a value, for example {key}={field.metadata['example']}.")
+        # equal queries load equal: a history range is cut to the days served (HistoryQuery)
+        with ServedContext({"history": current_app.extensions["corridor"].data.catalog.history}):
+            return super().parse(schema, req, **kwargs)
+
+    def handle_error(self, error: ValidationError, req: Any, schema: Schema, *, error_status_code: int | None,
+                     error_headers: Any) -> NoReturn:
+        """The first malformed parameter, in the schema's order, as a 400."""
+        messages = error.messages["query"]
+        key = next(field.data_key or name for name, field in schema.fields.items() if (field.data_key or name) in messages)
+        raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {messages[key][0]}")
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint, its queries loaded by QueryParser."""
+
+    ARGUMENTS_PARSER = QueryParser()

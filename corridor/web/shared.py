@@ -1,0 +1,64 @@
+"""The endpoints both groups serve with one function each, dumped by each group's own schemas."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Response, current_app
+from marshmallow import Schema
+
+from corridor.domain.benchmark import Benchmark
+from corridor.domain.currencies import Currency
+from corridor.domain.history import Series
+from corridor.domain.rounding import round_significant
+from corridor.web.caching import cached
+from corridor.web.queries import Blueprint
+from corridor.web.service import current_catalog
+from schemas.query import HistoryQuery, NoQuery
+
+_CSV_EXAMPLE = "date,rate\r\n2026-10-29,18.9015\r\n2026-10-30,18.9077\r\n"
+_CSV_FILE = {"Content-Disposition": {"schema": {"type": "string"},
+                                     "description": 'With format=csv: attachment; filename="FROM_TO_START_END.csv".'}}
+
+
+def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark_schema: Schema,
+                          history_schema: Schema) -> None:
+    """Declare on `bp` the endpoints every group serves, each dumped by the schema given for it."""
+
+    @bp.route("/currencies")
+    @bp.arguments(NoQuery(), location="query", as_kwargs=True)
+    @cached
+    @bp.response(200, currencies_schema)
+    def currencies() -> list[Currency]:
+        """Every currency in the rate tables with its English name, by code."""
+        return list(current_catalog().currencies)  # a list: flask-smorest reads a tuple as (body, status, headers)
+
+    @bp.route("/benchmark")
+    @bp.arguments(NoQuery(), location="query", as_kwargs=True)
+    @cached
+    @bp.response(200, benchmark_schema)
+    def benchmark() -> Benchmark:
+        """UN SDG 10.c figures over the active corridors at the reference amount."""
+        return current_catalog().benchmark
+
+    @bp.route("/history")
+    @bp.arguments(HistoryQuery(), location="query", as_kwargs=True)
+    @bp.alt_response(404)
+    @cached
+    @bp.response(200, history_schema)
+    @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE,
+                     success=True)
+    def history(from_currency: str, to_currency: str, interval: str, format: str, start: dt.date | None = None,
+                     end: dt.date | None = None, date: dt.date | None = None) -> Series | Response:
+        """A pair's ECB reference rates by day, week or month, or the one in force on a date; JSON or CSV."""
+        series = current_catalog().rate_history(from_currency, to_currency, interval=interval, start=start, end=end,
+                                                date=date)
+        return series_csv(series) if format == "csv" else series
+
+
+def series_csv(series: Series) -> Response:
+    """A series as a CSV file named FROM_TO_START_END.csv: `date,rate`, each rate as JSON writes it."""
+    lines = ["date,rate", *(f"{point.date.isoformat()},{round_significant(point.rate, 6)!r}" for point in series.points)]
+    filename = f"{series.from_currency}_{series.to_currency}_{series.start}_{series.end}.csv"
+    return current_app.response_class("\r\n".join(lines) + "\r\n", mimetype="text/csv",
+                                      headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -1,0 +1,110 @@
+"""The response cache: a 200 is built on first request and kept by endpoint and loaded query, bounded in bytes."""
+
+import gc
+import tracemalloc
+
+import pytest
+
+from corridor.web.caching import ResponseCache
+from corridor.web.service import refresh_data
+
+
+@pytest.fixture
+def keeps(make_app, monkeypatch):
+    """An app of the test's own, and the keys of the responses it builds from now on."""
+    app, built = make_app(), []
+    keep = ResponseCache.keep
+
+    def counted(self, key, response):
+        built.append(key)
+        return keep(self, key, response)
+
+    monkeypatch.setattr(ResponseCache, "keep", counted)
+    return app, built
+
+
+def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(keeps, auth):
+    app, built = keeps
+    assert len(app.extensions["corridor"].data.responses) == 0
+    client = app.test_client()
+    first, again = (client.get("/api/poc/full", headers=auth) for _ in range(2))
+    assert (first.status_code, first.data, first.headers["ETag"]) == (200, again.data, again.headers["ETag"])
+    assert len(built) == 1
+
+
+@pytest.mark.parametrize("path, spellings", [
+    ("/api/providers", ["corridor=GBP_INR&payout=cash_pickup&sort=speed", "sort=speed&&payout=cash_pickup&corridor=gbp_inr",
+                        "corridor=Gbp_Inr&sort=speed&payout=cash_pickup&"]),
+    ("/api/providers", ["corridor=usd_mxn", "corridor=USD_MXN&sort=cost", "&corridor=USD_MXN&"]),
+    ("/api/midrate", ["from=usd&to=eur", "to=EUR&from=USD", "&from=Usd&to=eUR"]),
+    ("/api/poc/full", ["", "&&", "&" * 3000]),
+    ("/api/poc/history", ["from=usd&to=jpy&start=1970-01-01&end=1999-12-31", "from=USD&to=JPY&start=1999-01-04&end=1999-12-31"]),
+])
+def test_spellings_of_one_query_share_one_kept_response(keeps, auth, path, spellings):
+    app, built = keeps
+    client = app.test_client()
+    etags = {client.get(f"{path}?{query}", headers=auth).headers["ETag"] for query in spellings}
+    assert len(etags) == 1 and len(built) == 1 and len(app.extensions["corridor"].data.responses) == 1
+
+
+def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
+    app, built = keeps
+    client = app.test_client()
+    bodies = {client.get(f"/api/providers?corridor=USD_MXN&amount={amount}", headers=auth).data for amount in (10, 20, 30)}
+    assert len(bodies) == 3 and len(built) == 3
+
+
+@pytest.mark.parametrize("url", ["/api/providers?corridor=USD_XYZ", "/api/providers?corridor=1", "/api/poc/corridors/999",
+                                 "/api/history?from=USD&to=NGN"])
+def test_errors_are_never_kept(keeps, auth, url):
+    app, built = keeps
+    assert app.test_client().get(url, headers=auth).status_code in (400, 404)
+    assert built == [] and len(app.extensions["corridor"].data.responses) == 0
+
+
+def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
+    app = make_app()
+    client = app.test_client()
+    client.get("/api/corridors", headers=auth)
+    served = app.extensions["corridor"].data
+    assert len(served.responses) == 1
+    refresh_data(app)
+    assert app.extensions["corridor"].data is not served and len(app.extensions["corridor"].data.responses) == 0
+
+
+def test_unique_amounts_keep_the_cache_within_its_bound(make_app, auth):
+    app = make_app(CACHE_MB="1")
+    client = app.test_client()
+    for cents in range(1, 1500):
+        assert client.get(f"/api/poc/providers?corridor=USD_MXN&amount={cents / 100:.2f}").status_code == 200
+    responses = app.extensions["corridor"].data.responses
+    assert responses.size <= 2**20 and 100 < len(responses) < 1499  # the least recently used went first
+
+
+def test_the_counted_size_is_what_the_kept_responses_take(app):
+    """tracemalloc's count of what 4 MiB of small responses holds: at most what the cache counts, and not far below."""
+    cache = ResponseCache(4 * 2**20)
+    with app.test_request_context():
+        bodies = [b'{"from":"USD","to":"MXN","ref_rate_a":18.%d,"ref_rate_b":18.4215,"updated":"Nov 20, 2026"}\n' % n
+                  for n in range(20000)]
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for n, body in enumerate(bodies):
+                response = app.response_class(bytes(bytearray(body)), mimetype="application/json")
+                cache.keep(f"api.providers[('amount', {n / 100!r}), ('corridor', 'USD_MXN'), ('sort', 'cost')]", response)
+            del response
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+    assert cache.size <= 4 * 2**20 and len(cache) > 4000
+    assert 0.85 * cache.size <= held <= cache.size, (held, cache.size)
+
+
+def test_a_response_over_the_bound_alone_is_sent_and_not_kept(app):
+    cache = ResponseCache(1000)
+    with app.test_request_context():
+        kept = cache.keep("big", app.response_class(b"x" * 2000))
+    assert kept.body == b"x" * 2000 and len(cache) == 0
