@@ -54,9 +54,10 @@ def add_common_headers(response: Response) -> Response:
         response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
         response.headers["Allow"] = ", ".join(sorted(response.allow))
         del response.headers["Content-Type"]
-    given = request.headers.get("X-Request-ID", "")
-    response.headers["X-Request-ID"] = given if _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
-    response.headers["X-Content-Type-Options"] = "nosniff"
+    given = request.headers.get("X-Request-ID")
+    headers = response.headers
+    headers.add("X-Request-ID", given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16))
+    headers.add("X-Content-Type-Options", "nosniff")
     if request.scheme == "https":
-        response.headers["Strict-Transport-Security"] = HSTS
+        headers.add("Strict-Transport-Security", HSTS)
     return response

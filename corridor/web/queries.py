@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 import flask_smorest
 from flask import current_app
@@ -14,11 +14,12 @@ from schemas.query import ServedContext
 
 
 class QueryParser(FlaskParser):
-    """webargs' Flask parser: unknown or repeated parameters first, then missing or empty, then malformed."""
+    """webargs' Flask parser for query strings: unknown or repeated parameters first, then missing or empty,
+    then malformed; each failure a 400 ApiError."""
 
     # unknown or repeated in the query's order, the others in the schema's; a schema's
     # `required_if_any` names parameters required once any is given
-    DEFAULT_VALIDATION_STATUS = 400
+    DEFAULT_VALIDATION_STATUS = 400  # what flask-smorest documents for a query that does not load
 
     def parse(self, schema: Schema, req: Any = None, **kwargs: Any) -> Any:
         """The query loaded by `schema` against the data being served, or its first failure as a 400."""
@@ -39,16 +40,13 @@ class QueryParser(FlaskParser):
             if given.get(key) == "" or (key not in given and (field.required or key in needed)):
                 raise ApiError(400, "missing_parameter",
                                f"Query parameter '{key}' needs a value, for example {key}={field.metadata['example']}.")
-        # equal queries load equal: a history range is cut to the days served (HistoryQuery)
-        with ServedContext({"history": current_app.extensions["corridor"].data.catalog.history}):
-            return super().parse(schema, req, **kwargs)
-
-    def handle_error(self, error: ValidationError, req: Any, schema: Schema, *, error_status_code: int | None,
-                     error_headers: Any) -> NoReturn:
-        """The first malformed parameter, in the schema's order, as a 400."""
-        messages = error.messages["query"]
-        key = next(field.data_key or name for name, field in schema.fields.items() if (field.data_key or name) in messages)
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {messages[key][0]}")
+        try:
+            # equal queries load equal: a history range is cut to the days served (HistoryQuery)
+            with ServedContext({"history": current_app.extensions["corridor"].data.catalog.history}):
+                return schema.load(given)
+        except ValidationError as error:  # the first malformed parameter, in the schema's order
+            key = next(key for key in fields if key in error.messages)
+            raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {error.messages[key][0]}") from None
 
 
 class Blueprint(flask_smorest.Blueprint):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from dataclasses import dataclass, field
 
 import click
 from flask import Flask, current_app
 from flask.cli import run_command
+from werkzeug.http import http_date
 
 from corridor.data.history import default_history_path, load_history
 from corridor.data.load import DataError, load_dataset, summary
@@ -23,7 +23,7 @@ class DataVersion:
     """One data file and rate history: the catalog they make, their date, and the responses kept from them."""
 
     catalog: Catalog
-    modified: dt.datetime  # Last-Modified: midnight GMT of the newer of the data's as_of and the history's last day
+    last_modified: str  # midnight GMT of the later of the data's as_of and the history's last day, as HTTP writes it
     summary: str
     history_summary: str
     responses: ResponseCache = field(repr=False)
@@ -68,10 +68,9 @@ def load_data(app: Flask, path: str | None = None) -> DataVersion:
         raise
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{path}: cannot be served: {type(err).__name__}: {err}") from err
-    newest = max(dataset.as_of, history.last)
     return DataVersion(
         catalog,
-        dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc),
+        http_date(max(dataset.as_of, history.last)),
         f"{path}: {summary(dataset)}",
         f"{history_path}: ECB rates of {len(history.currencies)} currencies, {len(history.days):,} "
         f"business days from {history.first} to {history.last}",
