@@ -43,7 +43,7 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|gevent|gunicorn|marshmallow|swagger-ui-bundle|werkzeug|hypothesis|openapi-[a-z-]+|pytest|schemathesis|selenium) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|flask-cors|flask-smorest|gevent|gunicorn|marshmallow|swagger-ui-bundle|webargs|werkzeug|hypothesis|openapi-[a-z-]+|pytest|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a
