@@ -20,6 +20,8 @@ def project_calls(app, url: str, headers: dict[str, str]) -> list[str]:
 
     def profile(frame, event, arg):
         path = Path(frame.f_code.co_filename)
+        if frame.f_code.co_name.startswith("<"):  # a comprehension or lambda: part of the function that holds it
+            return
         if event == "call" and ROOT in path.parents and DOMAIN not in path.parents and ".venv" not in path.parts:
             name = f"{path.relative_to(ROOT).with_suffix('')}.{frame.f_code.co_qualname}".replace("/", ".")
             if name not in seen:

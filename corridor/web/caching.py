@@ -87,7 +87,7 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
 def conditional(response: Response) -> Response:
     """`response`, or a 304 or 412 as its validators and the request's conditions say (Werkzeug's make_conditional)."""
     if not any(name in request.environ for name in _CONDITIONS):
-        return response  # nothing to evaluate: make_conditional would cost a sixth of the request (`make bench`)
+        return response  # nothing to decide: make_conditional took a sixth of a kept response's time in process
     try:
         response.make_conditional(request)
     except OverflowError:  # a year beyond datetime's: Werkzeug's parse_date lets it through; HTTP ignores such dates

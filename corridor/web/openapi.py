@@ -113,13 +113,14 @@ class SharedParts(BasePlugin):
             success["headers"] = {"Cache-Control": {"schema": {"type": "string", "enum": [cache_control]},
                                                     "required": True},
                                   **_REQUEST_ID, **(_VALIDATORS if cached else {}), **cors, **success.get("headers", {})}
+            problems = [status for status in responses if isinstance(status, int) and status >= 400]
             if cached:
                 responses[304] = {**responses[304], "headers": {"ETag": _VALIDATORS["ETag"], **cors}}
-                responses[412] = None
+                problems.append(412)
             if blueprint == "api":
                 operation["security"] = [{BEARER: []}]
-                responses[401] = None
-            for status in [s for s in responses if isinstance(s, int) and s >= 400]:
+                problems.append(401)
+            for status in problems:
                 responses[status] = _problem(status, cors)
             for status, description in _SERVER_LIMITS.items():
                 responses[status] = {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}

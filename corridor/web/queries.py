@@ -1,4 +1,4 @@
-"""Query strings loaded by each endpoint's schema through webargs, failures reported in the API's order."""
+"""Query strings loaded by each endpoint's schema (in the parser flask-smorest calls), failures in the API's order."""
 
 from __future__ import annotations
 
@@ -24,9 +24,7 @@ class QueryParser(FlaskParser):
     def parse(self, schema: Schema, req: Any = None, **kwargs: Any) -> Any:
         """The query loaded by `schema` against the data being served, or its first failure as a 400."""
         req = req or self.get_default_request()
-        fields = {}
-        for name, field in schema.fields.items():
-            fields[field.data_key or name] = field
+        fields = {field.data_key or name: field for name, field in schema.fields.items()}
         given = {}
         for key, values in req.args.lists():
             if key not in fields:
