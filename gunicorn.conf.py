@@ -40,8 +40,8 @@ errorlog = "-"
 # time, request id, method, path, protocol, status, bytes, duration, client: no query string and no
 # credentials, where a misplaced key could be
 access_log_format = '%(t)s rid=%({x-request-id}o)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms %(h)s'
-# the master loads the app, and so reads, checks and prices the data and builds its bodies, once:
-# workers fork with all of it, share its memory, and boot at once, whenever they (re)start
+# the master loads the app, and so reads, checks and prices the data, once: workers fork with it,
+# share its memory, and boot at once, whenever they (re)start
 preload_app = True
 
 
@@ -53,7 +53,7 @@ def on_starting(server):
 
 
 def pre_fork(server, worker):
-    """Keep what the master built out of the workers' full garbage collections."""
+    """Keep what the master loaded out of the workers' full garbage collections."""
     # they would walk all of it in the middle of a request, and copy every page it sits on
     import gc
 

@@ -39,6 +39,7 @@ def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(keeps, a
     ("/api/midrate", ["from=usd&to=eur", "to=EUR&from=USD", "&from=Usd&to=eUR"]),
     ("/api/poc/full", ["", "&&", "&" * 3000]),
     ("/api/poc/history", ["from=usd&to=jpy&start=1970-01-01&end=1999-12-31", "from=USD&to=JPY&start=1999-01-04&end=1999-12-31"]),
+    ("/api/history", ["from=USD&to=JPY", "from=USD&to=JPY&end=2026-10-30", "from=USD&to=JPY&start=2025-10-30&end=2999-12-31"]),
 ])
 def test_spellings_of_one_query_share_one_kept_response(keeps, auth, path, spellings):
     app, built = keeps

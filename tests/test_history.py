@@ -61,18 +61,6 @@ def test_group_a_series_equal_the_ecb_file(client, auth, frm, to, start, end, in
                     "points": expected_points(frm, to, dt.date.fromisoformat(start), dt.date.fromisoformat(end), interval)}
 
 
-@pytest.mark.parametrize("spellings", [
-    ["start=1990-01-01&end=1999-02-15", f"start={FIRST}&end=1999-02-15", "end=1999-02-15&start=1999-01-01"],
-    [f"start={LAST - dt.timedelta(days=365)}", "", f"end={LAST}", "end=2999-12-31&start=" + str(LAST - dt.timedelta(days=365))],
-])
-def test_ranges_that_give_the_same_points_are_one_range_and_one_kept_response(make_app, auth, spellings):
-    fresh_app = make_app()
-    client = fresh_app.test_client()
-    responses = [get(client, auth, f"/api/history?from=USD&to=JPY&{query}") for query in spellings]
-    assert len({(r.get_json()["start"], r.get_json()["end"], r.headers["ETag"]) for r in responses}) == 1
-    assert len(fresh_app.extensions["corridor"].data.responses) == 1
-
-
 def test_a_pair_with_rub_after_march_2022_has_no_points(client, auth):
     body = get(client, auth, "/api/history?from=USD&to=RUB&start=2022-03-02&end=2023-12-31").get_json()
     assert body["points"] == []
