@@ -23,15 +23,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app from the environment (or `test_config`); refuse bad data or no keys."""
     # templates beside the web package: found alike in a checkout and in an installed copy
     app = Flask(__name__, template_folder="corridor/web/templates")
+    app.jinja_options = {"trim_blocks": True, "lstrip_blocks": True}  # tags on lines of their own leave no blank lines
     app.config.from_mapping(settings_from_env())
     if test_config is not None:
         app.config.from_mapping(test_config)
     configure_logging(app)
     refuse_debugger(app)
     configure_http(app)
-    register_api(app, api.bp, poc.bp)
+    documented = register_api(app, api.bp, poc.bp)
     register_error_handlers(app)
-    register_docs(app)
+    register_docs(app, documented)
     register_page(app)
     register_commands(app)
     init_service(app)

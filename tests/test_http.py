@@ -79,7 +79,11 @@ def test_bad_request_id_is_replaced(client, given):
 @pytest.mark.parametrize("url", ["/api/poc/corridors/1", "/api/corridors"])
 def test_if_match_with_another_etag_is_412_and_with_the_current_one_200(client, auth, url):
     etag = client.get(url, headers=auth).headers["ETag"]
-    assert client.get(url, headers={**auth, "If-Match": etag}).status_code == 200
+    for header in (etag, "*", f'"other", {etag}'):
+        assert client.get(url, headers={**auth, "If-Match": header}).status_code == 200, header
+    # a passing If-Match leaves the other conditions to decide, as HTTP orders them
+    assert client.get(url, headers={**auth, "If-Match": etag, "If-None-Match": etag}).status_code == 304
+    assert client.get(url, headers={**auth, "If-Match": "*", "If-Modified-Since": LAST_MODIFIED}).status_code == 304
     for header in ('"not-it"', f"W/{etag}"):  # If-Match compares strongly: a weak tag never matches
         response = client.get(url, headers={**auth, "If-Match": header})
         assert response.status_code == 412 and response.mimetype == "application/problem+json"

@@ -108,7 +108,7 @@ def test_servers_and_the_cors_decision_are_documented(document):
 def test_conditional_request_headers_and_validators_are_declared(document, path):
     operation = document["paths"][path]["get"]
     headers = {p["name"] for p in operation["parameters"] if p["in"] == "header"}
-    assert headers == {"X-Request-ID", "If-None-Match", "If-Modified-Since"}
+    assert headers == {"X-Request-ID", "If-None-Match", "If-Modified-Since", "If-Match"}
     assert {"ETag", "Last-Modified"} <= set(operation["responses"]["200"]["headers"])
     assert "ETag" in operation["responses"]["304"]["headers"]
     cors = {"Access-Control-Allow-Origin", "Access-Control-Expose-Headers"}

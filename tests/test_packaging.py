@@ -45,7 +45,7 @@ def test_pip_builds_a_wheel_with_every_module_and_the_metadata(wheel):
 
     code = {name for name in names if not name.startswith(info)}
     assert code == {"app.py", "wsgi.py"} | _source_files("corridor") | _source_files("schemas")
-    assert "corridor/web/assets/docs.js" in code and "corridor/web/templates/swagger_ui.html" in code
+    assert "corridor/web/assets/docs.js" in code and "corridor/web/templates/docs.html" in code
     assert shipped == (ROOT / "seed_data.json").read_bytes()  # the file itself, not the checkout's link to it
     assert f"{info}/licenses/LICENSE" in names
     assert (metadata["Name"], metadata["License-Expression"]) == ("corridor-api", "MIT")

@@ -44,7 +44,8 @@ def configure_http(app: Flask) -> None:
     app.json.sort_keys = False  # keys in the schemas' order
     app.json.ensure_ascii = False  # `→` as it is
     app.json.compact = True
-    CORS(app, resources={"/api/poc/*": PUBLIC_CORS, "/api/openapi.json": PUBLIC_CORS})
+    # flask-cors matches these as regular expressions from the path's start
+    CORS(app, resources={r"/api/poc(/.*)?\Z": PUBLIC_CORS, r"/api/openapi\.json\Z": PUBLIC_CORS})
     app.after_request(add_common_headers)
 
 

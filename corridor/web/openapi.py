@@ -7,11 +7,11 @@ from typing import Any
 
 import flask_smorest
 from apispec import BasePlugin
-from flask import Flask, Response, make_response
+from flask import Flask
 from marshmallow import fields
 
 from corridor import __version__
-from corridor.web.caching import CACHE_CONTROL, conditional
+from corridor.web.caching import CACHE_CONTROL
 from corridor.web.errors import PROBLEM_MEDIA_TYPE
 from corridor.web.http import CorridorIdConverter
 from schemas.problem import ProblemSchema
@@ -20,14 +20,10 @@ GROUPS = {  # blueprint: tag, and its description
     "api": ("Group A", "snake_case figures; needs `Authorization: Bearer <key>`."),
     "poc": ("Group B", "camelCase display strings in an `ok` envelope; public."),
 }
-SETTINGS = {
+SETTINGS = {  # the document and the docs page are served by corridor/web/docs.py: no URL prefix for flask-smorest's
     "API_TITLE": "Corridor API",
     "API_VERSION": __version__,
     "OPENAPI_VERSION": "3.0.3",
-    "OPENAPI_URL_PREFIX": "/api",
-    "OPENAPI_JSON_PATH": "openapi.json",
-    "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "/api/docs/assets/",  # Swagger UI's files, served by this app (corridor/web/docs.py)
 }
 DESCRIPTION = (
     "What it really costs to send money from one currency to another. Figures are illustrative "
@@ -37,7 +33,6 @@ DESCRIPTION = (
     "in the repository."
 )
 BEARER = "bearerAuth"
-DOCS_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'"  # Swagger UI styles inline
 _TEXT = {"schema": {"type": "string"}}
 _REQUEST_ID = {"X-Request-ID": {**_TEXT, "description": "The client's request id, or a generated one."}}
 _VALIDATORS = {
@@ -59,6 +54,8 @@ _CONDITIONAL_HEADERS = [
      "description": "ETags you hold, quoted and comma-separated, or *: 304 if one is current."},
     {"in": "header", "name": "If-Modified-Since", "required": False, "schema": {"type": "string"},
      "description": "An HTTP date: 304 if the data is not newer. Ignored when If-None-Match is sent."},
+    {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+     "description": "ETags, quoted and comma-separated, or *: 412 unless one is current, compared strongly."},
 ]
 # gunicorn checks the request line and headers before the app sees them (docs/OPERATIONS.md)
 _SERVER_LIMITS = {
@@ -69,28 +66,14 @@ _SERVER_LIMITS = {
 
 
 class Api(flask_smorest.Api):
-    """flask-smorest's Api: errors are problem details, each operation lists its own; the document is validated by
-    an ETag, the docs page loads nothing from elsewhere."""
+    """flask-smorest's Api: errors are problem details, and each operation lists its own."""
 
     ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def _register_pagination_header(self) -> None:
         """Nothing here is paged: no pagination header, and no schema of it in the document."""
-
-    def _openapi_json(self) -> Response:
-        """The document, public, with an ETag: a client that holds it gets a 304."""
-        response = super()._openapi_json()
-        response.headers["Cache-Control"] = "public, max-age=60"
-        response.add_etag()
-        return conditional(response)
-
-    def _openapi_swagger_ui(self) -> Response:
-        """The docs page, allowed only this app's files (and Swagger UI's inline styles)."""
-        response = make_response(super()._openapi_swagger_ui())
-        response.headers["Content-Security-Policy"] = DOCS_POLICY
-        response.headers["Cache-Control"] = "public, max-age=3600"
-        return response
+        # flask-smorest registers the header's schema at once, with no setting to leave it out
 
 
 class SharedParts(BasePlugin):
@@ -105,7 +88,7 @@ class SharedParts(BasePlugin):
             operation["operationId"] = kwargs["rule"].endpoint.replace(".", "_")
             operation["tags"] = [tag]
             responses = operation["responses"]
-            cached = 304 in responses
+            cached = 304 in responses  # `cached` documents its 304: such an operation has validators and takes conditions
             cors = _CORS if blueprint == "poc" else {}
             operation["parameters"] = [*operation.get("parameters", []), *_REQUEST_HEADERS,
                                        *(_CONDITIONAL_HEADERS if cached else [])]
@@ -156,7 +139,7 @@ def dependency_rule(converter: Any, field: fields.Field, ret: dict, **kwargs: An
 
 
 def register_api(app: Flask, *blueprints: Any) -> Api:
-    """flask-smorest's Api on `app`, serving /api/openapi.json and /api/docs, with `blueprints` registered."""
+    """flask-smorest's Api on `app`, with `blueprints` registered and documented."""
     for name, value in SETTINGS.items():
         app.config.setdefault(name, value)
     api = Api(app, spec_kwargs={

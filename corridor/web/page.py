@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, request, send_from_directory
-from jinja2 import Environment, PackageLoader, select_autoescape
+from flask import Flask, Response, current_app, render_template, request, send_from_directory
 from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
@@ -23,8 +22,6 @@ from schemas.query import OptionalCorridorQuery
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
 _POLICY = "default-src 'self'"  # no inline script or style: the page's own files only
-_templates = Environment(loader=PackageLoader("corridor.web", "templates"), autoescape=select_autoescape(),
-                         trim_blocks=True, lstrip_blocks=True)
 _query = OptionalCorridorQuery()
 _providers = ProvidersResponse()
 _corridors = CorridorSchema(many=True)
@@ -40,7 +37,8 @@ def comparison_page() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
     catalog = current_catalog()
     state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
-    page = _templates.get_template("page.html").render(
+    page = render_template(
+        "page.html",
         **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
         countries={f.corridor.key: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
         reference_usd=catalog.dataset.reference_amount_usd,

@@ -5,24 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 import flask_smorest
-from flask import current_app
 from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
 
 from corridor.web.errors import ApiError, shown
+from corridor.web.service import current_catalog
 from schemas.query import ServedContext
 
 
 class QueryParser(FlaskParser):
-    """webargs' Flask parser for query strings: unknown or repeated parameters first, then missing or empty,
-    then malformed; each failure a 400 ApiError."""
+    """The parser flask-smorest's `arguments` calls, for query strings: unknown or repeated parameters first, then
+    missing or empty, then malformed; each failure a 400 ApiError."""
 
-    # unknown or repeated in the query's order, the others in the schema's; a schema's
-    # `required_if_any` names parameters required once any is given
     DEFAULT_VALIDATION_STATUS = 400  # what flask-smorest documents for a query that does not load
 
     def parse(self, schema: Schema, req: Any = None, **kwargs: Any) -> Any:
         """The query loaded by `schema` against the data being served, or its first failure as a 400."""
+        # unknown or repeated in the query's order, the others in the schema's; a schema's
+        # `required_if_any` names parameters required once any is given
         req = req or self.get_default_request()
         fields = {field.data_key or name: field for name, field in schema.fields.items()}
         given = {}
@@ -36,15 +36,17 @@ class QueryParser(FlaskParser):
         needed = getattr(schema, "required_if_any", ()) if given else ()
         for key, field in fields.items():
             if given.get(key) == "" or (key not in given and (field.required or key in needed)):
-                raise ApiError(400, "missing_parameter",
-                               f"Query parameter '{key}' needs a value, for example {key}={field.metadata['example']}.")
+                example = f", for example {key}={field.metadata['example']}" if "example" in field.metadata else ""
+                raise ApiError(400, "missing_parameter", f"Query parameter '{key}' needs a value{example}.")
         try:
             # equal queries load equal: a history range is cut to the days served (HistoryQuery)
-            with ServedContext({"history": current_app.extensions["corridor"].data.catalog.history}):
+            with ServedContext({"history": current_catalog().history}):
                 return schema.load(given)
         except ValidationError as error:  # the first malformed parameter, in the schema's order
-            key = next(key for key in fields if key in error.messages)
-            raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {error.messages[key][0]}") from None
+            key = next((key for key in fields if key in error.messages), None)
+            detail = f"Query parameter '{key}' {error.messages[key][0]}" if key else \
+                f"The query parameters do not go together: {error.messages['_schema'][0]}"
+            raise ApiError(400, "invalid_parameter", detail) from None
 
 
 class Blueprint(flask_smorest.Blueprint):
