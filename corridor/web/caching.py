@@ -94,8 +94,9 @@ def conditional(response: Response) -> Response:
     if not any(name in environ for name in _CONDITIONS):
         return response  # nothing to decide: make_conditional took a sixth of a kept response's time in process
     if "HTTP_IF_MATCH" in environ:
-        # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304
-        if not request.if_match.contains(response.get_etag()[0]):
+        # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304; a value
+        # that holds no tag (an empty one) is ignored, as Werkzeug ignores it
+        if request.if_match and not request.if_match.contains(response.get_etag()[0]):
             return problem(412, "precondition_failed", "If-Match names no current ETag of this resource; "
                                                        "send it without If-Match, or with the ETag you hold.")
         del environ["HTTP_IF_MATCH"]
