@@ -50,7 +50,7 @@ class IsoDate(fields.Date):
 
 
 class QueryDate(IsoDate):
-    """A date in a query, `YYYY-MM-DD`; the pattern is also documented in OpenAPI and kept in logs."""
+    """A date in a query, `YYYY-MM-DD`; the pattern is also documented in OpenAPI."""
 
     default_error_messages = {"invalid": "must be a real date written YYYY-MM-DD, such as 2025-10-30."}
 

@@ -4,7 +4,6 @@ A schema may set `required_if_any`: when any of its parameters is given, these b
 (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`).
 """
 
-import re
 from typing import TypedDict
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
@@ -131,24 +130,3 @@ class HistoryQuery(CurrencyPairQuery):
         if served is not None and "date" not in data:
             data["start"], data["end"] = served["history"].span(data.get("start"), data.get("end"))
         return data
-
-
-ALL_QUERIES = (NoQuery, CorridorQuery, OptionalCorridorQuery, CurrencyPairQuery, OptionalCurrencyPairQuery, HistoryQuery)
-
-
-def query_parameter_values() -> dict[str, re.Pattern]:
-    """Each query parameter the API takes, with a pattern of the values some endpoint accepts."""
-    accepted: dict[str, set[str]] = {}
-    for query in ALL_QUERIES:
-        for name, field in query().fields.items():
-            accepted.setdefault(field.data_key or name, set()).add(_accepted_texts(field))
-    return {name: re.compile("|".join(f"(?:{p})" for p in sorted(patterns))) for name, patterns in accepted.items()}
-
-
-def _accepted_texts(field: fields.Field) -> str:
-    if getattr(field, "pattern", ""):
-        return field.pattern
-    for validator in field.validators:
-        if isinstance(validator, validate.OneOf):
-            return "|".join(re.escape(str(choice)) for choice in validator.choices)
-    return "(?!)"  # nothing to go by: no text is known good

@@ -77,9 +77,6 @@ class Quote:
         return settlement_minutes(self.offer.settlement)
 
 
-# what a Quote adds to its offer: the rest of a provider entry is the offer's and its rate's
-QUOTE_FIGURES = frozenset({"rank", "true_cost_pct", "send_amount", "fee_total", "recipient_gets", "total_paid"})
-
 # each order's key for an offer at a true cost; the provider name settles every remaining tie
 SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
     "cost": lambda offer, cost: (cost, -offer.svc_score, offer.provider),
