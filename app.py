@@ -16,6 +16,7 @@ from corridor.web.errors import register_error_handlers
 from corridor.web.http import configure_http
 from corridor.web.openapi import register_api
 from corridor.web.page import register_page
+from corridor.web.refresher import register_rates_refresh
 from corridor.web.service import init_service
 
 
@@ -36,6 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_page(app)
     register_commands(app)
     init_service(app)
+    register_rates_refresh(app)
     return app
 
 

@@ -60,23 +60,38 @@ def pre_fork(server, worker):
     gc.freeze()
 
 
-def on_reload(server):
-    """HUP: re-read the keys file and build the data anew while the old workers serve; keep the last good of each."""
-    # logged by the app's logger: gunicorn's redacts the quoted text of validation messages
-    from corridor.web.service import refresh_data, refresh_keys
+def post_fork(server, worker):
+    """Keep a stop that comes while the worker boots: until it sets its own handlers, the master's would queue it unseen."""
+    import signal
 
-    app = server.app.wsgi()
-    try:
-        app.logger.info("Keys refresh: %d API key(s) live.", refresh_keys(app))
-    except Exception as err:  # nothing in a keys file may stop the master
-        app.logger.error("Keys refresh refused; the live keys stay. %s", err)
-    served = app.extensions["corridor"].data.summary
-    try:
-        data = refresh_data(app)  # the version it replaces holds no cycles: freed as it goes
-    except Exception as err:  # nothing in a data file may stop the master
-        app.logger.error("Data refresh refused; still serving %s. %s", served, err)
-        return
-    app.logger.info("Data refresh: %s; rate history %s", data.summary, data.history_summary)
+    def stop_once_booted(signum, frame):
+        worker.alive = False  # its serving loop then ends at once, as on a TERM after boot
+
+    for signum in (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT):
+        signal.signal(signum, stop_once_booted)
+
+
+def when_ready(server):
+    """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
+    # it also takes over HUP: an operator's wakes it to re-read the keys and the data file and ask the
+    # feeds; its own, once it has something new, swaps the workers (docs/OPERATIONS.md#refresh)
+    from corridor.web.refresher import start_rates_process
+
+    start_rates_process(server)
+
+
+def on_reload(server):
+    """The refresher's HUP: serve its keys, data and rates; the workers gunicorn forks next carry them."""
+    from corridor.web.refresher import serve_snapshot
+
+    serve_snapshot(server)
+
+
+def on_exit(server):
+    """Stop the rates refresher with the master."""
+    from corridor.web.refresher import stop_rates_process
+
+    stop_rates_process(server)
 
 
 def post_request(worker, req, environ, resp):

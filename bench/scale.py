@@ -41,7 +41,9 @@ def memory_mib(pid: int) -> tuple[float, float]:
 
 
 def workers_of(master: int) -> list[int]:
-    return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    """The master's workers: its children but the rates refresher."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(pid) for pid in children if Path(f"/proc/{pid}/comm").read_text().strip() != "corridor-rates"]
 
 
 def measure(data: Path, key: str, args: argparse.Namespace) -> dict:

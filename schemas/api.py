@@ -46,6 +46,10 @@ class RankedProviderSchema(Schema):
 class CurrencySchema(Schema):
     code = fields.String(metadata={"description": "ISO 4217 currency code.", "example": "MXN"})
     name = fields.String(metadata={"description": "English name, from the Unicode CLDR (Babel).", "example": "Mexican Peso"})
+    source = fields.String(metadata={"description": "Where its interbank rate comes from: ECB, Frankfurter, or data file "
+                                                    "(neither feed gives it). The base, USD, takes the newest rates' source.",
+                                     "example": "ECB"})
+    date = fields.Date(metadata={"description": "Day of that rate, YYYY-MM-DD.", "example": "2026-10-30"})
 
 
 class MidRateSchema(Schema):
@@ -53,7 +57,8 @@ class MidRateSchema(Schema):
     to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
     ref_rate_a = SignificantFigures(metadata={"description": "Consumer reference rate.", "example": 18.4012})
     ref_rate_b = SignificantFigures(metadata={"description": "Interbank mid-market rate.", "example": 18.4215})
-    updated = DisplayDate(metadata={"description": "Date of the figures, `Mon D, YYYY`.", "example": "Nov 20, 2026"})
+    updated = DisplayDate(metadata={"description": "Day of the rates used, `Mon D, YYYY`: the older of the two "
+                                                   "currencies' rates.", "example": "Oct 30, 2026"})
 
 
 class HistoryPointSchema(Schema):

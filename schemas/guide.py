@@ -11,7 +11,7 @@ _JSON_TYPES = (
     (fields.Integer, "integer"),
     (fields.Number, "number"),
     (fields.String, "string"),
-    (fields.Date, "string"),
+    (fields.DateTime, "string"),  # Date too
     (fields.List, "array"),
     (fields.Nested, "object"),
 )

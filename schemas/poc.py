@@ -133,6 +133,19 @@ class GuideResponse(CountSchema, OkSchema):
     entries = fields.List(fields.Nested(GuideFieldSchema), data_key="fields", attribute="fields", **_meta("Every field name of every Group B payload, from the schemas."))
 
 
+class FeedHealthSchema(Schema):
+    source = fields.String(**_meta("The feed: ECB or Frankfurter.", "ECB"))
+    status = fields.String(**_meta("ok: its last try gave usable rates; failing: it did not (or none was made "
+                                   "yet), and its last good rates stay; off: turned off by the operator.", "ok"))
+    date = fields.Date(allow_none=True, **_meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.",
+                                                "2026-11-24"))
+    checkedAt = fields.DateTime(format="iso", allow_none=True,
+                                **_meta("When it was last tried, ISO 8601 UTC; null before the first try.",
+                                        "2026-11-25T09:00:00+00:00"))
+    error = fields.String(allow_none=True, **_meta("Why the last try failed; null when it did not.",
+                                                   "cannot connect: connection refused"))
+
+
 class HealthResponse(OkSchema):
     status = fields.String(**_meta("Always ok when the service answers.", "ok"))
     version = fields.String(**_meta("Service version.", "1.0.0"))
@@ -141,6 +154,7 @@ class HealthResponse(OkSchema):
     uptimeSeconds = fields.Integer(attribute="uptime_seconds", **_meta("Seconds since this worker started.", 42))
     historyStart = fields.Date(attribute="history_start", **_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
     historyEnd = fields.Date(attribute="history_end", **_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
+    rates = fields.List(fields.Nested(FeedHealthSchema), **_meta("The rate feeds, the ECB first."))
 
 
 class HistoryResponse(OkSchema):

@@ -9,7 +9,7 @@ from typing import TypedDict
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 from marshmallow.experimental.context import Context
 
-from corridor.domain.history import INTERVALS, RateHistory
+from corridor.domain.history import INTERVALS, Histories
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import SORT_ORDERS
 from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate, ReceiveAmount
@@ -20,7 +20,7 @@ FORMATS = ("json", "csv")
 class Served(TypedDict):
     """What a query is loaded against: the rate history being served."""
 
-    history: RateHistory
+    history: Histories
 
 
 # set around a load by the web layer, so that a query names what is served in one spelling
@@ -128,5 +128,6 @@ class HistoryQuery(CurrencyPairQuery):
         """A range with its defaults, within the served history's days: equal ranges load equal."""
         served = ServedContext.get(None)
         if served is not None and "date" not in data:
-            data["start"], data["end"] = served["history"].span(data.get("start"), data.get("end"))
+            data["start"], data["end"] = served["history"].span(data["from_currency"], data["to_currency"],
+                                                                data.get("start"), data.get("end"))
         return data

@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from corridor.domain.currencies import is_known_currency
-from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, Dataset, build_dataset
+from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, RATE_SOURCES, Dataset, build_dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
 
@@ -57,10 +57,17 @@ class RateTable(fields.Dict):
         )
 
 
+class RateSourceSeedSchema(Schema):
+    source = fields.String(required=True, validate=validate.OneOf(RATE_SOURCES, error="Must be one of: {choices}."))
+    date = IsoDate(required=True)
+
+
 class RatesSeedSchema(Schema):
     base = fields.String(required=True, validate=currency_code)
     interbank = RateTable(required=True)
     consumer = RateTable(required=True)
+    # optional: a rate not listed is the data file's own, of as_of
+    sources = fields.Dict(keys=fields.String(validate=currency_code), values=fields.Nested(RateSourceSeedSchema))
 
     @validates_schema
     def check_tables(self, data: dict, **kwargs: Any) -> None:
@@ -77,6 +84,11 @@ class RatesSeedSchema(Schema):
         for name, table in (("interbank", interbank), ("consumer", consumer)):
             if table.get(data["base"]) != 1:
                 raise ValidationError(f"The base {data['base']} must be in the table with value 1.", name)
+        sources = data.get("sources", {})
+        if odd := sorted(set(sources) - set(interbank)):
+            raise ValidationError(f"Must name only currencies of the tables; not in them: {', '.join(odd)}.", "sources")
+        if data["base"] in sources:
+            raise ValidationError(f"Must not list the base {data['base']}: it is 1 by definition.", "sources")
 
 
 class ProviderSeedSchema(Schema):

@@ -31,7 +31,7 @@ check() {
 
 JSON=application/json
 PROBLEM=application/problem+json
-check 200 $JSON /api/poc/health '"status":"ok"' '"dataAsOf":"'
+check 200 $JSON /api/poc/health '"status":"ok"' '"dataAsOf":"' '"rates":[{"source":"ECB",'
 check 200 $JSON /api/poc/corridors '"ok":true' '"corridor":"USD→MXN"'
 check 200 $JSON '/api/poc/corridors?from=usd&to=mxn' '"corridor":{"id":1,'
 check 200 $JSON /api/poc/corridors/1 '"annualFlowBn":"$'
@@ -52,7 +52,7 @@ if [ -n "$KEY" ]; then
   check 200 $JSON /api/corridors '"from_currency":"USD","to_currency":"MXN"'
   check 200 $JSON '/api/providers?corridor=usd_mxn' '"rank":1,' '"true_cost_pct":'
   check 200 $JSON '/api/midrate?from=USD&to=EUR' '"ref_rate_b":' '"updated":"'
-  check 200 $JSON /api/currencies '{"code":"MXN","name":"Mexican Peso"}'
+  check 200 $JSON /api/currencies '{"code":"MXN","name":"Mexican Peso","source":"'
   check 200 $JSON '/api/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed' '"send_amount":1000.0' '"settlement_minutes":'
   check 404 $PROBLEM '/api/providers?corridor=USD_XYZ' '"code":"unknown_corridor"'
   AUTH=wrong-key

@@ -17,6 +17,7 @@ import pytest
 
 from app import create_app
 from expected import SEED, shipped_seed
+from feeds import FeedServer
 from harness import DIRECT, ROOT, gunicorn_env, unused_port
 
 RAW_KEY = "test-key-raw-0123456789"
@@ -46,7 +47,9 @@ def ok_json(client, url):
 
 
 def build_app(**config):
-    return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED), **config})
+    # feeds off unless a test serves its own on loopback: no test reaches the internet
+    return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED), "ECB_RATES_URL": "off",
+                       "FRANKFURTER_URL": "off", **config})
 
 
 @pytest.fixture(scope="session")
@@ -161,3 +164,16 @@ def server(tmp_path):
     """gunicorn serving the shipped data with RAW_KEY live."""
     with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY) as running:
         yield running
+
+
+@pytest.fixture
+def feeds():
+    """The ECB and Frankfurter on loopback, answering normally until the test sets `replies`."""
+    with FeedServer() as server:
+        yield server
+
+
+@pytest.fixture
+def live_app(make_app, feeds):
+    """An app on the shipped data whose feeds are the loopback ones; `refresh(app)` asks them."""
+    return make_app(ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)

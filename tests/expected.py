@@ -106,6 +106,23 @@ def corridor_costs(raw, corridor):
     }
 
 
+def rate_source(raw, code):
+    """(source, ISO day) of a currency's interbank rate: as listed, the data file's of as_of, or, for the base, the newest."""
+    listed = raw["rates"].get("sources", {})
+    if code != raw["rates"]["base"]:
+        entry = listed.get(code, {"source": "data file", "date": raw["as_of"]})
+        return entry["source"], entry["date"]
+    order = ["ECB", "Frankfurter", "data file"]
+    others = [rate_source(raw, c) for c in raw["rates"]["interbank"] if c != code]
+    return max(others, key=lambda s: (s[1], -order.index(s[0])))
+
+
+def updated(raw, frm, to):
+    """`updated` of a pair: the older of its rates' days (the base's counts only against itself), as `Mon D, YYYY`."""
+    used = [code for code in (frm, to) if code != raw["rates"]["base"]] or [frm]
+    return display_date(min(rate_source(raw, code)[1] for code in used))
+
+
 def display_date(iso):
     year, month, day = (int(part) for part in iso.split("-"))
     return f"{MONTHS[month - 1]} {day}, {year}"

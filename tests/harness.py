@@ -5,6 +5,7 @@ import shutil
 import socket
 import subprocess
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -46,13 +47,14 @@ def unused_port():
 
 
 _SERVICE_SETTINGS = {"API_KEYS", "API_KEYS_FILE", "HISTORY_DATA", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
-                     "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB"}
+                     "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB", "ECB_RATES_URL", "FRANKFURTER_URL",
+                     "RATES_REFRESH_MINUTES"}
 
 
 def gunicorn_env(**changes):
-    """The test process's environment without the service's or gunicorn's settings, in UTC, plus `changes`."""
+    """The test process's environment without the service's or gunicorn's settings, in UTC, feeds off, plus `changes`."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_SETTINGS}
-    env.update(TZ="UTC", **changes)  # the access line's time is local; the tests read +0000
+    env.update({"TZ": "UTC", "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", **changes})  # no test reaches the internet  # the access line's time is local; the tests read +0000
     return env
 
 
@@ -62,3 +64,9 @@ def curl(*args):
     result = subprocess.run(["curl", "-sS", "--max-time", "5", *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 0, result.stderr
     return result.stdout
+
+
+def worker_pids(master: int) -> list[str]:
+    """A gunicorn master's workers: its children but the rates refresher."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [pid for pid in children if Path(f"/proc/{pid}/comm").read_text().strip() != "corridor-rates"]

@@ -3,6 +3,7 @@
 import pytest
 
 from corridor.data.load import DataError, load_dataset
+from expected import rate_source
 
 EXPECTED_NAMES = {"USD": "US Dollar", "EUR": "Euro", "MXN": "Mexican Peso", "INR": "Indian Rupee",
                   "GBP": "British Pound", "PHP": "Philippine Peso", "NGN": "Nigerian Naira", "KRW": "South Korean Won"}
@@ -13,7 +14,8 @@ def test_group_a_currencies(client, auth, raw_seed):
     assert response.status_code == 200 and response.headers["Cache-Control"] == "private, max-age=60"
     body = response.get_json()
     assert [c["code"] for c in body] == sorted(raw_seed["rates"]["interbank"])
-    assert all(list(c) == ["code", "name"] and c["name"] and c["name"] != c["code"] for c in body)
+    assert all(list(c) == ["code", "name", "source", "date"] and c["name"] and c["name"] != c["code"] for c in body)
+    assert [(c["source"], c["date"]) for c in body] == [rate_source(raw_seed, c["code"]) for c in body]
     names = {c["code"]: c["name"] for c in body}
     assert {code: names[code] for code in EXPECTED_NAMES} == EXPECTED_NAMES
 
@@ -26,7 +28,10 @@ def test_group_b_currencies_count_every_code_of_the_data_with_its_english_name(c
     body = client.get("/api/poc/currencies").get_json()
     codes = sorted(raw_seed["rates"]["interbank"])
     assert list(body) == ["ok", "count", "currencies"] and (body["ok"], body["count"]) == (True, len(codes))
-    assert [list(c) for c in body["currencies"]] == [["code", "name"]] * len(codes)
+    assert [list(c) for c in body["currencies"]] == [["code", "name", "source", "date"]] * len(codes)
+    sources = {c["code"]: (c["source"], c["date"]) for c in body["currencies"]}
+    assert sources["MXN"] == ("ECB", "2026-10-30") and sources["PKR"] == ("data file", raw_seed["as_of"])
+    assert sources["USD"] == ("data file", raw_seed["as_of"])  # the base takes the newest rates' source
     assert [c["code"] for c in body["currencies"]] == codes
     names = {c["code"]: c["name"] for c in body["currencies"]}
     assert {code: names[code] for code in EXPECTED_NAMES} == EXPECTED_NAMES

@@ -47,16 +47,20 @@ def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, 
     assert table["JPY"] == float(f"{178.42 / ECB_USD:.6g}")
     assert table["MXN"] == float(f"{21.4280 / ECB_USD:.6g}")
     assert table["AED"] == before["rates"]["interbank"]["AED"]  # not in the ECB file: kept
-    assert after["rates"]["consumer"] == before["rates"]["consumer"]  # another source: untouched
+    consumer, was = after["rates"]["consumer"], before["rates"]["consumer"]
+    assert consumer["EUR"] == float(f"{was['EUR'] * table['EUR'] / before['rates']['interbank']['EUR']:.6g}")  # its margin
+    assert consumer["AED"] == was["AED"] and consumer["USD"] == 1
+    assert after["rates"]["sources"]["EUR"] == after["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-21"}
+    assert "AED" not in after["rates"]["sources"]  # still the data file's
     assert after["corridors"] == before["corridors"] and after["providers"] == before["providers"]
     assert "BGN" not in table
     dataset = load_dataset(str(data_copy))
     assert dataset.as_of.isoformat() == "2026-11-21"
     lines = result.output.splitlines()
-    assert "changed  EUR: 0.8612 -> 0.860585" in lines
-    assert any(l.startswith("kept their old rates (not in the ECB file): AED, BDT") for l in lines)
-    assert any(l.startswith("in the ECB file but not in the data, ignored: BGN") for l in lines)
-    assert lines[-1] == f"as_of: 2026-11-20 -> 2026-11-21; wrote {data_copy}. Send gunicorn HUP to serve it."
+    assert f"changed  EUR: {before['rates']['interbank']['EUR']} -> 0.860585 (ECB, 2026-11-21)" in lines
+    assert any(l.startswith("kept their old rates (no feed gives them): AED, BDT") for l in lines)
+    assert any(l.startswith("given but not in the data, ignored: BGN") for l in lines)
+    assert lines[-2:] == [f"wrote {data_copy}. Send gunicorn HUP to serve it.", "as_of: 2026-11-20 -> 2026-11-21"]
     assert sorted(p.name for p in data_copy.parent.iterdir()) == sorted({"seed_data.json", "eurofxref.zip"})
 
 
@@ -86,7 +90,7 @@ def test_invalid_result_is_not_written(app, data_copy):
         (b"not a rate file", "not an ECB reference-rate file"),
         (b"<Envelope><Cube/></Envelope>", "not an ECB reference-rate file"),
         (b"Date, USD, \n32 Smarch 2026, 1.16, \n", "not an ECB reference-rate file"),
-        (b"Date, JPY, \n21 November 2026, 178.42, \n", "has no USD rate"),
+        (b"Date, JPY, \n21 November 2026, 178.42, \n", "No feed gives a USD rate"),
         (b"Date, USD, GBP, \n21 November 2026, 1.16, -0.88, \n", "unusable rate GBP=-0.88"),
         (b"Date, USD, \n21 November 2026, N/A, \n", "holds no rates"),
     ],

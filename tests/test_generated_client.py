@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from conftest import RAW_KEY, running_gunicorn
-from expected import (active, corridor_costs, display_date, group_a_entries, group_b_entries, half_up, key, mid, pct,
+from expected import (active, corridor_costs, display_date, updated, group_a_entries, group_b_entries, half_up, key, mid, pct,
                       ranked, shipped_seed, sig6)
 
 PACKAGE = "corridor_api_client"
@@ -268,7 +268,7 @@ def test_group_a_midrate_gives_both_rates_of_a_pair(generated, keyed, frm, to):
     assert (rate.from_, rate.to) == (frm.upper(), to.upper())
     assert rate.ref_rate_a == sig6(mid(RAW, frm.upper(), to.upper(), "consumer"))
     assert rate.ref_rate_b == sig6(mid(RAW, frm.upper(), to.upper()))
-    assert rate.updated == display_date(RAW["as_of"])
+    assert rate.updated == updated(RAW, frm.upper(), to.upper())
 
 
 @pytest.mark.parametrize("operation_id", sorted(op for op in MINIMAL_CALLS if op.startswith("api_")))

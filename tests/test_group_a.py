@@ -2,7 +2,7 @@
 
 import pytest
 
-from expected import (active, corridor_costs, display_date, group_a_entries, half_up, key, mid, ranked, shipped_seed,
+from expected import (active, corridor_costs, display_date, updated, group_a_entries, half_up, key, mid, ranked, shipped_seed,
                       sig6)
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
@@ -102,7 +102,7 @@ def test_midrate_any_pair(client, auth, raw_seed, frm, to):
         "to": to.upper(),
         "ref_rate_a": sig6(mid(raw_seed, frm.upper(), to.upper(), "consumer")),
         "ref_rate_b": sig6(mid(raw_seed, frm.upper(), to.upper())),
-        "updated": display_date(raw_seed["as_of"]),
+        "updated": updated(raw_seed, frm.upper(), to.upper()),
     }
     assert body["ref_rate_a"] != body["ref_rate_b"]
 
@@ -121,4 +121,4 @@ def test_midrate_of_a_corridor_equals_its_mid_market(client, auth):
 def test_updated_has_no_leading_zero_in_the_day(make_app, seed_copy, auth):
     seed_copy["as_of"] = "2026-11-05"
     client = make_app(seed_copy).test_client()
-    assert client.get("/api/midrate?from=USD&to=EUR", headers=auth).get_json()["updated"] == "Nov 5, 2026"
+    assert client.get("/api/midrate?from=AED&to=PKR", headers=auth).get_json()["updated"] == "Nov 5, 2026"

@@ -97,7 +97,12 @@ def test_health(client, raw_seed):
     assert response.headers["Cache-Control"] == "no-store"
     assert "ETag" not in response.headers
     body = response.get_json()
-    assert list(body) == ["ok", "status", "version", "dataAsOf", "corridors", "uptimeSeconds", "historyStart", "historyEnd"]
+    assert list(body) == ["ok", "status", "version", "dataAsOf", "corridors", "uptimeSeconds", "historyStart", "historyEnd",
+                          "rates"]
+    assert body["rates"] == [  # the client's app has both feeds off
+        {"source": "ECB", "status": "off", "date": "2026-10-30", "checkedAt": None, "error": None},
+        {"source": "Frankfurter", "status": "off", "date": None, "checkedAt": None, "error": None},
+    ]
     assert (body["historyStart"], body["historyEnd"]) == ("1999-01-04", "2026-10-30")  # the shipped ECB history
     assert body["status"] == "ok" and re.fullmatch(r"\d+\.\d+\.\d+", body["version"])
     assert body["dataAsOf"] == raw_seed["as_of"]

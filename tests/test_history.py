@@ -99,7 +99,7 @@ def test_date_gives_the_rate_in_force(client, auth, asked, in_force):
 
 
 @pytest.mark.parametrize("url, status, code, detail", [
-    ("/api/history?from=USD&to=NGN", 404, "no_history", "The ECB reference rates have no history for NGN."),
+    ("/api/history?from=USD&to=NGN", 404, "no_history", "No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it is held."),
     ("/api/history?from=XYZ&to=USD", 404, "unknown_currency", "No rates for currency XYZ in this service."),
     ("/api/history?from=USD&to=MXN&date=1998-12-31", 404, "no_history",
      "The ECB history begins on 1999-01-04; no rate was in force on 1998-12-31."),

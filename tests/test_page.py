@@ -64,7 +64,7 @@ def test_a_bad_query_is_a_400_page_that_says_why(client, url, message):
 def test_the_rate_chart_draws_the_last_year_or_says_why_not(client):
     assert '<polyline class="rate" points="' in page(client, "/?corridor=GBP_INR")
     html = page(client, "/?corridor=USD_NGN")
-    assert '<p class="no-history">The ECB reference rates have no history for NGN.</p>' in html
+    assert '<p class="no-history">No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it is held.</p>' in html
 
 
 def test_every_corridor_is_listed_with_its_sdg_status(client):

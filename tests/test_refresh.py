@@ -14,7 +14,7 @@ import pytest
 
 from bench.generate import generate
 from conftest import RAW_KEY, running_gunicorn
-from harness import ROOT, curl, gunicorn_env, requires
+from harness import ROOT, curl, gunicorn_env, requires, worker_pids
 from corridor.data.load import DataError
 from corridor.web.service import refresh_data
 
@@ -121,7 +121,7 @@ def test_a_worker_killed_after_files_vanished_comes_back_with_the_data(refreshab
     # what a temporary-file cleaner or an operator could do; workers read no file when they boot
     for path in [data, *(tmp_path / "tmp").rglob("*")]:
         subprocess.run(["rm", "-rf", str(path)], check=True)
-    workers = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    workers = worker_pids(process.pid)
     os.kill(int(workers[0]), signal.SIGKILL)
     deadline = time.monotonic() + 20
     while log.read_text().count("Booting worker with pid") <= len(workers):

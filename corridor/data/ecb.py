@@ -11,6 +11,8 @@ import zipfile
 from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
+from corridor.domain.model import ECB, RateSource, build_dataset
+from corridor.domain.rates import FeedRates, live_rates
 from corridor.settings import ConfigError
 
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
@@ -74,8 +76,11 @@ def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
     header, values = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text)) if row][:2]
     if header[0] != "Date":
         raise ValueError("the first column is not Date")
-    day, month, year = values[0].split()  # "20 November 2026", whatever the locale
-    date = dt.date(int(year), _MONTHS.index(month) + 1, int(day))
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", values[0]):  # eurofxref-hist's layout: its newest day first
+        date = dt.date.fromisoformat(values[0])
+    else:
+        day, month, year = values[0].split()  # "20 November 2026", whatever the locale
+        date = dt.date(int(year), _MONTHS.index(month) + 1, int(day))
     rates = {code: float(value) for code, value in zip(header[1:], values[1:]) if code and value not in ("", "N/A")}
     return date, rates
 
@@ -84,33 +89,48 @@ def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
 class ImportReport:
     """What an import did to the interbank table."""
 
-    changed: list[tuple[str, float, float]] = field(default_factory=list)
+    changed: list[tuple[str, float, float, RateSource]] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
 
 
-def merge_into(raw: dict, ecb: EcbRates) -> ImportReport:
-    """Re-base the ECB's rates to the data's base; update its interbank table and `as_of` in place."""
-    # only currencies already in the tables (both must hold the same ones); 6 significant
-    # figures, like the ECB's own
-    per_euro = {**ecb.per_euro, "EUR": 1.0}
+def ecb_feed(ecb: EcbRates) -> FeedRates:
+    """The ECB's day as a feed's rates."""
+    return FeedRates(ECB, "EUR", ecb.per_euro, {code: ecb.date for code in ecb.per_euro})
+
+
+def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
+    """Lay the feeds' rates (in precedence order) over a data file's tables, in place, with their sources and dates.
+
+    Only currencies already in the tables change, to 6 significant figures like the ECB's own; each
+    consumer rate keeps its margin over the interbank rate.
+    """
+    table, consumer = raw["rates"]["interbank"], raw["rates"]["consumer"]
     base = raw["rates"]["base"]
-    if base not in per_euro:
-        raise EcbError(f"The ECB file has no {base} rate, so its rates cannot be re-based to {base}.")
-    table = raw["rates"]["interbank"]
-    report = ImportReport(ignored=sorted(set(per_euro) - set(table)))
+    if not any(base in {*feed.rates, feed.base} for feed in feeds):
+        raise EcbError(f"No feed gives a {base} rate, so their rates cannot be re-based to {base}.")
+    before = build_dataset({**raw, "as_of": dt.date.fromisoformat(raw["as_of"]),
+                            "rates": {**raw["rates"], "sources": _sources_in(raw)}}).rates
+    after = live_rates(before, feeds)
+    given = {code for feed in feeds for code in {*feed.rates, feed.base}}
+    report = ImportReport(ignored=sorted(given - set(table) - {base}))
+    sources = raw["rates"].setdefault("sources", {})
     for code in sorted(table):
         if code == base:
             continue
-        if code not in per_euro:
-            report.kept.append(code)
+        rate = float(f"{after.interbank[code]:.6g}")
+        if after.sources[code] == before.sources[code] and rate == table[code]:
+            (report.unchanged if code in given else report.kept).append(code)
             continue
-        rate = float(f"{per_euro[code] / per_euro[base]:.6g}")
-        if rate == table[code]:
-            report.unchanged.append(code)
-        else:
-            report.changed.append((code, table[code], rate))
-            table[code] = rate
-    raw["as_of"] = ecb.date.isoformat()
+        consumer[code] = float(f"{consumer[code] * rate / table[code]:.6g}")
+        report.changed.append((code, table[code], rate, after.sources[code]))
+        table[code] = rate
+        sources[code] = {"source": after.sources[code].source, "date": after.sources[code].date.isoformat()}
+    raw["rates"]["sources"] = dict(sorted(sources.items()))
     return report
+
+
+def _sources_in(raw: dict) -> dict:
+    return {code: {"source": entry["source"], "date": dt.date.fromisoformat(entry["date"])}
+            for code, entry in raw["rates"].get("sources", {}).items()}

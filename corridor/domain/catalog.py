@@ -9,8 +9,8 @@ from typing import Mapping
 
 from corridor.domain.benchmark import Benchmark
 from corridor.domain.currencies import Currency, named_currencies
-from corridor.domain.history import RateHistory, Series
-from corridor.domain.model import Dataset
+from corridor.domain.history import Histories, Series
+from corridor.domain.model import RATE_SOURCES, Dataset, RateSource, pair_sources
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
 
@@ -42,17 +42,17 @@ class Catalog:
     by_key: Mapping[str, CorridorFigures]
     by_id: Mapping[str, CorridorFigures]  # by the id as a path writes it
     currencies: tuple[Currency, ...]
-    history: RateHistory
+    history: Histories
 
     @classmethod
-    def build(cls, dataset: Dataset, history: RateHistory) -> Catalog:
+    def build(cls, dataset: Dataset, history: Histories) -> Catalog:
         """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         return cls(
             dataset,
             MappingProxyType({f.corridor.key: f for f in figures}),
             MappingProxyType({str(f.corridor.id): f for f in figures}),
-            named_currencies(dataset.currencies),
+            named_currencies(dataset.rates.sources),
             history,
         )
 
@@ -93,21 +93,28 @@ class Catalog:
         self._check_known(from_currency, to_currency)
         return mid_rate(self.dataset, from_currency, to_currency)
 
+    def rate_source(self, from_currency: str, to_currency: str) -> RateSource:
+        """Where a pair's mid-market rate comes from (both sources, if they differ) and its day, the older one."""
+        self._check_known(from_currency, to_currency)
+        pair = pair_sources(self.dataset.rates, from_currency, to_currency)
+        names = sorted({s.source for s in pair}, key=RATE_SOURCES.index)
+        return RateSource(" and ".join(names), min(s.date for s in pair))
+
     def rate_history(self, from_currency: str, to_currency: str, *, interval: str = "day", start: dt.date | None = None,
                      end: dt.date | None = None, date: dt.date | None = None) -> Series:
-        """A pair's ECB rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
+        """A pair's rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
         # a currency is known to the rate tables or to the history (RUB, or CYP before the euro)
         known = set(self.dataset.rates.interbank) | set(self.history.currencies)
         for code in (from_currency, to_currency):
             if code not in known:
                 raise UnknownCurrency(code)
-        for code in (from_currency, to_currency):
-            self.history.check_covers(code)
+        history = self.history.for_pair(from_currency, to_currency)
         if date is not None:
-            return Series(from_currency, to_currency, interval, date, date, [self.history.on(from_currency, to_currency, date)])
-        start, end = self.history.span(start, end)
+            return Series(from_currency, to_currency, interval, date, date,
+                          [history.on(from_currency, to_currency, date)], history.source)
+        start, end = history.span(start, end)
         return Series(from_currency, to_currency, interval, start, end,
-                      self.history.series(from_currency, to_currency, start, end, interval))
+                      history.series(from_currency, to_currency, start, end, interval), history.source)
 
     def _check_known(self, *codes: str) -> None:
         for code in codes:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Mapping
 
 from babel.numbers import get_currency_name, list_currencies
+
+from corridor.domain.model import RateSource
 
 
 @dataclass(frozen=True, slots=True)
 class Currency:
-    """A currency code and its English name."""
+    """A currency code, its English name, and where its interbank rate comes from and of which day."""
 
     code: str
     name: str
+    source: str
+    date: dt.date
 
 
 def is_known_currency(code: str) -> bool:
@@ -21,6 +26,7 @@ def is_known_currency(code: str) -> bool:
     return code in list_currencies()
 
 
-def named_currencies(codes: Iterable[str]) -> tuple[Currency, ...]:
-    """The codes with their English names, sorted by code."""
-    return tuple(Currency(code, get_currency_name(code, locale="en")) for code in sorted(codes))
+def named_currencies(sources: Mapping[str, RateSource]) -> tuple[Currency, ...]:
+    """The currencies with their English names and their rates' sources, sorted by code."""
+    return tuple(Currency(code, get_currency_name(code, locale="en"), sources[code].source, sources[code].date)
+                 for code in sorted(sources))

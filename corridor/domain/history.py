@@ -6,7 +6,7 @@ import datetime as dt
 import math
 from array import array
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Hashable, Iterator, Mapping
 
 INTERVALS: dict[str, Callable[[dt.date], Hashable]] = {
@@ -15,6 +15,7 @@ INTERVALS: dict[str, Callable[[dt.date], Hashable]] = {
     "month": lambda day: (day.year, day.month),
 }
 BASE = "EUR"  # the ECB quotes every currency against the euro
+ECB, FRANKFURTER = "ECB", "Frankfurter"
 
 
 class NoHistory(LookupError):
@@ -59,10 +60,37 @@ class Series:
 
 @dataclass(frozen=True)
 class RateHistory:
-    """Business days in ascending order (as date ordinals) and each currency's euro rate on them (NaN: none)."""
+    """Business days in ascending order (as date ordinals) and each currency's rate per one `base` on them (NaN: none)."""
 
     days: array  # 'l' ordinals
     rates: Mapping[str, array]  # code → 'd' rates, one per day
+    base: str = BASE
+    source: str = ECB
+
+    @classmethod
+    def from_series(cls, series: Mapping[str, Mapping[dt.date, float]], base: str, source: str) -> RateHistory | None:
+        """A history from code → day → rate per one `base`; None if it holds no day."""
+        ordinals = sorted({day.toordinal() for days in series.values() for day in days})
+        if not ordinals:
+            return None
+        index = {ordinal: i for i, ordinal in enumerate(ordinals)}
+        rates = {}
+        for code, days in sorted(series.items()):
+            column = array("d", [math.nan]) * len(ordinals)
+            for day, rate in days.items():
+                column[index[day.toordinal()]] = rate
+            rates[code] = column
+        return cls(array("l", ordinals), rates, base, source)
+
+    def with_days(self, days: Mapping[dt.date, Mapping[str, float]]) -> RateHistory:
+        """This history with the days (day → rates per one base) later than its last appended."""
+        later = sorted(day for day in days if day > self.last)
+        if not later:
+            return self
+        codes = sorted(set(self.rates) | {code for day in later for code in days[day] if code != self.base})
+        rates = {code: self.rates.get(code, array("d", [math.nan]) * len(self.days))
+                 + array("d", (days[day].get(code, math.nan) for day in later)) for code in codes}
+        return RateHistory(self.days + array("l", (day.toordinal() for day in later)), rates, self.base, self.source)
 
     @property
     def first(self) -> dt.date:
@@ -77,16 +105,11 @@ class RateHistory:
     @property
     def currencies(self) -> list[str]:
         """Every currency with at least one rate, EUR included, by code."""
-        return sorted({BASE, *self.rates})
+        return sorted({self.base, *self.rates})
 
     def nbytes(self) -> int:
         """Bytes held by the arrays."""
         return sum(a.itemsize * len(a) for a in (self.days, *self.rates.values()))
-
-    def check_covers(self, code: str) -> None:
-        """Raise NoHistory unless the history holds rates for `code`."""
-        if code != BASE and code not in self.rates:
-            raise NoHistory(code, f"The ECB reference rates have no history for {code}.")
 
     def default_range(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
         """`start` and `end` with their defaults: the history's last day (or `start`, if later), and a year before it."""
@@ -114,12 +137,13 @@ class RateHistory:
         """The rate in force on `day`: the pair's rate on the last business day on or before it."""
         index = bisect_right(self.days, day.toordinal()) - 1
         if index < 0:
-            raise NoHistory(day.isoformat(), f"The ECB history begins on {self.first.isoformat()}; "
+            raise NoHistory(day.isoformat(), f"The {self.source} history begins on {self.first.isoformat()}; "
                                              f"no rate was in force on {day.isoformat()}.")
         points = list(self._points(from_code, to_code, index, index + 1))
         if not points:
             business_day = dt.date.fromordinal(self.days[index]).isoformat()
-            raise NoHistory(day.isoformat(), f"The ECB published no {from_code} and {to_code} rates on "
+            publisher = {ECB: "The ECB"}.get(self.source, self.source)
+            raise NoHistory(day.isoformat(), f"{publisher} published no {from_code} and {to_code} rates on "
                                              f"{business_day}, the business day in force on {day.isoformat()}.")
         return points[0]
 
@@ -132,4 +156,44 @@ class RateHistory:
                 yield Point(dt.date.fromordinal(ordinal), rate)
 
     def _column(self, code: str, low: int, high: int) -> array:
-        return array("d", [1.0]) * (high - low) if code == BASE else self.rates[code][low:high]
+        return array("d", [1.0]) * (high - low) if code == self.base else self.rates[code][low:high]
+
+
+@dataclass(frozen=True)
+class Histories:
+    """The ECB's history, and Frankfurter's daily series for pairs with a currency the ECB does not publish."""
+
+    ecb: RateHistory
+    frankfurter: RateHistory | None = None
+
+    @property
+    def first(self) -> dt.date:
+        """The first day of the ECB's history."""
+        return self.ecb.first
+
+    @property
+    def last(self) -> dt.date:
+        """The last day of the ECB's history."""
+        return self.ecb.last
+
+    @property
+    def currencies(self) -> set[str]:
+        """Every currency either history holds."""
+        return set(self.ecb.currencies) | set(self.frankfurter.currencies if self.frankfurter else ())
+
+    def for_pair(self, from_code: str, to_code: str) -> RateHistory:
+        """The ECB's history if it holds both currencies, else Frankfurter's if it does; or NoHistory."""
+        for history in (self.ecb, self.frankfurter):
+            if history is not None and {from_code, to_code} <= set(history.currencies):
+                return history
+        missing = to_code if from_code in self.ecb.currencies else from_code
+        raise NoHistory(missing, f"No rate history for {missing}: the ECB does not publish it, and no Frankfurter "
+                                 f"series of it is held.")
+
+    def span(self, from_code: str, to_code: str, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
+        """The pair's range with its defaults, cut to its history's days (see RateHistory.span)."""
+        try:
+            history = self.for_pair(from_code, to_code)
+        except NoHistory:
+            history = self.ecb  # the request is refused later, whatever the range
+        return history.span(start, end)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Mapping
 
 COMPLIANCE_LEVELS = ("Low", "Medium", "High")
+ECB, FRANKFURTER, DATA_FILE = "ECB", "Frankfurter", "data file"  # where an interbank rate comes from
+RATE_SOURCES = (ECB, FRANKFURTER, DATA_FILE)
 PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
 
 
@@ -61,12 +62,28 @@ class Corridor:
 
 
 @dataclass(frozen=True, slots=True)
-class Rates:
-    """Two rate tables, units per one `base`."""
+class RateSource:
+    """Where an interbank rate comes from, and the day it is of."""
 
+    source: str
+    date: dt.date
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """Two rate tables, units per one `base`, and where each interbank rate comes from."""
+
+    # plain dicts, never changed once built: a data version travels between processes as a pickle
     base: str
     interbank: Mapping[str, float]
     consumer: Mapping[str, float]
+    sources: Mapping[str, RateSource]
+
+
+def pair_sources(rates: Rates, *codes: str) -> list[RateSource]:
+    """The sources of the rates a pair is priced from: the base's 1 is one only when both are the base."""
+    used = [rates.sources[code] for code in codes if code != rates.base]
+    return used or [rates.sources[rates.base]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,17 +111,28 @@ def build_dataset(raw: Mapping[str, Any]) -> Dataset:
     """Turn validated seed data into immutable objects, offers carrying provider names."""
     names = {p["id"]: p["name"] for p in raw["providers"]}
     rates = raw["rates"]
+    given = rates.get("sources", {})
+    sources = {code: RateSource(given[code]["source"], given[code]["date"]) if code in given
+               else RateSource(DATA_FILE, raw["as_of"]) for code in rates["interbank"]}
     return Dataset(
         as_of=raw["as_of"],
         reference_amount_usd=raw["reference_amount_usd"],
         rates=Rates(
             base=rates["base"],
-            interbank=MappingProxyType(dict(rates["interbank"])),
-            consumer=MappingProxyType(dict(rates["consumer"])),
+            interbank=dict(rates["interbank"]),
+            consumer=dict(rates["consumer"]),
+            sources=with_base_source(sources, rates["base"]),
         ),
         providers=tuple(Provider(p["id"], p["name"]) for p in raw["providers"]),
         corridors=tuple(_corridor(c, names) for c in raw["corridors"]),
     )
+
+
+def with_base_source(sources: Mapping[str, RateSource], base: str) -> dict[str, RateSource]:
+    """The sources with the base's own: 1 by definition, it takes the newest rates' source and date."""
+    others = [source for code, source in sources.items() if code != base]
+    newest = max(others, key=lambda s: (s.date, -RATE_SOURCES.index(s.source)), default=None)
+    return {**sources, base: newest or sources[base]}
 
 
 def _corridor(raw: Mapping[str, Any], names: Mapping[str, str]) -> Corridor:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Callable, Mapping
 
-from corridor.domain.model import Corridor, Dataset, Offer
+from corridor.domain.model import Corridor, Dataset, Offer, pair_sources
 from corridor.domain.rounding import round_half_up
 
 SDG_TARGET_PCT, SDG_CEILING_PCT = 3.0, 5.0  # UN SDG 10.c: an average of 3 % at most, no corridor above 5 %
@@ -167,12 +167,12 @@ class MidRate:
 
 
 def mid_rate(dataset: Dataset, from_currency: str, to_currency: str) -> MidRate:
-    """Consumer-table rate (a) and interbank mid-market rate (b) for any pair."""
+    """Consumer-table rate (a) and interbank mid-market rate (b) for any pair, of the older of its rates' days."""
     rates = dataset.rates
     return MidRate(
         from_currency,
         to_currency,
         cross_rate(rates.consumer, from_currency, to_currency),
         cross_rate(rates.interbank, from_currency, to_currency),
-        dataset.as_of,
+        min(source.date for source in pair_sources(rates, from_currency, to_currency)),
     )

@@ -13,9 +13,11 @@ from werkzeug.exceptions import NotFound
 from corridor.domain.catalog import Catalog, NotServed
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
+from corridor.domain.rounding import round_significant
 from corridor.web.charts import cost_chart, rate_chart
 from corridor.web.errors import not_served_detail
 from corridor.web.service import current_catalog
+from schemas.fields import display_date
 from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
 
@@ -73,10 +75,13 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     pair = figures.corridor
     try:
         history = catalog.rate_history(pair.from_currency, pair.to_currency, interval="week")
-        rates = rate_chart(history.points, pair.from_currency, pair.to_currency)
+        rates = {**rate_chart(history.points, pair.from_currency, pair.to_currency), "source": history.source}
     except NoHistory as err:
         rates = {"missing": err.reason}
+    mid = catalog.rate_source(pair.from_currency, pair.to_currency)
     return {
+        "mid_market": round_significant(figures.mid_market, 6), "mid_source": mid.source,
+        "mid_date": display_date(mid.date),
         "corridor": body["corridor"], "from_currency": pair.from_currency, "to_currency": pair.to_currency,
         "mode": mode, "amount": amount, "priced_at": priced_at, "payout": payout, "providers": body["providers"],
         "cost_chart": cost_chart(body["providers"]), "rate_chart": rates,

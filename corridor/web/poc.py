@@ -2,12 +2,14 @@
 
 import time
 
+from flask import current_app
+
 from corridor import __version__
 from corridor.domain.catalog import Catalog
 from corridor.domain.pricing import CorridorFigures
 from corridor.web.caching import cached
 from corridor.web.queries import Blueprint
-from corridor.web.service import current_catalog, current_service
+from corridor.web.service import current_catalog, current_service, feed_report
 from corridor.web.shared import register_shared_views
 from schemas.guide import guide_entries
 from schemas.poc import (
@@ -108,6 +110,7 @@ def health() -> tuple[dict, dict]:
         "uptime_seconds": int(time.monotonic() - service.started),
         "history_start": catalog.history.first,
         "history_end": catalog.history.last,
+        "rates": feed_report(current_app),
     }, {"Cache-Control": NO_STORE}
 
 

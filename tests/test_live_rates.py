@@ -1,0 +1,309 @@
+"""Live rates from the loopback ECB and Frankfurter: precedence, provenance, every figure following, faults."""
+
+import copy
+import datetime as dt
+import json
+import re
+from statistics import fmean
+
+import pytest
+
+from corridor.data import feeds as feed_module
+from corridor.settings import ConfigError
+from corridor.web.refresher import Refresher
+from corridor.web.service import data_version, serve
+from expected import (active, corridor_costs, display_date, group_a_entries, group_b_entries, half_up, key, mid,
+                      sig6)
+from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, FeedServer, Reply, ecb_xml
+from harness import unused_port
+
+
+def refresh(app):
+    """One refresh of the app's feeds, served at once (what a HUP does under gunicorn)."""
+    data = app.extensions["corridor"].data
+    refresher = Refresher(app, data.sources, data.live)
+    refresher.fetch()
+    return serve(app, data_version(app, refresher.sources, refresher.live))
+
+
+def live_seed(raw, ecb=True, frankfurter=True):
+    """The data file as the feeds make it: the ECB's rate first, then Frankfurter's, each consumer rate at its margin."""
+    live = copy.deepcopy(raw)
+    interbank, consumer = live["rates"]["interbank"], live["rates"]["consumer"]
+    per_euro = {**ECB_RATES, "EUR": 1.0}
+    for code in interbank:
+        if code == "USD":
+            continue
+        if ecb and code in per_euro:
+            interbank[code] = per_euro[code] / per_euro["USD"]
+        elif frankfurter and code in FRANKFURTER_RATES:
+            interbank[code] = round(FRANKFURTER_RATES[code], 6)
+        consumer[code] = raw["rates"]["consumer"][code] * interbank[code] / raw["rates"]["interbank"][code]
+    return live
+
+
+def currency_sources(client):
+    return {c["code"]: (c["source"], c["date"]) for c in client.get("/api/poc/currencies").get_json()["currencies"]}
+
+
+@pytest.mark.parametrize("ecb, frankfurter", [(True, True), (True, False), (False, True)])
+def test_each_rate_comes_from_the_ecb_then_frankfurter_then_the_data_file(make_app, feeds, raw_seed, ecb, frankfurter):
+    app = make_app(ECB_RATES_URL=feeds.ecb_url if ecb else "off",
+                   FRANKFURTER_URL=feeds.frankfurter_url if frankfurter else " OFF ")
+    refresh(app)
+    sources = currency_sources(app.test_client())
+    ecb_entry, frankfurter_entry = ("ECB", ECB_DAY.isoformat()), ("Frankfurter", FRANKFURTER_DAY.isoformat())
+    file_entry = ("data file", raw_seed["as_of"])
+    assert sources["MXN"] == sources["EUR"] == (ecb_entry if ecb else frankfurter_entry)
+    assert sources["PKR"] == sources["AED"] == (frankfurter_entry if frankfurter else file_entry)
+    assert sources["USD"] == (frankfurter_entry if frankfurter else ecb_entry)  # the base: the newest rates'
+    assert sum(s == file_entry for s in sources.values()) == (0 if frankfurter else len(FRANKFURTER_RATES))
+
+
+def test_every_figure_follows_the_live_rates(live_app, raw_seed, auth):
+    refresh(live_app)
+    client, live = live_app.test_client(), live_seed(raw_seed)
+    for corridor in active(raw_seed):
+        query = f"corridor={key(corridor)}"
+        assert client.get(f"/api/providers?{query}", headers=auth).get_json() == group_a_entries(live, corridor)
+        assert client.get(f"/api/poc/providers?{query}").get_json()["providers"] == group_b_entries(live, corridor)
+        at_1000 = client.get(f"/api/providers?{query}&amount=1000", headers=auth).get_json()
+        assert at_1000 == group_a_entries(live, corridor, amount=1000)
+    summaries = {s["key"]: s for s in client.get("/api/corridors", headers=auth).get_json()}
+    assert summaries["GBP_INR"]["mid_market"] == sig6(mid(live, "GBP", "INR")) == sig6(102.50 / 0.88210)
+    assert summaries["USD_NGN"]["mid_market"] == 1460.0 and summaries["SAR_PKR"]["mid_market"] == sig6(283.4 / 3.75)
+    benchmark = client.get("/api/benchmark", headers=auth).get_json()
+    costs = [corridor_costs(live, c) for c in active(raw_seed)]
+    assert benchmark["avg_cost_pct"] == half_up(fmean(c["avg"] for c in costs))
+    assert benchmark["smart_avg_cost_pct"] == half_up(fmean(c["smart"] for c in costs))
+
+
+def test_the_consumer_rate_keeps_its_margin_over_the_interbank_rate(live_app, raw_seed, auth):
+    before = live_app.test_client().get("/api/midrate?from=GBP&to=PKR", headers=auth).get_json()
+    refresh(live_app)
+    after = live_app.test_client().get("/api/midrate?from=GBP&to=PKR", headers=auth).get_json()
+    live = live_seed(raw_seed)
+    assert after["ref_rate_b"] == sig6(mid(live, "GBP", "PKR")) != before["ref_rate_b"]
+    assert after["ref_rate_a"] == sig6(mid(live, "GBP", "PKR", "consumer"))
+    margin = mid(raw_seed, "GBP", "PKR", "consumer") / mid(raw_seed, "GBP", "PKR")
+    assert after["ref_rate_a"] / after["ref_rate_b"] == pytest.approx(margin, rel=1e-5)
+
+
+@pytest.mark.parametrize("frm, to, day", [("GBP", "INR", ECB_DAY), ("USD", "PKR", FRANKFURTER_DAY),
+                                          ("PKR", "GBP", ECB_DAY), ("AED", "SAR", FRANKFURTER_DAY)])
+def test_midrate_is_dated_by_the_older_of_its_two_rates(live_app, auth, frm, to, day):
+    refresh(live_app)
+    body = live_app.test_client().get(f"/api/midrate?from={frm}&to={to}", headers=auth).get_json()
+    assert body["updated"] == display_date(day.isoformat())
+
+
+@pytest.mark.parametrize("url", ["/api/midrate?from=GBP&to=INR", "/api/poc/providers?corridor=USD_MXN", "/api/currencies"])
+def test_last_modified_and_the_etag_change_with_the_rates(live_app, auth, url):
+    client = live_app.test_client()
+    before = client.get(url, headers=auth)
+    refresh(live_app)
+    after = client.get(url, headers=auth)
+    assert after.headers["ETag"] != before.headers["ETag"]
+    assert after.headers["Last-Modified"] != before.headers["Last-Modified"]
+    assert client.get(url, headers={**auth, "If-None-Match": before.headers["ETag"]}).status_code == 200
+    assert client.get(url, headers={**auth, "If-None-Match": after.headers["ETag"]}).status_code == 304
+    refresh(live_app)  # the same answers again: nothing changed, so neither does a validator
+    again = client.get(url, headers=auth)
+    assert (again.headers["ETag"], again.headers["Last-Modified"]) == (after.headers["ETag"], after.headers["Last-Modified"])
+
+
+def test_history_gains_the_ecb_day_and_frankfurter_series(live_app, auth):
+    client = live_app.test_client()
+    assert client.get("/api/history?from=USD&to=PKR", headers=auth).status_code == 404
+    refresh(live_app)
+    assert client.get("/api/poc/health").get_json()["historyEnd"] == ECB_DAY.isoformat()
+    ecb = client.get("/api/history?from=GBP&to=INR&start=2026-10-29", headers=auth).get_json()
+    assert ecb["source"] == "ECB" and [p["date"] for p in ecb["points"]] == ["2026-10-29", "2026-10-30", "2026-11-24"]
+    mid_rate = client.get("/api/midrate?from=GBP&to=INR", headers=auth).get_json()["ref_rate_b"]
+    assert ecb["points"][-1]["rate"] == mid_rate
+    for frm, to in (("USD", "PKR"), ("PKR", "GBP"), ("EUR", "NGN")):
+        series = client.get(f"/api/poc/history?from={frm}&to={to}").get_json()
+        assert series["source"] == "Frankfurter" and series["end"] == FRANKFURTER_DAY.isoformat()
+        assert series["count"] >= 250 and series["points"][0]["date"] >= "2025-11-24"  # a year of weekdays
+        latest = client.get(f"/api/midrate?from={frm}&to={to}", headers=auth).get_json()
+        if latest["updated"] == display_date(FRANKFURTER_DAY.isoformat()):  # the same day's rates: the same figure
+            assert series["points"][-1]["rate"] == latest["ref_rate_b"]
+    csv = client.get("/api/poc/history?from=USD&to=PKR&start=2026-11-24&format=csv").get_data(as_text=True)
+    assert csv == "date,rate\r\n2026-11-24,283.372\r\n2026-11-25,283.4\r\n"
+
+
+def test_every_corridor_on_the_page_has_a_chart_that_ends_at_the_table_s_rate(live_app, raw_seed):
+    refresh(live_app)
+    client = live_app.test_client()
+    for corridor in active(raw_seed):
+        html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
+        assert '<polyline class="rate" points="' in html, key(corridor)
+        shown = re.search(r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*) rates of '
+                          r'([^)]*)\)', html)
+        latest = re.search(r", last ([\d.]+)\.</desc>", html).group(1)
+        frm, to = corridor["from_currency"], corridor["to_currency"]
+        given = {"ECB" if code in {*ECB_RATES, "EUR"} else "Frankfurter" for code in (frm, to) if code != "USD"}
+        source = " and ".join(sorted(given))
+        assert shown.groups()[:3] == (frm, str(sig6(mid(live_seed(raw_seed), frm, to))), to)
+        assert shown.group(4) == source
+        same_day = shown.group(5) == (display_date(ECB_DAY.isoformat()) if "ECB" in source else
+                                      display_date(FRANKFURTER_DAY.isoformat()))
+        if same_day and "and" not in source:
+            assert float(latest) == float(shown.group(2)), key(corridor)
+
+
+def _good_then(app, feeds, path, reply):
+    refresh(app)
+    served = app.test_client().get("/api/poc/full").get_json()
+    feeds.replies[path] = reply
+    return served
+
+
+FAULTS = [
+    ("refused", None, "cannot connect: connection refused"),
+    ("timeout", Reply(delay=1.5), "no whole answer within 0.5 s"),
+    ("HTTP 500", Reply(status=500, body=b"oops"), "HTTP 500 instead of 200"),
+    ("HTTP 204", Reply(status=204, body=b""), "HTTP 204 instead of 200"),
+    ("not XML", Reply(body=b"<html><body>Maintenance</body>"), "not XML, or cut short"),
+    ("cut short", Reply(body=ecb_xml()[:200]), "not XML, or cut short"),
+    ("cut short by the connection", Reply(body=ecb_xml(), headers={"Content-Length": "99999"}), "the answer was cut short"),
+    ("no day", Reply(body=ecb_xml().replace(b"<Cube time='2026-11-24'>", b"<Cube>")), "no day in the file"),
+    ("a zero rate", Reply(body=ecb_xml(rates={**ECB_RATES, "JPY": 0})), "refused whole: the JPY rate 0.0 is not a number above 0"),
+    ("a negative rate", Reply(body=ecb_xml(rates={**ECB_RATES, "INR": -1})), "refused whole: the INR rate -1.0"),
+    ("NaN", Reply(body=ecb_xml(rates={**ECB_RATES, "MXN": "NaN"})), "refused whole: the MXN rate nan"),
+    ("infinity", Reply(body=ecb_xml(rates={**ECB_RATES, "MXN": "INF"})), "refused whole: the MXN rate inf"),
+    ("an older day", Reply(body=ecb_xml(dt.date(2026, 11, 23))),
+     "ignored: its day 2026-11-23 is older than the rates in force (2026-11-24)"),
+    ("over 2 MB", Reply(body=b"<a>" + b" " * (2 * 2**20) + b"</a>"), "the answer is over 2,097,152 bytes"),
+    ("entity expansion", Reply(body=b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><d>&b;</d>'),
+     "no day in the file"),
+]
+
+
+@pytest.mark.parametrize("fault, reply, reason", FAULTS, ids=[f[0] for f in FAULTS])
+def test_a_faulty_ecb_answer_keeps_the_last_good_rates(make_app, feeds, monkeypatch, caplog, fault, reply, reason):
+    monkeypatch.setattr(feed_module, "TIMEOUT_S", 0.5)
+    with FeedServer() as ecb:
+        app = make_app(ECB_RATES_URL=ecb.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
+        served = _good_then(app, ecb, "/ecb.xml", reply)
+        if reply is None:
+            ecb.__exit__()  # its port now refuses connections
+        caplog.clear()
+        refresh(app)
+    client = app.test_client()
+    assert client.get("/api/poc/full").get_json() == served  # every figure as before
+    health = client.get("/api/poc/health").get_json()["rates"][0]
+    assert (health["status"], health["date"]) == ("failing", ECB_DAY.isoformat()) and reason in health["error"]
+    lines = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(lines) == 1 and lines[0].startswith("Rates feed ECB (http://127.0.0.1:") and reason in lines[0]
+    assert lines[0].endswith("; keeping the rates of 2026-11-24.")
+
+
+FRANKFURTER_FAULTS = [
+    ("not JSON", b"<html>", "not JSON, or cut short"),
+    ("not an array", b'{"status": 422, "message": "bad"}', "not a JSON array of rates"),
+    ("a row without a rate", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR"}]', "a row is not {date, base, quote, rate}"),
+    ("another base", b'[{"date": "2026-11-25", "base": "EUR", "quote": "PKR", "rate": 300}]', "a row's base is 'EUR', not USD"),
+    ("a negative rate", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": -3}]', "refused whole: the PKR rate -3"),
+    ("a rate as text", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": "3"}]', "refused whole: the PKR rate 3"),
+    ("NaN", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": NaN}]', "not JSON, or cut short"),
+    ("a bad date", b'[{"date": "25.11.2026", "base": "USD", "quote": "PKR", "rate": 3}]', "a row's date '25.11.2026' is not YYYY-MM-DD"),
+    ("no rows", b"[]", "no rates in the answer"),
+    ("an older day", b'[{"date": "2026-11-20", "base": "USD", "quote": "PKR", "rate": 3}]',
+     "ignored: its day 2026-11-20 is older than the rates in force (2026-11-25)"),
+]
+
+
+@pytest.mark.parametrize("fault, body, reason", FRANKFURTER_FAULTS, ids=[f[0] for f in FRANKFURTER_FAULTS])
+def test_a_faulty_frankfurter_answer_keeps_the_last_good_rates(live_app, feeds, caplog, fault, body, reason):
+    served = _good_then(live_app, feeds, "/v2/rates", Reply(body=body))
+    caplog.clear()
+    refresh(live_app)
+    client = live_app.test_client()
+    assert client.get("/api/poc/full").get_json() == served
+    assert client.get("/api/poc/history?from=USD&to=PKR").get_json()["count"] >= 250  # the series held stays
+    frankfurter = client.get("/api/poc/health").get_json()["rates"][1]
+    assert frankfurter["status"] == "failing" and reason in frankfurter["error"]
+    lines = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert lines and all(line.startswith("Rates feed Frankfurter (http://127.0.0.1:") for line in lines)
+    assert reason in lines[0]
+
+
+def test_a_feed_that_fails_at_start_leaves_the_data_file_s_rates(make_app, feeds, raw_seed, auth):
+    feeds.replies["/ecb.xml"] = Reply(status=503, body=b"")
+    app = make_app(ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL="off")
+    client = app.test_client()
+    health = client.get("/api/poc/health").get_json()["rates"]
+    assert health[0] == {"source": "ECB", "status": "failing", "date": "2026-10-30", "checkedAt": None,
+                         "error": "not fetched yet"}
+    refresh(app)
+    health = client.get("/api/poc/health").get_json()["rates"]
+    assert health[0]["status"] == "failing" and health[0]["error"] == "HTTP 503 instead of 200"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", health[0]["checkedAt"])
+    assert health[1] == {"source": "Frankfurter", "status": "off", "date": None, "checkedAt": None, "error": None}
+    body = client.get("/api/midrate?from=GBP&to=INR", headers=auth).get_json()
+    assert body["ref_rate_b"] == sig6(mid(raw_seed, "GBP", "INR")) and body["updated"] == "Oct 30, 2026"
+
+
+def test_health_shows_each_feed_after_a_good_refresh(live_app):
+    refresh(live_app)
+    ecb, frankfurter = live_app.test_client().get("/api/poc/health").get_json()["rates"]
+    assert {k: ecb[k] for k in ("source", "status", "date", "error")} == {
+        "source": "ECB", "status": "ok", "date": "2026-11-24", "error": None}
+    assert {k: frankfurter[k] for k in ("source", "status", "date", "error")} == {
+        "source": "Frankfurter", "status": "ok", "date": "2026-11-25", "error": None}
+
+
+def test_a_feed_that_is_off_is_never_asked(make_app, feeds):
+    app = make_app(ECB_RATES_URL="off", FRANKFURTER_URL="")
+    refresh(app)
+    assert feeds.asked == []
+    assert [f["status"] for f in app.test_client().get("/api/poc/health").get_json()["rates"]] == ["off", "off"]
+
+
+def test_one_refresh_asks_each_feed_once_and_the_series_from_the_last_day_held(live_app, feeds):
+    refresh(live_app)
+    latest, series = [p for p in feeds.asked if "from=" not in p and p.startswith("/v2")], [p for p in feeds.asked if "from=" in p]
+    assert feeds.count("/ecb.xml") == 1 and len(latest) == 1 and len(series) == 1
+    assert "base=USD" in latest[0] and "quotes=AED,AUD," in latest[0]
+    assert re.search(r"from=(\d{4}-\d\d-\d\d)", series[0]).group(1) <= (dt.date.today() - dt.timedelta(days=365)).isoformat()
+    refresh(live_app)
+    assert re.search(r"from=(\d{4}-\d\d-\d\d)", [p for p in feeds.asked if "from=" in p][-1]).group(1) == "2026-11-25"
+
+
+@pytest.mark.parametrize("value", ["-1", "1.5", "hourly", "100000"])
+def test_a_refresh_interval_that_is_not_a_whole_number_of_minutes_stops_start_up(make_app, value):
+    with pytest.raises(ConfigError, match="RATES_REFRESH_MINUTES must be a whole number from 0 to 10080"):
+        make_app(RATES_REFRESH_MINUTES=value)
+
+
+def run_fetch(app, *args):
+    return app.test_cli_runner().invoke(args=["rates", "fetch", *map(str, args)])
+
+
+def test_rates_fetch_merges_both_feeds_into_the_file_and_says_what_changed(live_app, feeds, seed_copy, write_seed):
+    path = write_seed(seed_copy)
+    result = run_fetch(live_app, "--data", path)
+    assert result.exit_code == 0, result.output
+    after = json.loads(open(path).read())
+    assert after["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-24"}
+    assert after["rates"]["sources"]["PKR"] == {"source": "Frankfurter", "date": "2026-11-25"}
+    assert after["rates"]["interbank"]["MXN"] == float(f"{21.3 / 1.16:.6g}") and after["rates"]["interbank"]["PKR"] == 283.4
+    assert after["as_of"] == seed_copy["as_of"] and after["corridors"] == seed_copy["corridors"]
+    lines = result.output.splitlines()
+    assert "ECB: ok" in lines and "Frankfurter: ok" in lines
+    assert f"changed  PKR: {seed_copy['rates']['interbank']['PKR']} -> 283.4 (Frankfurter, 2026-11-25)" in lines
+    assert "kept their old rates (no feed gives them): none" in lines
+    assert run_fetch(live_app, "--data", path).output.splitlines()[2].startswith("changed: 0; unchanged: AED, AUD")
+
+
+def test_rates_fetch_leaves_the_file_untouched_when_every_feed_fails(make_app, feeds, seed_copy, write_seed):
+    path = write_seed(seed_copy)
+    original = open(path, "rb").read()
+    feeds.replies["/ecb.xml"] = Reply(status=500, body=b"")
+    app = make_app(ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=f"http://127.0.0.1:{unused_port()}/v2")
+    result = run_fetch(app, "--data", path)
+    assert result.exit_code == 1 and f"Error: Every feed failed; {path} is untouched." in result.output
+    assert "ECB: failing (HTTP 500 instead of 200)" in result.output
+    assert open(path, "rb").read() == original
+    assert run_fetch(make_app(), "--data", path).exit_code == 1  # both off: nothing to ask

@@ -1,0 +1,170 @@
+"""Live rates under real servers: one fetch per instance, swaps that lose nothing, refreshes that never queue."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import RAW_KEY, _answers, running_gunicorn
+from feeds import ECB_DAY, Reply
+from harness import DIRECT, ROOT, gunicorn_env, requires, unused_port, worker_pids
+from test_refresh import _load, _wrk_result
+
+
+def get_json(base, path, key=None):
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    request = urllib.request.Request(base + path, headers=headers)
+    with DIRECT.open(request, timeout=5) as response:
+        return json.load(response)
+
+
+def wait_for(condition, seconds, log):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, log.read_text()[-3000:]
+        time.sleep(0.05)
+
+
+def feed_status(base):
+    return [f["status"] for f in get_json(base, "/api/poc/health")["rates"]]
+
+
+def serving_fetched_rates(base):
+    """Whether the workers answering serve the fetched ECB day (health's feed report can be a moment ahead)."""
+    return all(get_json(base, "/api/poc/health")["historyEnd"] == ECB_DAY.isoformat() for _ in range(6))
+
+
+def refresher_pid(master):
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    (pid,) = [p for p in children if Path(f"/proc/{p}/comm").read_text().strip() == "corridor-rates"]
+    return int(pid)
+
+
+def gone(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")  # a zombie has stopped
+    except FileNotFoundError:
+        return True
+
+
+@pytest.fixture
+def live_server(tmp_path, feeds):
+    """gunicorn with three workers fed by the loopback feeds, refreshed only at start and on HUP."""
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATES_REFRESH_MINUTES="0",
+                          ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url) as server:
+        wait_for(lambda: feed_status(server.base) == ["ok", "ok"] and serving_fetched_rates(server.base), 20, server.log)
+        yield server
+
+
+def test_each_feed_is_asked_once_per_refresh_whatever_the_workers(live_server, feeds):
+    assert feeds.count("/ecb.xml") == 1 and feeds.count("/v2/rates") == 2  # Frankfurter: the latest, and the series
+    # every worker serves the fetched rates
+    dates = {get_json(live_server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] for _ in range(30)}
+    assert dates == {"Nov 24, 2026"}
+    live_server.process.send_signal(signal.SIGHUP)
+    wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)
+    time.sleep(1)
+    assert feeds.count("/ecb.xml") == 2 and feeds.count("/v2/rates") == 4
+
+
+def test_serving_starts_on_the_data_file_while_a_feed_is_slow(tmp_path, feeds):
+    feeds.replies["/ecb.xml"] = Reply(delay=3)
+    started = time.monotonic()
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="2",
+                          ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL="off") as server:
+        assert time.monotonic() - started < 3  # readiness did not wait for the feed
+        health = get_json(server.base, "/api/poc/health")["rates"][0]
+        assert (health["status"], health["error"]) == ("failing", "not fetched yet")
+        assert get_json(server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] == "Oct 30, 2026"
+        wait_for(lambda: serving_fetched_rates(server.base), 10, server.log)
+        assert get_json(server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] == "Nov 24, 2026"
+
+
+def test_a_refused_feed_is_logged_in_one_line_and_the_service_serves_on(tmp_path):
+    port = unused_port()
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1",
+                          ECB_RATES_URL=f"http://127.0.0.1:{port}/ecb.xml?key=hidden",
+                          FRANKFURTER_URL="off") as server:
+        wait_for(lambda: "Rates feed ECB" in server.log.read_text(), 10, server.log)
+        lines = [line for line in server.log.read_text().splitlines() if "Rates feed" in line]
+        assert len(lines) == 1 and lines[0].endswith(
+            f"Rates feed ECB (http://127.0.0.1:{port}/ecb.xml) refused: cannot connect: connection refused; "
+            "keeping the rates of 2026-10-30.")
+        assert "hidden" not in server.log.read_text()  # a query could hold a credential
+        assert get_json(server.base, "/api/poc/health")["rates"][0]["error"] == "cannot connect: connection refused"
+
+
+@requires("wrk")
+def test_rates_swapped_under_load_lose_no_request_and_keep_none_waiting(live_server, feeds):
+    load = _load(live_server.base, seconds=300)
+    time.sleep(1)
+    for round_, usd in enumerate((1.10, 1.12, 1.14), start=2):
+        feeds.ecb_rates = {**feeds.ecb_rates, "USD": usd}
+        live_server.process.send_signal(signal.SIGHUP)
+        expected = round(1 / usd, 6)
+        wait_for(lambda: get_json(live_server.base, "/api/midrate?from=USD&to=EUR", RAW_KEY)["ref_rate_b"] == expected,
+                 30, live_server.log)
+    time.sleep(1)
+    for wrk in load:
+        wrk.send_signal(signal.SIGINT)
+        requests, failures, slowest_ms = _wrk_result(wrk)
+        assert requests > 1000 and failures == 0 and slowest_ms < 1000, (requests, failures, slowest_ms)
+
+
+def test_hups_during_a_refresh_merge_into_one_next_refresh(live_server, feeds):
+    feeds.replies["/ecb.xml"] = Reply(delay=2)
+    for _ in range(10):
+        live_server.process.send_signal(signal.SIGHUP)
+        time.sleep(0.1)
+    wait_for(lambda: feeds.count("/ecb.xml") == 3, 15, live_server.log)  # at start, the first HUP's, one for the rest
+    time.sleep(3)
+    assert feeds.count("/ecb.xml") == 3
+    # and the workers were swapped once per refresh, not once per HUP
+    assert live_server.log.read_text().count("Hang up: Master") == 3
+
+
+def test_term_during_a_refresh_stops_the_service_within_the_graceful_timeout(live_server, feeds):
+    feeds.replies["/ecb.xml"] = Reply(delay=8)
+    live_server.process.send_signal(signal.SIGHUP)
+    wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)  # the refresher waits on the slow feed
+    refresher = refresher_pid(live_server.process.pid)
+    asked = time.monotonic()
+    live_server.process.send_signal(signal.SIGTERM)
+    live_server.process.wait(timeout=10)
+    assert time.monotonic() - asked < 2.5  # --graceful-timeout 1 in the tests
+    wait_for(lambda: gone(refresher), 1, live_server.log)
+
+
+def test_a_worker_killed_during_a_refresh_is_replaced_at_once(live_server, feeds):
+    feeds.replies["/ecb.xml"] = Reply(delay=5)
+    live_server.process.send_signal(signal.SIGHUP)
+    wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)
+    booted = live_server.log.read_text().count("Booting worker with pid")
+    victim = worker_pids(live_server.process.pid)[0]
+    killed = time.monotonic()
+    os.kill(int(victim), signal.SIGKILL)
+    wait_for(lambda: live_server.log.read_text().count("Booting worker with pid") > booted, 5, live_server.log)
+    assert time.monotonic() - killed < 1.5
+    assert len(worker_pids(live_server.process.pid)) == 3
+
+
+def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
+    port = unused_port()
+    env = gunicorn_env(API_KEYS=RAW_KEY, ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
+    with open(tmp_path / "flask.log", "w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(port)],
+                                   cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: _answers(base) and serving_fetched_rates(base), 20, tmp_path / "flask.log")
+        assert get_json(base, "/api/midrate?from=USD&to=PKR", RAW_KEY)["ref_rate_b"] == 283.4
+        assert feeds.count("/ecb.xml") == 1
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
