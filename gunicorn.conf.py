@@ -73,18 +73,11 @@ def post_fork(server, worker):
 
 def when_ready(server):
     """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
-    # it also takes over HUP: an operator's wakes it to re-read the keys and the data file and ask the
-    # feeds; its own, once it has something new, swaps the workers (docs/OPERATIONS.md#refresh)
+    # it takes over HUP (wake it: it re-reads the keys and the data file and asks the feeds) and
+    # WINCH (its own: serve what it brought, with fresh workers); docs/OPERATIONS.md#refreshing-the-data-and-the-rates
     from corridor.web.refresher import start_rates_process
 
     start_rates_process(server)
-
-
-def on_reload(server):
-    """The refresher's HUP: serve its keys, data and rates; the workers gunicorn forks next carry them."""
-    from corridor.web.refresher import serve_snapshot
-
-    serve_snapshot(server)
 
 
 def on_exit(server):

@@ -56,6 +56,9 @@ def import_ecb(file: str, data_path: str | None) -> None:
     raw = _raw_data(data_path)
     before = raw["as_of"]
     report = merge_into(raw, [ecb_feed(ecb)])
+    for code in report.kept:  # the file's own rates: dated by as_of, which moves to the ECB's day
+        raw["rates"]["sources"].setdefault(code, {"source": "data file", "date": before})
+    raw["rates"]["sources"] = dict(sorted(raw["rates"]["sources"].items()))
     raw["as_of"] = ecb.date.isoformat()
     write_valid_data(raw, data_path)
     _print_report(report, data_path)

@@ -4,8 +4,11 @@ from marshmallow import Schema, fields
 
 from schemas.fields import DisplayDate, Rounded, SignificantFigures
 
-# the 6-significant-figure rate of one ECB business day, for both groups
-_RATE_OF_DAY = "Units of `to` per unit of `from` that day: ECB[to] / ECB[from], EUR = 1, 6 significant figures."
+# the 6-significant-figure rate of one day of the series, for both groups
+SERIES_SOURCE = ("Where the points come from: ECB, the European Central Bank's reference rates; or Frankfurter, its "
+                  "daily series, for a pair with a currency the ECB does not publish.")
+_RATE_OF_DAY = ("Units of `to` per unit of `from` that day: rate[to] / rate[from] in the source's quotes (the ECB's per "
+                "euro, Frankfurter's per US dollar), 6 significant figures.")
 
 
 class CorridorSummarySchema(Schema):
@@ -62,14 +65,14 @@ class MidRateSchema(Schema):
 
 
 class HistoryPointSchema(Schema):
-    date = fields.Date(metadata={"description": "An ECB business day, YYYY-MM-DD.", "example": "2026-10-30"})
+    date = fields.Date(metadata={"description": "A business day of the source, YYYY-MM-DD.", "example": "2026-10-30"})
     rate = SignificantFigures(metadata={"description": _RATE_OF_DAY, "example": 18.9077})
 
 
 class HistorySchema(Schema):
     from_currency = fields.String(data_key="from", metadata={"description": "Currency sent.", "example": "USD"})
     to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
-    source = fields.String(metadata={"description": "Where the rates come from: ECB, the European Central Bank's reference rates.", "example": "ECB"})
+    source = fields.String(metadata={"description": SERIES_SOURCE, "example": "ECB"})
     interval = fields.String(metadata={"description": "day, week or month: which business days are listed.", "example": "day"})
     start = fields.Date(metadata={"description": "First day asked for (or defaulted), YYYY-MM-DD.", "example": "2025-10-30"})
     end = fields.Date(metadata={"description": "Last day asked for (or defaulted), YYYY-MM-DD.", "example": "2026-10-30"})

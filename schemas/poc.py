@@ -6,7 +6,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 from marshmallow import Schema, fields, pre_dump
 
 from corridor.domain.pricing import CorridorFigures
-from schemas.api import CurrencySchema, HistoryPointSchema
+from schemas.api import SERIES_SOURCE, CurrencySchema, HistoryPointSchema
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
@@ -107,7 +107,7 @@ class ProviderGroupsResponse(CountSchema, OkSchema):
 class FullResponse(OkSchema):
     """Dumped from the catalog: its date and every active corridor."""
 
-    updated = DisplayDate(**_meta("Date of the figures, Mon D, YYYY.", "Nov 20, 2026"))
+    updated = DisplayDate(**_meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026"))
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
     corridors = fields.List(fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers."))
 
@@ -161,7 +161,7 @@ class HistoryResponse(OkSchema):
     pair = fields.String(**_meta("The pair, FROM→TO.", "USD→MXN"))
     from_currency = fields.String(data_key="from", **_meta("Currency sent.", "USD"))
     to_currency = fields.String(data_key="to", **_meta("Currency received.", "MXN"))
-    source = fields.String(**_meta("Where the rates come from: ECB, the European Central Bank's reference rates.", "ECB"))
+    source = fields.String(**_meta(SERIES_SOURCE, "ECB"))
     interval = fields.String(**_meta("day, week or month: which business days are listed.", "day"))
     start = fields.Date(**_meta("First day asked for (or defaulted), YYYY-MM-DD.", "2025-10-30"))
     end = fields.Date(**_meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))

@@ -97,11 +97,11 @@ class OptionalCurrencyPairQuery(Schema):
 
 
 class HistoryQuery(CurrencyPairQuery):
-    """`/api/history` and `/api/poc/history`: a pair's ECB rates over a range, or on one date."""
+    """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
     start = QueryDate(metadata={"description": "First day, YYYY-MM-DD; default: end minus 365 days.", "example": "2025-10-30"})
     end = QueryDate(metadata={"description": "Last day, YYYY-MM-DD; default: the last day of the history.", "example": "2026-10-30"})
-    date = QueryDate(metadata={"description": "Instead of start and end: the rate in force that day, from the last ECB "
+    date = QueryDate(metadata={"description": "Instead of start and end: the rate in force that day, from the last "
                                               "business day on or before it.", "example": "2026-10-25"})
     interval = fields.String(
         load_default="day",

@@ -4,6 +4,7 @@ import copy
 import hashlib
 import http.client
 import json
+import logging
 import multiprocessing
 import signal
 import subprocess
@@ -16,6 +17,7 @@ from typing import NamedTuple
 import pytest
 
 from app import create_app
+from corridor.web.refresher import Refresher, serve_snapshot
 from expected import SEED, shipped_seed
 from feeds import FeedServer
 from harness import DIRECT, ROOT, gunicorn_env, unused_port
@@ -177,3 +179,18 @@ def feeds():
 def live_app(make_app, feeds):
     """An app on the shipped data whose feeds are the loopback ones; `refresh(app)` asks them."""
     return make_app(ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
+
+
+def reread(app):
+    """What an operator's HUP does, in process: the keys and data files read anew and served; the errors logged."""
+    errors = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = lambda record: errors.append(record.getMessage())
+    app.logger.addHandler(handler)
+    try:
+        refresher = Refresher(app)
+        refresher.reread()
+        serve_snapshot(app, refresher.snapshot)
+    finally:
+        app.logger.removeHandler(handler)
+    return errors

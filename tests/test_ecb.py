@@ -51,7 +51,8 @@ def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, 
     assert consumer["EUR"] == float(f"{was['EUR'] * table['EUR'] / before['rates']['interbank']['EUR']:.6g}")  # its margin
     assert consumer["AED"] == was["AED"] and consumer["USD"] == 1
     assert after["rates"]["sources"]["EUR"] == after["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-21"}
-    assert "AED" not in after["rates"]["sources"]  # still the data file's
+    # still the data file's, of the day before as_of moved
+    assert after["rates"]["sources"]["AED"] == {"source": "data file", "date": "2026-11-20"}
     assert after["corridors"] == before["corridors"] and after["providers"] == before["providers"]
     assert "BGN" not in table
     dataset = load_dataset(str(data_copy))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from expected import (active, corridor_costs, display_date, updated, group_a_entries, half_up, key, mid, ranked, shipped_seed,
+from expected import (active, corridor_costs, updated, group_a_entries, half_up, key, mid, ranked, shipped_seed,
                       sig6)
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",

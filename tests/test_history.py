@@ -3,28 +3,12 @@
 import csv
 import datetime as dt
 import io
-import zipfile
-from importlib import resources
 
 import pytest
 
-from expected import sig6
+from expected import ecb_history, sig6
 
-ECB_ZIP = resources.files("currency_converter") / "eurofxref-hist.zip"
-
-
-def _read_ecb():
-    """{date: {code: euro rate}} from the shipped eurofxref-hist.zip, N/A left out."""
-    with zipfile.ZipFile(io.BytesIO(ECB_ZIP.read_bytes())) as archive:
-        text = archive.read(archive.namelist()[0]).decode()
-    days = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        rates = {code: float(value) for code, value in row.items() if code and code != "Date" and value not in ("N/A", "")}
-        days[dt.date.fromisoformat(row["Date"])] = {**rates, "EUR": 1.0}
-    return dict(sorted(days.items()))
-
-
-ECB = _read_ecb()
+ECB = ecb_history()
 FIRST, LAST = min(ECB), max(ECB)
 
 

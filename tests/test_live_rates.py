@@ -10,35 +10,41 @@ import pytest
 
 from corridor.data import feeds as feed_module
 from corridor.settings import ConfigError
-from corridor.web.refresher import Refresher
-from corridor.web.service import data_version, serve
+from corridor.web.refresher import Refresher, serve_snapshot
 from expected import (active, corridor_costs, display_date, group_a_entries, group_b_entries, half_up, key, mid,
-                      sig6)
+                      sig6, tables)
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, FeedServer, Reply, ecb_xml
 from harness import unused_port
 
 
+NOW = dt.datetime(2026, 11, 25, 12, tzinfo=dt.timezone.utc)  # the feeds' stand-ins answer as of this day
+
+
 def refresh(app):
-    """One refresh of the app's feeds, served at once (what a HUP does under gunicorn)."""
-    data = app.extensions["corridor"].data
-    refresher = Refresher(app, data.sources, data.live)
-    refresher.fetch()
-    return serve(app, data_version(app, refresher.sources, refresher.live))
+    """One refresh of the app's feeds, served at once (what the refresher's snapshot does under gunicorn)."""
+    refresher = Refresher(app)
+    refresher.fetch(NOW)
+    serve_snapshot(app, refresher.snapshot)
 
 
 def live_seed(raw, ecb=True, frankfurter=True):
     """The data file as the feeds make it: the ECB's rate first, then Frankfurter's, each consumer rate at its margin."""
     live = copy.deepcopy(raw)
-    interbank, consumer = live["rates"]["interbank"], live["rates"]["consumer"]
+    interbank, consumer = tables(raw)
+    sources = live["rates"].setdefault("sources", {})
     per_euro = {**ECB_RATES, "EUR": 1.0}
     for code in interbank:
+        before = interbank[code]
         if code == "USD":
             continue
         if ecb and code in per_euro:
             interbank[code] = per_euro[code] / per_euro["USD"]
+            sources[code] = {"source": "ECB", "date": ECB_DAY.isoformat()}
         elif frankfurter and code in FRANKFURTER_RATES:
             interbank[code] = round(FRANKFURTER_RATES[code], 6)
-        consumer[code] = raw["rates"]["consumer"][code] * interbank[code] / raw["rates"]["interbank"][code]
+            sources[code] = {"source": "Frankfurter", "date": FRANKFURTER_DAY.isoformat()}
+        consumer[code] *= interbank[code] / before
+    live["rates"]["interbank"], live["rates"]["consumer"] = interbank, consumer
     return live
 
 
@@ -132,6 +138,15 @@ def test_history_gains_the_ecb_day_and_frankfurter_series(live_app, auth):
     assert csv == "date,rate\r\n2026-11-24,283.372\r\n2026-11-25,283.4\r\n"
 
 
+def test_on_the_data_file_s_rates_the_page_s_mid_is_the_chart_s_last_point(client, raw_seed):
+    for corridor in active(raw_seed):
+        html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
+        shown = re.search(r'<strong>([\d.]+)</strong> \w+ \(ECB rates of Oct 30, 2026\)', html)
+        if shown:  # both currencies the ECB's, of the chart's last day
+            assert shown.group(1) == re.search(r", last ([\d.]+)\.</desc>", html).group(1), key(corridor)
+            assert "2026-10-30" in html or "Oct 30" in html
+
+
 def test_every_corridor_on_the_page_has_a_chart_that_ends_at_the_table_s_rate(live_app, raw_seed):
     refresh(live_app)
     client = live_app.test_client()
@@ -174,6 +189,10 @@ FAULTS = [
     ("infinity", Reply(body=ecb_xml(rates={**ECB_RATES, "MXN": "INF"})), "refused whole: the MXN rate inf"),
     ("an older day", Reply(body=ecb_xml(dt.date(2026, 11, 23))),
      "ignored: its day 2026-11-23 is older than the rates in force (2026-11-24)"),
+    ("a rate beyond any currency's", Reply(body=ecb_xml(rates={**ECB_RATES, "IDR": 2e9})),
+     "refused whole: the IDR rate 2000000000.0 is not from 1e-06 to 1e+09"),
+    ("a rate that re-based is beyond", Reply(body=ecb_xml(rates={**ECB_RATES, "USD": 1e-6, "IDR": 19400.0})),
+     "refused whole: the IDR rate per USD, 1.94e+10, is not from 1e-06 to 1e+09"),
     ("over 2 MB", Reply(body=b"<a>" + b" " * (2 * 2**20) + b"</a>"), "the answer is over 2,097,152 bytes"),
     ("entity expansion", Reply(body=b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><d>&b;</d>'),
      "no day in the file"),
@@ -209,6 +228,8 @@ FRANKFURTER_FAULTS = [
     ("NaN", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": NaN}]', "not JSON, or cut short"),
     ("a bad date", b'[{"date": "25.11.2026", "base": "USD", "quote": "PKR", "rate": 3}]', "a row's date '25.11.2026' is not YYYY-MM-DD"),
     ("no rows", b"[]", "no rates in the answer"),
+    ("a rate of 400 digits", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": 1' + b"0" * 400 + b"}]",
+     "refused whole: the PKR rate inf is not a number above 0"),
     ("an older day", b'[{"date": "2026-11-20", "base": "USD", "quote": "PKR", "rate": 3}]',
      "ignored: its day 2026-11-20 is older than the rates in force (2026-11-25)"),
 ]
@@ -225,8 +246,7 @@ def test_a_faulty_frankfurter_answer_keeps_the_last_good_rates(live_app, feeds, 
     frankfurter = client.get("/api/poc/health").get_json()["rates"][1]
     assert frankfurter["status"] == "failing" and reason in frankfurter["error"]
     lines = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert lines and all(line.startswith("Rates feed Frankfurter (http://127.0.0.1:") for line in lines)
-    assert reason in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("Rates feed Frankfurter (http://127.0.0.1:") and reason in lines[0]
 
 
 def test_a_feed_that_fails_at_start_leaves_the_data_file_s_rates(make_app, feeds, raw_seed, auth):
@@ -261,14 +281,26 @@ def test_a_feed_that_is_off_is_never_asked(make_app, feeds):
     assert [f["status"] for f in app.test_client().get("/api/poc/health").get_json()["rates"]] == ["off", "off"]
 
 
-def test_one_refresh_asks_each_feed_once_and_the_series_from_the_last_day_held(live_app, feeds):
+def test_one_refresh_asks_each_feed_once_and_frankfurter_from_the_last_day_held(live_app, feeds):
     refresh(live_app)
-    latest, series = [p for p in feeds.asked if "from=" not in p and p.startswith("/v2")], [p for p in feeds.asked if "from=" in p]
-    assert feeds.count("/ecb.xml") == 1 and len(latest) == 1 and len(series) == 1
-    assert "base=USD" in latest[0] and "quotes=AED,AUD," in latest[0]
-    assert re.search(r"from=(\d{4}-\d\d-\d\d)", series[0]).group(1) <= (dt.date.today() - dt.timedelta(days=365)).isoformat()
+    (frankfurter,) = [p for p in feeds.asked if p.startswith("/v2")]
+    assert feeds.count("/ecb.xml") == 1
+    assert frankfurter.startswith("/v2/rates?base=USD&quotes=AED,AUD,BDT,") and frankfurter.endswith("&from=2025-11-24")
     refresh(live_app)
-    assert re.search(r"from=(\d{4}-\d\d-\d\d)", [p for p in feeds.asked if "from=" in p][-1]).group(1) == "2026-11-25"
+    assert feeds.asked[-1].endswith("&from=2026-11-25") and len(feeds.asked) == 4
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("ECB_RATES_URL", "ftp://example.org/rates.xml", "ECB_RATES_URL must be an http:// or https:// URL, or off."),
+    ("ECB_RATES_URL", "eurofxref-daily.xml", "ECB_RATES_URL must be an http:// or https:// URL, or off."),
+    ("FRANKFURTER_URL", "http://[::1/v2", "FRANKFURTER_URL must be an http:// or https:// URL, or off."),
+    ("FRANKFURTER_URL", "https://user:secret@api.frankfurter.dev/v2",
+     "FRANKFURTER_URL must not hold a user name or password: the feeds need none."),
+])
+def test_a_feed_setting_that_is_not_a_plain_web_address_stops_start_up(make_app, name, value, message):
+    with pytest.raises(ConfigError) as caught:
+        make_app(**{name: value})
+    assert caught.value.format_message() == message and "secret" not in message
 
 
 @pytest.mark.parametrize("value", ["-1", "1.5", "hourly", "100000"])

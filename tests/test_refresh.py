@@ -8,15 +8,13 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from bench.generate import generate
-from conftest import RAW_KEY, running_gunicorn
+from conftest import RAW_KEY, reread, running_gunicorn
 from harness import ROOT, curl, gunicorn_env, requires, worker_pids
-from corridor.data.load import DataError
-from corridor.web.service import refresh_data
+from corridor.web.refresher import Refresher
 
 NESTED = "[" * 200_000 + "]" * 200_000
 
@@ -165,18 +163,19 @@ def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path, name,
     assert result.stderr == f"Error: {tmp_path / name}: {reason}\n"
 
 
-def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_app, monkeypatch):
-    fresh_app = make_app()
-    service = fresh_app.extensions["corridor"]
-    served = service.data
+def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_app, monkeypatch, caplog):
+    refresher = Refresher(make_app())
+    served = refresher.sources
 
     def broken(dataset, history):
         raise ArithmeticError("a figure overflowed")
 
     monkeypatch.setattr("corridor.web.service.Catalog.build", broken)
-    with pytest.raises(DataError, match=r"seed_data\.json: cannot be served: ArithmeticError: a figure overflowed"):
-        refresh_data(fresh_app)
-    assert service.data is served
+    refresher.reread()
+    assert refresher.sources is served
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and errors[0].startswith("Data refresh refused; still serving ")
+    assert re.search(r"seed_data\.json: cannot be served: ArithmeticError: a figure overflowed$", errors[0])
 
 
 def test_a_refresh_leaves_no_cycles_behind(make_app):
@@ -184,8 +183,7 @@ def test_a_refresh_leaves_no_cycles_behind(make_app):
     gc.collect()
     gc.freeze()  # as gunicorn.conf.py's pre_fork: what is frozen is freed by reference counts alone
     try:
-        refresh_data(fresh_app)
-        refresh_data(fresh_app)
+        assert reread(fresh_app) == reread(fresh_app) == []
         assert gc.collect() == 0
     finally:
         gc.unfreeze()

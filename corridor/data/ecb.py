@@ -44,7 +44,7 @@ def read_ecb(path: str) -> EcbRates:
         if data.startswith(b"PK"):
             date, rates = _parse_csv(_csv_in_zip(data))
         elif data.lstrip().startswith(b"<"):
-            date, rates = _parse_xml(data)
+            date, rates = parse_daily_xml(data)
         else:
             date, rates = _parse_csv(data.decode("utf-8-sig"))
     except (ValueError, KeyError, IndexError, ElementTree.ParseError, zipfile.BadZipFile, UnicodeDecodeError) as err:
@@ -63,7 +63,8 @@ def _csv_in_zip(data: bytes) -> str:
         return archive.read(name).decode("utf-8-sig")
 
 
-def _parse_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
+def parse_daily_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
+    """eurofxref-daily.xml's day and euro rates; ElementTree.ParseError, or ValueError or KeyError naming what is amiss."""
     # the ECB's file declares no DTD; expat in Python 3.11 refuses entity expansion attacks
     day = ElementTree.fromstring(data).find(f".//{_XML_NAMESPACE}Cube[@time]")
     if day is None:

@@ -8,7 +8,7 @@ import json
 import math
 import re
 import socket
-import time
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -16,12 +16,13 @@ from typing import Any, Iterable, Mapping
 from xml.etree import ElementTree
 
 from corridor import __version__
-from corridor.domain.model import ECB, FRANKFURTER
+from corridor.data.ecb import parse_daily_xml
+from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE
 from corridor.domain.rates import FeedRates
+from corridor.settings import ConfigError
 
 TIMEOUT_S = 10.0  # for a whole answer, however slowly it trickles in
 MAX_BYTES = 2 * 2**20
-_XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
 _CODE = re.compile(r"[A-Z]{3}")
 
 
@@ -29,51 +30,69 @@ class FeedError(Exception):
     """A feed's answer that cannot be used; the message is the reason, for a log line and for health."""
 
 
-def feed_url(setting: str) -> str | None:
-    """A feed's URL from its setting; None when it is `off` or empty."""
+def feed_url(name: str, setting: str) -> str | None:
+    """A feed's URL from its setting `name`; None when it is `off` or empty; ConfigError unless http(s) to a host."""
     setting = setting.strip()
-    return None if setting.lower() in ("", "off") else setting
+    if setting.lower() in ("", "off"):
+        return None
+    try:
+        parts = urllib.parse.urlsplit(setting)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{name} must be an http:// or https:// URL, or off.")
+    if parts.username or parts.password:
+        raise ConfigError(f"{name} must not hold a user name or password: the feeds need none.")
+    return setting
 
 
 def shown_url(url: str) -> str:
-    """The URL as a log line may show it: no credentials, no query."""
+    """The URL as a log line may show it: no query, where a credential could be."""
     parts = urllib.parse.urlsplit(url)
-    try:
-        host = parts.hostname or "" if parts.port is None else f"{parts.hostname}:{parts.port}"
-    except ValueError:  # a port that is not a number
-        host = parts.hostname or ""
-    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
 
 
 def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> bytes:
-    """The body of a 200 answer to GET `url`, within `timeout` seconds (TIMEOUT_S) and `max_bytes`; or FeedError."""
+    """The body of a 200 answer to GET `url` within `timeout` seconds (TIMEOUT_S), all of it, and `max_bytes`; or FeedError."""
     timeout = TIMEOUT_S if timeout is None else timeout
-    deadline = time.monotonic() + timeout
-    request = urllib.request.Request(url, headers={"User-Agent": f"corridor-api/{__version__}"})
+    # a thread of its own, so that the deadline covers the name lookup and an answer that trickles
+    # in too; one that misses it is abandoned, and ends at its socket's own timeout
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(_get(url, timeout, max_bytes)), daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not outcome:
+        raise FeedError(f"no whole answer within {timeout:g} s")
+    body, error = outcome[0]
+    if error is not None:
+        raise FeedError(error)
+    return body
+
+
+def _get(url: str, timeout: float, max_bytes: int) -> tuple[bytes, str | None]:
+    """(body, None), or (b"", why not): nothing it raises may end the thread unsaid."""
     try:
+        request = urllib.request.Request(url, headers={"User-Agent": f"corridor-api/{__version__}"})
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             if answer.status != 200:
-                raise FeedError(f"HTTP {answer.status} instead of 200")
-            body = bytearray()
-            while chunk := answer.read1(65536):
-                body += chunk
-                if len(body) > max_bytes:
-                    raise FeedError(f"the answer is over {max_bytes:,} bytes")
-                if time.monotonic() > deadline:
-                    raise FeedError(f"no whole answer within {timeout:g} s")
+                return b"", f"HTTP {answer.status} instead of 200"
+            body = answer.read(max_bytes + 1)
+            if len(body) > max_bytes:
+                return b"", f"the answer is over {max_bytes:,} bytes"
             if answer.length:  # bytes its Content-Length promised that never came
-                raise FeedError("the answer was cut short")
-            return bytes(body)
+                return b"", "the answer was cut short"
+            return body, None
     except urllib.error.HTTPError as err:
-        raise FeedError(f"HTTP {err.code} instead of 200") from None
+        return b"", f"HTTP {err.code} instead of 200"
     except urllib.error.URLError as err:
-        raise FeedError(f"cannot connect: {_reason(err.reason)}") from None
+        return b"", f"cannot connect: {_reason(err.reason)}"
     except (TimeoutError, socket.timeout):
-        raise FeedError(f"no whole answer within {timeout:g} s") from None
+        return b"", f"no whole answer within {timeout:g} s"
     except http.client.IncompleteRead:
-        raise FeedError("the answer was cut short") from None
-    except (http.client.HTTPException, OSError, ValueError) as err:
-        raise FeedError(f"cannot read the answer: {_reason(err)}") from None
+        return b"", "the answer was cut short"
+    except Exception as err:  # a malformed answer, a reset connection: said by kind, never with the URL
+        return b"", f"cannot read the answer ({type(err).__name__})"
 
 
 def _reason(reason: Any) -> str:
@@ -81,23 +100,19 @@ def _reason(reason: Any) -> str:
         return "connection refused"
     if isinstance(reason, (TimeoutError, socket.timeout)):
         return "timed out"
-    return getattr(reason, "strerror", None) or str(reason) or type(reason).__name__
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror
+    return type(reason).__name__
 
 
 def parse_ecb_daily(body: bytes) -> FeedRates:
     """The ECB's eurofxref-daily.xml: one day's euro rates; FeedError unless every rate is usable."""
     try:
-        root = ElementTree.fromstring(body)  # expat refuses entity-expansion attacks; the file has no DTD
+        date, rates = parse_daily_xml(body)
     except ElementTree.ParseError as err:
         raise FeedError(f"not XML, or cut short ({err})") from None
-    day = root.find(f".//{_XML_NAMESPACE}Cube[@time]")
-    if day is None:
-        raise FeedError("no day in the file (no <Cube time=…>)")
-    try:
-        date = dt.date.fromisoformat(day.attrib["time"])
-        rates = {cube.attrib["currency"]: float(cube.attrib["rate"]) for cube in day.findall(f"{_XML_NAMESPACE}Cube")}
     except (KeyError, ValueError) as err:
-        raise FeedError(f"not the ECB's layout ({err})") from None
+        raise FeedError("no day in the file" if "<Cube time" in str(err) else f"not the ECB's layout ({err})") from None
     return _checked(ECB, "EUR", rates, {code: date for code in rates})
 
 
@@ -132,9 +147,9 @@ def parse_frankfurter(body: bytes, base: str) -> list[tuple[dt.date, str, float]
         quote, rate = row["quote"], row["rate"]
         if not isinstance(quote, str) or not _CODE.fullmatch(quote):
             raise FeedError(f"a row's quote {str(quote)[:10]!r} is not a currency code")
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not math.isfinite(rate) or rate <= 0:
-            raise FeedError(f"refused whole: the {quote} rate {str(rate)[:20]} is not a number above 0")
-        result.append((day, quote, float(rate)))
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)):
+            raise FeedError(f"refused whole: the {quote} rate {str(rate)[:20]} is not a number")
+        result.append((day, quote, _usable(quote, float(rate) if abs(rate) < 1e300 else math.inf)))
     if not result:
         raise FeedError("no rates in the answer")
     return result
@@ -176,6 +191,14 @@ def _checked(source: str, base: str, rates: dict[str, float], dates: dict[str, d
     for code, rate in rates.items():
         if not _CODE.fullmatch(code):
             raise FeedError(f"{code[:10]!r} is not a currency code")
-        if not math.isfinite(rate) or rate <= 0:
-            raise FeedError(f"refused whole: the {code} rate {rate} is not a number above 0")
+        _usable(code, rate)
     return FeedRates(source, base, rates, dates)
+
+
+def _usable(code: str, rate: float) -> float:
+    low, high = RATE_RANGE
+    if not math.isfinite(rate) or rate <= 0:
+        raise FeedError(f"refused whole: the {code} rate {rate} is not a number above 0")
+    if not low <= rate <= high:
+        raise FeedError(f"refused whole: the {code} rate {rate} is not from {low:g} to {high:g}")
+    return rate

@@ -7,11 +7,11 @@ import datetime as dt
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Callable, Mapping
 
 from corridor.data.feeds import (FeedError, feed_url, frankfurter_latest, frankfurter_series, frankfurter_url, get,
                                  merged_series, parse_ecb_daily, parse_frankfurter, shown_url)
-from corridor.domain.model import ECB, FRANKFURTER, Dataset
+from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset
 from corridor.domain.rates import FeedRates
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
@@ -51,12 +51,13 @@ class LiveRates:
     frankfurter: FeedState
     ecb_days: Mapping[dt.date, Mapping[str, float]] = field(default_factory=dict)
     series: Mapping[str, Mapping[dt.date, float]] = field(default_factory=dict)
+    series_base: str = "USD"  # the currency the series are quoted against
 
     @classmethod
     def configured(cls, config: Mapping[str, object]) -> LiveRates:
         """Nothing fetched yet, from the feeds ECB_RATES_URL and FRANKFURTER_URL name."""
-        return cls(FeedState(ECB, feed_url(str(config["ECB_RATES_URL"]))),
-                   FeedState(FRANKFURTER, feed_url(str(config["FRANKFURTER_URL"]))))
+        return cls(FeedState(ECB, feed_url("ECB_RATES_URL", str(config["ECB_RATES_URL"]))),
+                   FeedState(FRANKFURTER, feed_url("FRANKFURTER_URL", str(config["FRANKFURTER_URL"]))))
 
     @property
     def feeds(self) -> tuple[FeedState, FeedState]:
@@ -99,10 +100,11 @@ def report_from_json(data: bytes) -> list[dict]:
 
 def refresh_live(live: LiveRates, dataset: Dataset, ecb_history: set[str] | None, now: dt.datetime,
                  log: logging.Logger) -> LiveRates:
-    """Ask both feeds once; what one gives replaces its rates in force, a fault keeps them (one log line).
+    """Ask each feed once; what one gives replaces its rates in force, a fault keeps them (one log line).
 
-    `ecb_history`: the currencies of the ECB's history, to know whether Frankfurter's daily series is
-    needed; None asks only for the latest rates.
+    `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks,
+    Frankfurter is asked for its daily series since the last day held (a year back at first), whose
+    newest day gives the latest rates; None asks for the latest rates alone.
     """
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
@@ -110,32 +112,45 @@ def refresh_live(live: LiveRates, dataset: Dataset, ecb_history: set[str] | None
         if ecb.error is None and ecb.rates is not None:
             ecb_days[ecb.rates.date] = dict(ecb.rates.rates)
     frankfurter, series = live.frankfurter, live.series
+    base = dataset.rates.base
+    if live.series_base != base:
+        series = {}  # held against another base: of no use
     if frankfurter.url is not None:
-        base = dataset.rates.base
         others = set(dataset.currencies) - {base}
-        url = frankfurter_url(frankfurter.url, base, others)
-        frankfurter = _tried(frankfurter, dataset, now, log, lambda: frankfurter_latest(parse_frankfurter(get(url), base), base))
-        if ecb_history is not None and others - ecb_history:  # a currency only Frankfurter has a history of: its series, and the others' to cross with
-            series, problem = _series(frankfurter.url, base, others, live.series, now.date())
-            if problem and frankfurter.error is None:
-                frankfurter = dataclasses.replace(frankfurter, error=problem)
-                log.warning("Rates feed %s (%s) refused: %s; keeping the series held.", FRANKFURTER,
-                            shown_url(frankfurter.url), problem)
-    return LiveRates(ecb, frankfurter, ecb_days, series)
+        since = now.date() - dt.timedelta(days=SERIES_DAYS)
+        wanted = ecb_history is not None and bool(others - ecb_history)
+        url = frankfurter_url(frankfurter.url, base, others, _series_start(series, since) if wanted else None)
+        fetched: dict = {}
+
+        def latest() -> FeedRates:
+            rows = parse_frankfurter(get(url), base)
+            fetched.update(frankfurter_series(rows))
+            return frankfurter_latest(rows, base)
+
+        frankfurter = _tried(frankfurter, dataset, now, log, latest)
+        if wanted and frankfurter.error is None:
+            series = merged_series(series, fetched, since)
+    return LiveRates(ecb, frankfurter, ecb_days, series, base)
 
 
-def _tried(feed: FeedState, dataset: Dataset, now: dt.datetime, log: logging.Logger, fetch) -> FeedState:
+def _series_start(held: Mapping[str, Mapping[dt.date, float]], since: dt.date) -> dt.date:
+    """The last day held of every currency held (it may have been revised since), or a year back if none."""
+    return max(min((max(days) for days in held.values() if days), default=since), since)
+
+
+def _tried(feed: FeedState, dataset: Dataset, now: dt.datetime, log: logging.Logger,
+           fetch: Callable[[], FeedRates]) -> FeedState:
     in_force = feed.date(dataset)
     try:
         rates = fetch()
-        if dataset.rates.base not in {*rates.rates, rates.base}:
-            raise FeedError(f"no {dataset.rates.base} rate to re-base the others through")
+        _check_rebased(rates, dataset.rates.base)
         if in_force is not None and rates.date < in_force:
             raise FeedError(f"ignored: its day {rates.date} is older than the rates in force ({in_force})")
-    except FeedError as err:
+    except Exception as err:  # a FeedError, or anything else an answer could cause: the rates in force stay
+        reason = str(err) if isinstance(err, FeedError) else f"cannot use the answer ({type(err).__name__})"
         kept = f"the rates of {in_force}" if in_force else "the data file's rates"
-        log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url), err, kept)
-        return dataclasses.replace(feed, checked_at=now, error=str(err))
+        log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url), reason, kept)
+        return dataclasses.replace(feed, checked_at=now, error=reason)
     changed = feed.rates is None or (feed.rates.rates, feed.rates.dates) != (rates.rates, rates.dates)
     if changed:
         log.info("Rates feed %s (%s): %d rates of %s.", feed.source, shown_url(feed.url), len(rates.rates), rates.date)
@@ -143,13 +158,13 @@ def _tried(feed: FeedState, dataset: Dataset, now: dt.datetime, log: logging.Log
                                changed_at=now if changed else feed.changed_at)
 
 
-def _series(url: str, base: str, codes: set[str], held: Mapping[str, Mapping[dt.date, float]],
-            today: dt.date) -> tuple[Mapping[str, Mapping[dt.date, float]], str | None]:
-    since = today - dt.timedelta(days=SERIES_DAYS)
-    # from the last day held for every currency (it may have been revised), or a year back
-    start = min((max(held[code]) for code in codes if held.get(code)), default=since) if codes <= held.keys() else since
-    try:
-        rows = parse_frankfurter(get(frankfurter_url(url, base, codes, max(start, since))), base)
-    except FeedError as err:
-        return held, f"daily series: {err}"
-    return merged_series(held, frankfurter_series(rows), since), None
+def _check_rebased(rates: FeedRates, base: str) -> None:
+    """FeedError unless the rates can be re-based to `base` and every one stays in RATE_RANGE once it is."""
+    per_base = {**rates.rates, rates.base: 1.0}
+    if base not in per_base:
+        raise FeedError(f"no {base} rate to re-base the others through")
+    low, high = RATE_RANGE
+    for code, rate in per_base.items():
+        if not low <= rate / per_base[base] <= high:
+            raise FeedError(f"refused whole: the {code} rate per {base}, {rate / per_base[base]:g}, is not from "
+                            f"{low:g} to {high:g}")

@@ -6,8 +6,10 @@ import datetime as dt
 import math
 from array import array
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Hashable, Iterator, Mapping
+
+from corridor.domain.model import ECB
 
 INTERVALS: dict[str, Callable[[dt.date], Hashable]] = {
     "day": lambda day: day,
@@ -15,7 +17,6 @@ INTERVALS: dict[str, Callable[[dt.date], Hashable]] = {
     "month": lambda day: (day.year, day.month),
 }
 BASE = "EUR"  # the ECB quotes every currency against the euro
-ECB, FRANKFURTER = "ECB", "Frankfurter"
 
 
 class NoHistory(LookupError):
@@ -45,7 +46,7 @@ class Series:
     start: dt.date
     end: dt.date
     points: list[Point]
-    source: str = "ECB"
+    source: str = ECB
 
     @property
     def pair(self) -> str:
@@ -91,6 +92,13 @@ class RateHistory:
         rates = {code: self.rates.get(code, array("d", [math.nan]) * len(self.days))
                  + array("d", (days[day].get(code, math.nan) for day in later)) for code in codes}
         return RateHistory(self.days + array("l", (day.toordinal() for day in later)), rates, self.base, self.source)
+
+    def on_day(self, day: dt.date) -> dict[str, float] | None:
+        """Every currency's rate on `day`, if it is one of the history's days."""
+        index = bisect_left(self.days, day.toordinal())
+        if index == len(self.days) or self.days[index] != day.toordinal():
+            return None
+        return {code: column[index] for code, column in self.rates.items() if not math.isnan(column[index])}
 
     @property
     def first(self) -> dt.date:
@@ -142,7 +150,7 @@ class RateHistory:
         points = list(self._points(from_code, to_code, index, index + 1))
         if not points:
             business_day = dt.date.fromordinal(self.days[index]).isoformat()
-            publisher = {ECB: "The ECB"}.get(self.source, self.source)
+            publisher = "The ECB" if self.source == ECB else self.source
             raise NoHistory(day.isoformat(), f"{publisher} published no {from_code} and {to_code} rates on "
                                              f"{business_day}, the business day in force on {day.isoformat()}.")
         return points[0]

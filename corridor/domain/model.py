@@ -9,6 +9,7 @@ from typing import Any, Mapping
 COMPLIANCE_LEVELS = ("Low", "Medium", "High")
 ECB, FRANKFURTER, DATA_FILE = "ECB", "Frankfurter", "data file"  # where an interbank rate comes from
 RATE_SOURCES = (ECB, FRANKFURTER, DATA_FILE)
+RATE_RANGE = (1e-6, 1e9)  # units per one base: beyond these no currency is, and every derived figure stays finite
 PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
 
 

@@ -7,7 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from corridor.domain.model import Dataset, Rates, RateSource, with_base_source
+from corridor.domain.history import RateHistory
+from corridor.domain.model import ECB, Dataset, Rates, RateSource, with_base_source
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,27 @@ def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
     return dataclasses.replace(dataset, rates=live_rates(dataset.rates, feeds))
 
 
-def changed_rates(before: Rates, after: Rates) -> list[tuple[str, float, float, RateSource]]:
-    """(code, old, new, new source) of each interbank rate that differs, by code."""
-    return [(code, before.interbank[code], after.interbank[code], after.sources[code]) for code in sorted(after.interbank)
-            if before.interbank[code] != after.interbank[code] or before.sources[code] != after.sources[code]]
+def recorded_ecb_days(rates: Rates, history: RateHistory) -> list[FeedRates]:
+    """The ECB's own rates for the rates the data file records as the ECB's of a day the history holds.
+
+    The file keeps them to 6 significant figures; laid over it, every figure of theirs, and every
+    cross of two of them, is the one the history shows for that day. A rate the file no longer
+    holds as that figure (someone changed it) is left as the file has it.
+    """
+    recorded: dict[dt.date, set[str]] = {}
+    for code, source in rates.sources.items():
+        if source.source == ECB and code != rates.base:
+            recorded.setdefault(source.date, set()).add(code)
+    feeds = []
+    for day, codes in sorted(recorded.items()):
+        per_euro = history.on_day(day)
+        if per_euro is None:
+            continue
+        per_euro[history.base] = 1.0
+        if rates.base not in per_euro:
+            continue
+        # quoted in the data's base, so that only the recorded currencies move
+        per_base = {code: per_euro[code] / per_euro[rates.base] for code in codes if code in per_euro}
+        per_base = {code: rate for code, rate in per_base.items() if float(f"{rate:.6g}") == rates.interbank[code]}
+        feeds.append(FeedRates(ECB, rates.base, per_base, {code: day for code in per_base}))
+    return feeds

@@ -29,10 +29,11 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "bars": bars, "guides": guides}
 
 
-def rate_chart(points: Sequence[Point], from_code: str, to_code: str) -> dict[str, Any]:
+def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: str) -> dict[str, Any]:
     """A polyline of the points (oldest first) with its lowest and highest rate and its first and last date."""
     if not points:
-        return {"missing": f"The ECB published no {from_code} and {to_code} rates in the last year."}
+        publisher = "The ECB" if source == "ECB" else source
+        return {"missing": f"{publisher} published no {from_code} and {to_code} rates in the last year."}
     rates = [p.rate for p in points]
     low, high = min(rates), max(rates)
     spread = (high - low) or high or 1.0

@@ -37,8 +37,9 @@ _TEXT = {"schema": {"type": "string"}}
 _REQUEST_ID = {"X-Request-ID": {**_TEXT, "description": "The client's request id, or a generated one."}}
 _VALIDATORS = {
     "ETag": {**_TEXT, "description": "Strong validator; send it back in If-None-Match."},
-    "Last-Modified": {**_TEXT, "description": "The date of the newest figure served (the data's as_of, or the "
-                                              "history's last day), midnight GMT; send it back in If-Modified-Since."},
+    "Last-Modified": {**_TEXT, "description": "When the figures served last changed: the latest of the data's as_of "
+                                              "and the history's last day (each at midnight GMT) and the moment the live "
+                                              "rates last changed; send it back in If-Modified-Since."},
 }
 _CORS = {
     "Access-Control-Allow-Origin": {"schema": {"type": "string", "enum": ["*"]}, "description": "Any origin may read it."},

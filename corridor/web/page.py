@@ -75,7 +75,8 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     pair = figures.corridor
     try:
         history = catalog.rate_history(pair.from_currency, pair.to_currency, interval="week")
-        rates = {**rate_chart(history.points, pair.from_currency, pair.to_currency), "source": history.source}
+        rates = {**rate_chart(history.points, pair.from_currency, pair.to_currency, history.source),
+                 "source": history.source}
     except NoHistory as err:
         rates = {"missing": err.reason}
     mid = catalog.rate_source(pair.from_currency, pair.to_currency)

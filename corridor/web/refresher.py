@@ -1,11 +1,11 @@
-"""Refreshes that never hold up serving: one refresher per instance re-reads the data file and asks the feeds.
+"""Refreshes that never hold up serving: one refresher per instance re-reads the files and asks the feeds.
 
 Under gunicorn it is a child process of the master (a thread there could be forked holding a lock,
 and the master's loop must stay free to replace workers and to stop). An operator's HUP only wakes
-it; it re-reads the keys file and the data file, asks the feeds, and sends the master a snapshot
-and a HUP of its own; the master only prices the snapshot, and gunicorn swaps the workers as on any
-HUP. HUPs that come while it works wake it once more, not once each. Under `flask run` it is a
-thread that swaps the data version itself.
+it; HUPs that come while it works wake it once more, not once each. It re-reads the keys file and
+the data file, asks the feeds, and, when it has something new, writes a snapshot and sends the
+master WINCH: the master prices the snapshot and swaps its workers for ones forked with it.
+Under `flask run` it is a thread that swaps the data version itself.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import click
 from flask import Flask
@@ -30,60 +30,66 @@ from werkzeug.serving import is_running_from_reloader
 
 from corridor.data.live import LiveRates, refresh_live, report_json
 from corridor.settings import whole_number
-from corridor.web.service import Sources, data_version, live_keys, read_sources, serve
+from corridor.web.service import Sources, data_version, live_keys, read_sources, serve, serving
 
 SNAPSHOT, REPORT = "snapshot.pickle", "feeds.json"
 PROCESS_NAME = "corridor-rates"  # what `ps -o comm` shows for the refresher, beside gunicorn's workers
+RESTART_AFTER_S = 60  # a refresher that dies is started again at once, then at most this often
 # the signals gunicorn's master handles: its handlers must not run in the refresher
-_MASTER_SIGNALS = ("SIGHUP", "SIGQUIT", "SIGINT", "SIGTERM", "SIGTTIN", "SIGTTOU", "SIGUSR1", "SIGUSR2", "SIGWINCH",
-                   "SIGCHLD")
+_MASTER_SIGNALS = ("SIGHUP", "SIGQUIT", "SIGINT", "SIGTERM", "SIGTTIN", "SIGTTOU", "SIGUSR2", "SIGWINCH", "SIGCHLD")
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What one refresh gave: the rates in force, and the keys and data file if they were read anew."""
+    """What the refresher serves: the keys, the data file and history, and the rates in force."""
 
+    keys: tuple[bytes, ...]
+    sources: Sources
     live: LiveRates
-    sources: Sources | None
-    keys: tuple[bytes, ...] | None
 
 
 class Refresher:
-    """One instance's data file and feeds, refreshed on demand."""
+    """One instance's keys, data file and feeds, refreshed on demand."""
 
-    def __init__(self, app: Flask, sources: Sources, live: LiveRates) -> None:
-        self.app, self.sources, self.live = app, sources, live
-        self.log = app.logger
+    def __init__(self, app: Flask) -> None:
+        service = app.extensions["corridor"]
+        self.app, self.log = app, app.logger
+        self.keys, self.sources, self.live = service.keys, service.data.sources, service.data.live
 
-    def reread_keys(self) -> tuple[bytes, ...] | None:
-        """The keys of API_KEYS and API_KEYS_FILE read anew; None, logged, when the file cannot be used."""
+    @property
+    def snapshot(self) -> Snapshot:
+        """What is in force here."""
+        return Snapshot(self.keys, self.sources, self.live)
+
+    def reread(self) -> None:
+        """Read the keys file and the data file anew; a file that cannot be used is logged, and the last good kept."""
         try:
-            keys = live_keys(self.app, self.app.extensions["corridor"].env_keys).digests
+            self.keys = live_keys(self.app, self.app.extensions["corridor"].env_keys).digests
+            self.log.info("Keys refresh: %d API key(s) live.", len(self.keys))
         except Exception as err:  # nothing in a keys file may stop the refresher
             self.log.error("Keys refresh refused; the live keys stay. %s", err)
-            return None
-        self.log.info("Keys refresh: %d API key(s) live.", len(keys))
-        return keys
-
-    def reread(self) -> bool:
-        """Read the data file anew; on a fault, log why and keep the last good one."""
         try:
             self.sources = read_sources(self.app)
+            self.log.info("Data refresh: %s; rate history %s", self.sources.summary, self.sources.history_summary)
         except Exception as err:  # nothing in a data file may stop the refresher
             self.log.error("Data refresh refused; still serving %s. %s", self.sources.summary, err)
-            return False
-        self.log.info("Data refresh: %s; rate history %s", self.sources.summary, self.sources.history_summary)
-        return True
 
-    def fetch(self) -> None:
-        """Ask both feeds once."""
-        self.live = refresh_live(self.live, self.sources.dataset, set(self.sources.history.rates),
-                                 dt.datetime.now(dt.timezone.utc).replace(microsecond=0), self.log)
+    def fetch(self, now: dt.datetime | None = None) -> None:
+        """Ask both feeds once (`now`: the time to record, the clock's by default)."""
+        now = now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+        self.live = refresh_live(self.live, self.sources.dataset, set(self.sources.history.currencies), now, self.log)
 
 
 def refresh_minutes(app: Flask) -> int:
     """RATES_REFRESH_MINUTES: 0 fetches only at start and on HUP."""
     return whole_number(app.config, "RATES_REFRESH_MINUTES")
+
+
+def serve_snapshot(app: Flask, snapshot: Snapshot) -> None:
+    """Serve a snapshot's keys, data and rates in this process."""
+    service = app.extensions["corridor"]
+    serve(app, data_version(app, snapshot.sources, snapshot.live))
+    service.keys = snapshot.keys
 
 
 class RatesProcess:
@@ -93,18 +99,17 @@ class RatesProcess:
         self.app = app
         self.master = os.getpid()
         self.folder = tempfile.mkdtemp(prefix="corridor-rates-")  # mode 0700: only this user reads or writes it
-        self.applied: tuple[int, int] | None = None  # the snapshot file served last: its inode and time
         self.pid = 0
+        self.restarted = -float(RESTART_AFTER_S)  # when it was last started again after it died
         self._alive = -1  # the read end of a pipe whose write end only the refresher holds
 
     def start(self, server: Any, reread: bool = False) -> None:
         """Fork the refresher: it asks the feeds at once (re-reading the files first if `reread`)."""
-        data = self.app.extensions["corridor"].data
         alive, holder = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(alive)
-            self._run_child(server, Refresher(self.app, data.sources, data.live), reread)
+            self._run_child(server, reread)
         os.close(holder)
         if self._alive >= 0:
             os.close(self._alive)
@@ -116,47 +121,39 @@ class RatesProcess:
 
     def poke(self, server: Any) -> None:
         """Ask for a refresh now: pokes that come during one are merged into one next refresh."""
-        if not self.running():
+        if self.running():
+            os.kill(self.pid, signal.SIGUSR1)
+        else:
             self.app.logger.warning("The rates refresher is gone; starting another.")
             self.start(server, reread=True)
-            return
-        os.kill(self.pid, signal.SIGUSR1)
-
-    def _version(self) -> tuple[int, int] | None:
-        try:
-            info = os.stat(os.path.join(self.folder, SNAPSHOT))
-        except FileNotFoundError:
-            return None
-        return info.st_ino, info.st_mtime_ns  # each snapshot is a new file, renamed into place
-
-    def has_news(self) -> bool:
-        """Whether the refresher wrote a snapshot the master has not served."""
-        version = self._version()
-        return version is not None and version != self.applied
 
     def take(self) -> Snapshot | None:
-        """The refresher's newest snapshot, if the master has not served it yet."""
-        version = self._version()
-        if version is None or version == self.applied:
+        """The refresher's newest snapshot, once: None if there is none new."""
+        path = os.path.join(self.folder, SNAPSHOT)
+        try:
+            with open(path, "rb") as handle:
+                # written by our own child into a folder only this user can write to
+                snapshot: Snapshot = pickle.load(handle)
+        except FileNotFoundError:
             return None
-        with open(os.path.join(self.folder, SNAPSHOT), "rb") as handle:
-            # written by our own child into a folder only this user can write to
-            snapshot: Snapshot = pickle.load(handle)
-        self.applied = version
+        os.unlink(path)
         return snapshot
 
     def stop(self) -> None:
         """Stop the refresher (mid-fetch, if it is) and remove its folder."""
         if self.running():
             os.kill(self.pid, signal.SIGTERM)
+            deadline = time.monotonic() + 1
+            while self.running() and time.monotonic() < deadline:
+                time.sleep(0.01)  # so that it writes nothing into the folder after it is gone
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def _run_child(self, server: Any, refresher: Refresher, reread: bool) -> None:
+    def _run_child(self, server: Any, reread: bool) -> None:
         code = 0
         try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})  # pokes wait, merged, for sigtimedwait
             for name in _MASTER_SIGNALS:
                 signal.signal(getattr(signal, name), signal.SIG_DFL)  # TERM and INT end it at once, mid-fetch too
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})  # pokes wait, merged, for sigtimedwait
             for listener in server.LISTENERS:
                 listener.sock.close()  # this process serves nothing
             try:
@@ -164,7 +161,7 @@ class RatesProcess:
                     comm.write(PROCESS_NAME)
             except OSError:
                 pass  # not Linux: only its name in `ps` is lost
-            self._loop(refresher, refresh_minutes(self.app) * 60, reread)
+            self._loop(Refresher(self.app), refresh_minutes(self.app) * 60, reread)
         except BaseException:  # noqa: B036 - whatever happens, never return into the master's code
             code = 1
             logging.getLogger(__name__).exception("The rates refresher stopped.")
@@ -175,15 +172,15 @@ class RatesProcess:
         served = refresher.live.figures
         while True:
             try:
-                keys = refresher.reread_keys() if reread else None
-                sources = refresher.sources if reread and refresher.reread() else None
+                if reread:
+                    refresher.reread()
                 refresher.fetch()
-                # health reads each try from the report; only new figures are worth swapping the workers for
+                # health reads each try from the report; only something new is worth swapping the workers for
                 self._write(REPORT, report_json(refresher.live.report(refresher.sources.dataset)))
                 if reread or refresher.live.figures != served:
-                    self._write(SNAPSHOT, pickle.dumps(Snapshot(refresher.live, sources, keys), pickle.HIGHEST_PROTOCOL))
+                    self._write(SNAPSHOT, pickle.dumps(refresher.snapshot, pickle.HIGHEST_PROTOCOL))
                     served = refresher.live.figures
-                    os.kill(self.master, signal.SIGHUP)
+                    os.kill(self.master, signal.SIGWINCH)
             except Exception:  # a full disk, say: the next refresh tries again
                 self.app.logger.exception("Rates refresh failed; the rates in force stay.")
             reread = self._wait(time.monotonic() + interval if interval else float("inf"))
@@ -208,39 +205,56 @@ class RatesProcess:
 
 
 def start_rates_process(server: Any) -> None:
-    """gunicorn's when_ready: start this instance's refresher, and let an operator's HUP only wake it."""
+    """gunicorn's when_ready: start this instance's refresher, and take over HUP, WINCH and CHLD for it.
+
+    The arbiter calls its `handle_<signal>` methods by name, so these replace them on this one
+    arbiter: HUP wakes the refresher; WINCH, the refresher's, serves its snapshot and swaps the
+    workers (gunicorn's own WINCH only acts on a daemonized master, which this is not); CHLD also
+    starts the refresher again if it died.
+    """
     app = server.app.wsgi()
     if "corridor" not in getattr(app, "extensions", {}):
         return  # another app under this configuration (the benchmark's floor)
     process = server.corridor_rates = RatesProcess(app)
     app.config["RATES_REPORT"] = os.path.join(process.folder, REPORT)  # before any worker forks
     process.start(server)
-    reload = server.handle_hup  # gunicorn's: the arbiter calls its handle_<signal> methods by name
+    handle_chld = server.handle_chld
 
     def handle_hup() -> None:
-        if process.has_news():
-            reload()  # on_reload serves the snapshot, and gunicorn swaps the workers for ones forked with it
-        else:
-            server.log.info("Hang up: the rates refresher re-reads the keys and the data and asks the feeds.")
-            process.poke(server)
+        server.log.info("Hang up: the rates refresher re-reads the keys and the data and asks the feeds.")
+        _guarded(app, "Asking the rates refresher", lambda: process.poke(server))
 
-    server.handle_hup = handle_hup
+    def handle_winch() -> None:
+        _guarded(app, "Serving the refreshed keys, data and rates", lambda: _swap(server, process))
+
+    def handle_chld_and_refresher() -> None:
+        handle_chld()
+        if not process.running() and time.monotonic() - process.restarted > RESTART_AFTER_S:
+            app.logger.warning("The rates refresher is gone; starting another.")
+            process.restarted = time.monotonic()
+            _guarded(app, "Starting the rates refresher", lambda: process.start(server, reread=True))
+
+    server.handle_hup, server.handle_winch = handle_hup, handle_winch
+    server.handle_chld = server.handle_cld = handle_chld_and_refresher
 
 
-def serve_snapshot(server: Any) -> None:
-    """gunicorn's on_reload: serve the refresher's snapshot (keys, data, rates) before the workers are swapped."""
-    process: RatesProcess | None = getattr(server, "corridor_rates", None)
-    snapshot = process and process.take()
+def _swap(server: Any, process: RatesProcess) -> None:
+    """Serve the snapshot in the master, fork a full set of workers with it, and retire the old ones gracefully."""
+    snapshot = process.take()
     if snapshot is None:
         return
-    app = process.app
-    service = app.extensions["corridor"]
+    serve_snapshot(process.app, snapshot)
+    # as gunicorn's HUP does, without reading its configuration again or waiting for the old workers
+    for _ in range(server.num_workers):
+        server.spawn_worker()
+    server.manage_workers()
+
+
+def _guarded(app: Flask, what: str, action: Callable[[], None]) -> None:
     try:
-        serve(app, data_version(app, snapshot.sources or service.data.sources, snapshot.live))
-    except Exception as err:  # nothing a refresh brings may stop the master
-        app.logger.error("Rates refresh refused; still serving the rates in force. %s", err)
-    if snapshot.keys is not None:
-        service.keys = snapshot.keys
+        action()
+    except Exception as err:  # the master's loop must go on, whatever a refresh brings
+        app.logger.error("%s failed; serving on as before. %s: %s", what, type(err).__name__, err)
 
 
 def stop_rates_process(server: Any) -> None:
@@ -252,14 +266,16 @@ def stop_rates_process(server: Any) -> None:
 
 def start_rates_thread(app: Flask) -> threading.Thread:
     """Under `flask run`: fetch at start and every RATES_REFRESH_MINUTES in a thread that swaps the data itself."""
-    data = app.extensions["corridor"].data
-    refresher = Refresher(app, data.sources, data.live)
+    refresher = Refresher(app)
     interval = refresh_minutes(app) * 60
 
     def run() -> None:
         while True:
-            refresher.fetch()
-            serve(app, data_version(app, refresher.sources, refresher.live))
+            try:
+                refresher.fetch()
+                serve_snapshot(app, refresher.snapshot)
+            except Exception:  # the next refresh tries again
+                app.logger.exception("Rates refresh failed; the rates in force stay.")
             if not interval:
                 return
             time.sleep(interval)
@@ -270,8 +286,11 @@ def start_rates_thread(app: Flask) -> threading.Thread:
 
 
 def register_rates_refresh(app: Flask) -> None:
-    """Check RATES_REFRESH_MINUTES; under `flask run`, start the thread (gunicorn.conf.py starts the process)."""
+    """Check the feed settings; under `flask run`, start the thread (gunicorn.conf.py starts the process)."""
+    if not serving():
+        return  # `flask <command>`: the feeds are no concern of other commands
     refresh_minutes(app)  # a bad value refuses start-up
+    LiveRates.configured(app.config)  # and so does a feed URL that is not one
     context = click.get_current_context(silent=True)
     if context is None or context.command is not run_command or "corridor" not in app.extensions:
         return

@@ -17,7 +17,7 @@ from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.domain.history import Histories, RateHistory
 from corridor.domain.model import FRANKFURTER, Dataset
-from corridor.domain.rates import with_live_rates
+from corridor.domain.rates import recorded_ecb_days, with_live_rates
 from corridor.settings import ConfigError, whole_number
 from corridor.web.auth import SHORT_KEY, Keys, parse_api_keys, with_keys_file
 from corridor.web.caching import ResponseCache
@@ -117,9 +117,11 @@ def read_sources(app: Flask, path: str | None = None) -> Sources:
 
 def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
     """The sources priced at the live rates, with the feeds' days added to the history."""
-    dataset = with_live_rates(sources.dataset, live.feed_rates)
+    # the file's own ECB rates come last: any live rate is newer
+    feeds = live.feed_rates + recorded_ecb_days(sources.dataset.rates, sources.history)
+    dataset = with_live_rates(sources.dataset, feeds)
     history = Histories(sources.history.with_days(live.ecb_days),
-                        RateHistory.from_series(live.series, dataset.rates.base, FRANKFURTER))
+                        RateHistory.from_series(live.series, live.series_base, FRANKFURTER))
     changed = [dt.datetime.combine(day, dt.time(), dt.timezone.utc) for day in (dataset.as_of, history.last)]
     return DataVersion(
         Catalog.build(dataset, history),
@@ -139,18 +141,6 @@ def serve(app: Flask, version: DataVersion) -> DataVersion:
     """Serve `version` from now on; the one it replaces holds no cycles, so it is freed as it goes."""
     app.extensions["corridor"].data = version
     return version
-
-
-def refresh_data(app: Flask) -> DataVersion:
-    """Serve the data file anew at the rates in force, or raise DataError and keep serving the current data."""
-    return serve(app, data_version(app, read_sources(app), app.extensions["corridor"].data.live))
-
-
-def refresh_keys(app: Flask) -> int:
-    """Re-read API_KEYS_FILE (API_KEYS as inherited) and serve those keys, or raise ConfigError and keep the live ones."""
-    service: Service = app.extensions["corridor"]
-    service.keys = live_keys(app, service.env_keys).digests
-    return len(service.keys)
 
 
 def live_keys(app: Flask, env_keys: Keys) -> Keys:

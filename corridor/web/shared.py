@@ -50,7 +50,7 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
                      success=True)
     def history(from_currency: str, to_currency: str, interval: str, format: str, start: dt.date | None = None,
                      end: dt.date | None = None, date: dt.date | None = None) -> Series | Response:
-        """A pair's ECB reference rates by day, week or month, or the one in force on a date; JSON or CSV."""
+        """A pair's reference rates (the ECB's, or Frankfurter's) by day, week or month, or the one in force on a date; JSON or CSV."""
         series = current_catalog().rate_history(from_currency, to_currency, interval=interval, start=start, end=end,
                                                 date=date)
         return series_csv(series) if format == "csv" else series
