@@ -75,14 +75,14 @@ def when_ready(server):
     """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
     # it takes over HUP (wake it: it re-reads the keys and the data file and asks the feeds) and
     # WINCH (its own: serve what it brought, with fresh workers); docs/OPERATIONS.md#refreshing-the-data-and-the-rates
-    from corridor.web.refresher import start_rates_process
+    from corridor.web.rates_process import start_rates_process
 
     start_rates_process(server)
 
 
 def on_exit(server):
     """Stop the rates refresher with the master."""
-    from corridor.web.refresher import stop_rates_process
+    from corridor.web.rates_process import stop_rates_process
 
     stop_rates_process(server)
 

@@ -1,6 +1,7 @@
 """Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
 import copy
+import datetime as dt
 import hashlib
 import http.client
 import json
@@ -194,3 +195,13 @@ def reread(app):
     finally:
         app.logger.removeHandler(handler)
     return errors
+
+
+FEEDS_NOW = dt.datetime(2026, 11, 25, 12, tzinfo=dt.timezone.utc)  # the day tests/feeds.py's stand-ins answer for
+
+
+def refresh(app):
+    """One refresh of the app's feeds, served at once (what the refresher's snapshot does under gunicorn)."""
+    refresher = Refresher(app)
+    refresher.fetch(FEEDS_NOW)
+    serve_snapshot(app, refresher.snapshot)
