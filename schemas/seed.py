@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from corridor.domain.currencies import is_known_currency
-from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, RATE_SOURCES, Dataset, build_dataset
+from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, RATE_RANGE, RATE_SOURCES, Dataset, build_dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
 
@@ -19,7 +19,7 @@ currency_code = validate.Regexp(
 percent = validate.Range(min=0, max=100, max_inclusive=False, error="Must be at least 0 and below 100.")
 # bounds no real figure comes near, so that every figure derived from them is a finite number
 amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
-rate = validate.Range(min=1e-6, max=1e9, error="Must be from 0.000001 to 1000000000.")
+rate = validate.Range(min=RATE_RANGE[0], max=RATE_RANGE[1], error="Must be from 0.000001 to 1000000000.")
 score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
 text = validate.Length(min=1, error="Must not be empty.")
 

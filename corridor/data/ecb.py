@@ -18,7 +18,7 @@ from corridor.settings import ConfigError
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
-_CODE = re.compile(r"[A-Z]{3}")
+CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 
 
 class EcbError(ConfigError):
@@ -50,7 +50,7 @@ def read_ecb(path: str) -> EcbRates:
     except (ValueError, KeyError, IndexError, ElementTree.ParseError, zipfile.BadZipFile, UnicodeDecodeError) as err:
         raise EcbError(f"{path}: not an ECB reference-rate file in a known format ({err}).") from None
     for code, rate in rates.items():
-        if not _CODE.fullmatch(code) or not math.isfinite(rate) or rate <= 0:
+        if not CURRENCY_CODE.fullmatch(code) or not math.isfinite(rate) or rate <= 0:
             raise EcbError(f"{path}: unusable rate {code}={rate}.")
     if not rates:
         raise EcbError(f"{path}: holds no rates.")

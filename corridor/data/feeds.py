@@ -6,7 +6,6 @@ import datetime as dt
 import http.client
 import json
 import math
-import re
 import socket
 import threading
 import urllib.error
@@ -16,14 +15,13 @@ from typing import Any, Iterable, Mapping
 from xml.etree import ElementTree
 
 from corridor import __version__
-from corridor.data.ecb import parse_daily_xml
+from corridor.data.ecb import CURRENCY_CODE, parse_daily_xml
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE
 from corridor.domain.rates import FeedRates
 from corridor.settings import ConfigError
 
 TIMEOUT_S = 10.0  # for a whole answer, however slowly it trickles in
 MAX_BYTES = 2 * 2**20
-_CODE = re.compile(r"[A-Z]{3}")
 
 
 class FeedError(Exception):
@@ -145,7 +143,7 @@ def parse_frankfurter(body: bytes, base: str) -> list[tuple[dt.date, str, float]
         except (TypeError, ValueError):
             raise FeedError(f"a row's date {str(row['date'])[:20]!r} is not YYYY-MM-DD") from None
         quote, rate = row["quote"], row["rate"]
-        if not isinstance(quote, str) or not _CODE.fullmatch(quote):
+        if not isinstance(quote, str) or not CURRENCY_CODE.fullmatch(quote):
             raise FeedError(f"a row's quote {str(quote)[:10]!r} is not a currency code")
         if isinstance(rate, bool) or not isinstance(rate, (int, float)):
             raise FeedError(f"refused whole: the {quote} rate {str(rate)[:20]} is not a number")
@@ -189,7 +187,7 @@ def _checked(source: str, base: str, rates: dict[str, float], dates: dict[str, d
     if not rates:
         raise FeedError("no rates in the answer")
     for code, rate in rates.items():
-        if not _CODE.fullmatch(code):
+        if not CURRENCY_CODE.fullmatch(code):
             raise FeedError(f"{code[:10]!r} is not a currency code")
         _usable(code, rate)
     return FeedRates(source, base, rates, dates)

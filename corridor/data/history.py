@@ -14,13 +14,13 @@ from array import array
 from functools import lru_cache
 from importlib import resources
 
+from corridor.data.ecb import CURRENCY_CODE
 from corridor.data.load import DataError, read_data_file
 from corridor.domain.history import RateHistory
+from corridor.domain.model import RATE_RANGE
 
-_CODE = re.compile(r"[A-Z]{3}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MISSING = {"", "N/A"}
-_LOWEST, _HIGHEST = 1e-6, 1e9  # euro rates beyond these are not currencies (the ECB's span 0.4 to 2 million)
 
 
 def default_history_path() -> str:
@@ -82,7 +82,7 @@ def _parse(path: str, text: str) -> RateHistory:
     if not header or header[0].strip() != "Date" or not codes:
         raise DataError(f"{path}: line 1 must be the ECB header, Date followed by currency codes.")
     for code in codes:
-        if not _CODE.fullmatch(code) or codes.count(code) > 1:
+        if not CURRENCY_CODE.fullmatch(code) or codes.count(code) > 1:
             raise DataError(f"{path}: line 1: {code[:10]!r} is not a currency code, or is given twice.")
     days: dict[int, list[float]] = {}
     for line, row in enumerate(rows, start=2):
@@ -116,6 +116,6 @@ def _rate(path: str, line: int, code: str, text: str) -> float:
         rate = float(text)
     except ValueError:
         rate = math.nan
-    if not _LOWEST <= rate <= _HIGHEST:
+    if not RATE_RANGE[0] <= rate <= RATE_RANGE[1]:  # the ECB's euro rates span 0.4 to 2 million
         raise DataError(f"{path}: line {line}: the {code} rate {text[:20]!r} is not a number from 0.000001 to 1000000000.")
     return rate
