@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench.urls import URLS, concrete
+from corridor.web.rates_process import PROCESS_NAME as REFRESHER
 
 ROOT = Path(__file__).resolve().parent.parent
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -31,6 +32,23 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
     """gunicorn serving `app` on a free loopback port with the shipped config plus `flags`; its base URL."""
     with serving(app, env, *flags) as (base, _):
         yield base
+
+
+def _children(master: int) -> list[tuple[int, str]]:
+    """A gunicorn master's children: (pid, process name)."""
+    pids = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [(int(pid), Path(f"/proc/{pid}/comm").read_text().strip()) for pid in pids]
+
+
+def workers_of(master: int) -> list[int]:
+    """The master's workers: its children but the rates refresher."""
+    return [pid for pid, name in _children(master) if name != REFRESHER]
+
+
+def refresher_of(master: int) -> int:
+    """The master's rates refresher (exactly one)."""
+    (pid,) = [pid for pid, name in _children(master) if name == REFRESHER]
+    return pid
 
 
 @contextmanager

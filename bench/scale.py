@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from bench.generate import generate
-from bench.load import ROOT, serving, wrk
+from bench.load import ROOT, serving, workers_of, wrk
 
 URLS = [  # (URL, p99 target in ms)
     ("/api/corridors", 50), ("/api/providers?corridor=USD_MXN", 50), ("/api/poc/corridors", 50),
@@ -38,12 +38,6 @@ def memory_mib(pid: int) -> tuple[float, float]:
     fields = dict(re.findall(r"^(\w+):\s+(\d+) kB", Path(f"/proc/{pid}/smaps_rollup").read_text(), re.M))
     uss = int(fields["Private_Clean"]) + int(fields["Private_Dirty"])
     return int(fields["Pss"]) / 1024, uss / 1024
-
-
-def workers_of(master: int) -> list[int]:
-    """The master's workers: its children but the rates refresher."""
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [int(pid) for pid in children if Path(f"/proc/{pid}/comm").read_text().strip() != "corridor-rates"]
 
 
 def measure(data: Path, key: str, args: argparse.Namespace) -> dict:

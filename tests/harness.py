@@ -5,7 +5,6 @@ import shutil
 import socket
 import subprocess
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -64,9 +63,3 @@ def curl(*args):
     result = subprocess.run(["curl", "-sS", "--max-time", "5", *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 0, result.stderr
     return result.stdout
-
-
-def worker_pids(master: int) -> list[str]:
-    """A gunicorn master's workers: its children but the rates refresher."""
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [pid for pid in children if Path(f"/proc/{pid}/comm").read_text().strip() != "corridor-rates"]

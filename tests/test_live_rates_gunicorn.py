@@ -13,7 +13,8 @@ import pytest
 
 from conftest import RAW_KEY, _answers, running_gunicorn
 from feeds import ECB_DAY, Reply
-from harness import DIRECT, ROOT, gunicorn_env, requires, unused_port, worker_pids
+from bench.load import refresher_of, workers_of
+from harness import DIRECT, ROOT, gunicorn_env, requires, unused_port
 from test_refresh import _load, _wrk_result
 
 
@@ -38,12 +39,6 @@ def feed_status(base):
 def serving_fetched_rates(base):
     """Whether the workers answering serve the fetched ECB day (health's feed report can be a moment ahead)."""
     return all(get_json(base, "/api/poc/health")["historyEnd"] == ECB_DAY.isoformat() for _ in range(6))
-
-
-def refresher_pid(master):
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    (pid,) = [p for p in children if Path(f"/proc/{p}/comm").read_text().strip() == "corridor-rates"]
-    return int(pid)
 
 
 def gone(pid):
@@ -136,7 +131,7 @@ def test_term_during_a_refresh_stops_the_service_within_the_graceful_timeout(liv
     feeds.replies["/ecb.xml"] = Reply(delay=8)
     live_server.process.send_signal(signal.SIGHUP)
     wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)  # the refresher waits on the slow feed
-    refresher = refresher_pid(live_server.process.pid)
+    refresher = refresher_of(live_server.process.pid)
     asked = time.monotonic()
     live_server.process.send_signal(signal.SIGTERM)
     live_server.process.wait(timeout=10)
@@ -149,12 +144,12 @@ def test_a_worker_killed_during_a_refresh_is_replaced_at_once(live_server, feeds
     live_server.process.send_signal(signal.SIGHUP)
     wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)
     booted = live_server.log.read_text().count("Booting worker with pid")
-    victim = worker_pids(live_server.process.pid)[0]
+    victim = workers_of(live_server.process.pid)[0]
     killed = time.monotonic()
-    os.kill(int(victim), signal.SIGKILL)
+    os.kill(victim, signal.SIGKILL)
     wait_for(lambda: live_server.log.read_text().count("Booting worker with pid") > booted, 5, live_server.log)
     assert time.monotonic() - killed < 1.5
-    assert len(worker_pids(live_server.process.pid)) == 3
+    assert len(workers_of(live_server.process.pid)) == 3
 
 
 def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
@@ -174,8 +169,8 @@ def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
 
 
 def test_a_refresher_that_died_is_started_again(live_server, feeds):
-    os.kill(refresher_pid(live_server.process.pid), signal.SIGKILL)
+    os.kill(refresher_of(live_server.process.pid), signal.SIGKILL)
     wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)  # the new one asks at once
     assert "The rates refresher is gone; starting another." in live_server.log.read_text()
-    wait_for(lambda: len(worker_pids(live_server.process.pid)) == 3, 5, live_server.log)
-    refresher_pid(live_server.process.pid)  # exactly one again
+    wait_for(lambda: len(workers_of(live_server.process.pid)) == 3, 5, live_server.log)
+    refresher_of(live_server.process.pid)  # exactly one again

@@ -13,7 +13,8 @@ import pytest
 
 from bench.generate import generate
 from conftest import RAW_KEY, reread, running_gunicorn
-from harness import ROOT, curl, gunicorn_env, requires, worker_pids
+from bench.load import workers_of
+from harness import ROOT, curl, gunicorn_env, requires
 from corridor.web.refresher import Refresher
 
 NESTED = "[" * 200_000 + "]" * 200_000
@@ -119,7 +120,7 @@ def test_a_worker_killed_after_files_vanished_comes_back_with_the_data(refreshab
     # what a temporary-file cleaner or an operator could do; workers read no file when they boot
     for path in [data, *(tmp_path / "tmp").rglob("*")]:
         subprocess.run(["rm", "-rf", str(path)], check=True)
-    workers = worker_pids(process.pid)
+    workers = workers_of(process.pid)
     os.kill(int(workers[0]), signal.SIGKILL)
     deadline = time.monotonic() + 20
     while log.read_text().count("Booting worker with pid") <= len(workers):
