@@ -9,7 +9,7 @@ BENCH_ARGS ?=
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help
 
-.PHONY: help run test test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale soak clean
+.PHONY: help migrate run test test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale soak clean
 
 help:  ## list the targets with what each does
 	@grep -hE '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | \
@@ -26,13 +26,16 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-run: $(VENV)/.runtime  ## serve on 127.0.0.1:$(PORT) with a development key it prints
+migrate: $(VENV)/.runtime  ## apply the database migrations to DATABASE_URL (default: instance/corridor.sqlite3)
+	@$(BIN)/flask --app app db upgrade
+
+run: migrate  ## apply the database migrations, then serve on 127.0.0.1:$(PORT) with a development key it prints
 	@if [ -z "$$API_KEYS" ]; then \
 	  API_KEYS=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(24))'); export API_KEYS; \
 	  echo "Development API key: $$API_KEYS"; \
 	  echo "Try: curl -H 'Authorization: Bearer $$API_KEYS' http://127.0.0.1:$(PORT)/api/corridors"; \
 	else echo "Using the keys in API_KEYS."; fi; \
-	echo "Docs: http://127.0.0.1:$(PORT)/api/docs"; \
+	echo "Docs: http://127.0.0.1:$(PORT)/api/docs  Your own keys: http://127.0.0.1:$(PORT)/account/signup"; \
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
 test: $(VENV)/.dev tools  ## the whole suite
@@ -43,7 +46,7 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(apispec|babel|cachetools|click|flask|flask-cors|flask-smorest|gevent|gunicorn|marshmallow|swagger-ui-bundle|webargs|werkzeug|hypothesis|openapi-[a-z-]+|pytest|schemathesis|selenium) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a
@@ -59,26 +62,26 @@ tools:  ## curl and wrk from Debian (when root), for the tests that drive a real
 # one worker thread: with two, case generation died inside schemathesis in 2 of 10 runs (CPython
 # 3.11's "AST constructor recursion depth mismatch", a thread-unsafe counter in its ast module);
 # one thread generates the same 2,480 cases in the same ~45 s
-contract: $(VENV)/.dev tools  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
+contract: $(VENV)/.dev tools migrate  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
 	SCHEMATHESIS_HOOKS=scripts.contract_hooks PYTHONPATH=. BIN=$(BIN) scripts/with_server.sh sh -c '$(BIN)/st run "$$BASE_URL/api/openapi.json" --checks all \
 	  -H "Authorization: Bearer $$API_KEY" --max-examples $(CONTRACT_EXAMPLES) --workers 1 --seed 1 --no-color'
 
-smoke-local: $(VENV)/.runtime tools  ## scripts/smoke.sh against real gunicorn on loopback
+smoke-local: $(VENV)/.runtime tools migrate  ## scripts/smoke.sh against real gunicorn on loopback
 	BIN=$(BIN) scripts/with_server.sh sh -c 'scripts/smoke.sh "$$BASE_URL" "$$API_KEY"'
 
-docs-screenshot: $(VENV)/.runtime  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
+docs-screenshot: $(VENV)/.runtime migrate  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
 	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
 
-screenshots: $(VENV)/.dev  ## docs/page-1280.png and docs/page-375.png of / (needs chromium and chromedriver)
+screenshots: $(VENV)/.dev migrate  ## docs/page-1280.png and docs/page-375.png of / (needs chromium and chromedriver)
 	BIN=$(BIN) scripts/with_server.sh $(BIN)/python scripts/page_screenshots.py docs
 
-bench: $(VENV)/.runtime tools  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
+bench: $(VENV)/.runtime tools migrate  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
-bench-scale: $(VENV)/.runtime tools  ## the service on 2,000 corridors: start-up, memory, p99, HUP (docs/PERFORMANCE.md)
+bench-scale: $(VENV)/.runtime tools migrate  ## the service on 2,000 corridors: start-up, memory, p99, HUP (docs/PERFORMANCE.md)
 	$(BIN)/python -m bench.scale $(BENCH_ARGS)
 
-soak: $(VENV)/.runtime tools  ## 60 s of mixed traffic: errors and worker memory growth
+soak: $(VENV)/.runtime tools migrate  ## 60 s of mixed traffic: errors and worker memory growth
 	$(BIN)/python scripts/soak.py
 
 clean:  ## remove the venvs and pytest's cache

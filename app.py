@@ -9,19 +9,21 @@ import click
 from flask import Flask
 
 from corridor.cli import register_commands
+from corridor.data.database import init_database
 from corridor.settings import ConfigError, settings_from_env
 from corridor.web import api, poc
+from corridor.web.account import register_accounts
 from corridor.web.docs import register_docs
 from corridor.web.errors import register_error_handlers
 from corridor.web.http import configure_http
 from corridor.web.openapi import register_api
 from corridor.web.page import register_page
 from corridor.web.refresher import register_rates_refresh
-from corridor.web.service import init_service
+from corridor.web.service import init_service, serving
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app from the environment (or `test_config`); refuse bad data or no keys."""
+    """Build the app from the environment (or `test_config`); refuse bad data or a database behind its migrations."""
     # templates beside the web package: found alike in a checkout and in an installed copy
     app = Flask(__name__, template_folder="corridor/web/templates")
     app.jinja_options = {"trim_blocks": True, "lstrip_blocks": True}  # tags on lines of their own leave no blank lines
@@ -35,6 +37,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_docs(app, documented)
     register_page(app)
+    init_database(app, check=serving())
+    register_accounts(app)
     register_commands(app)
     init_service(app)
     register_rates_refresh(app)

@@ -17,11 +17,13 @@ import statistics
 import sys
 from datetime import datetime, timezone
 
+from bench.accounts import account_key
 from bench.handler_times import in_process
 from bench.load import gunicorn, service_and_floor, wrk
 from bench.urls import ONE_OFFS, UNCACHED, URLS
 
 REPEATED_TARGET, ONE_OFF_TARGET, P99_TARGET_MS = 0.7, 0.4, 50.0
+ACCOUNT_KEY_TARGET, ACCOUNT_KEY_URL = 0.8, "/api/corridors"
 
 
 def summarise(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -36,15 +38,16 @@ def summarise(runs: list[dict[str, float]]) -> dict[str, float]:
 
 
 def side_by_side(first: str, second: str, key: str, args: argparse.Namespace, urls: list[str],
-                 headers: tuple[str, ...] = ()) -> list[dict]:
-    """Each URL on both servers alternately, `args.rounds` times each, sending `headers`; the ratio is the
-    median of the rounds' first/second, so a slow spell of a shared machine weighs on both sides of a pair."""
+                 headers: tuple[str, ...] = (), second_key: str | None = None) -> list[dict]:
+    """Each URL on both servers alternately, `args.rounds` times each, sending `headers` (and `second_key` to the
+    second if given); the ratio is the median of the rounds' first/second, so a slow spell of a shared machine weighs
+    on both sides of a pair."""
     rows = []
     for url in urls:
         runs: dict[str, list] = {"first": [], "second": []}
         for _ in range(args.rounds):
             runs["first"].append(wrk(first + url, key, args.duration, args.connections, *headers))
-            runs["second"].append(wrk(second + url, key, args.duration, args.connections, *headers))
+            runs["second"].append(wrk(second + url, second_key or key, args.duration, args.connections, *headers))
         ratio = statistics.median(a["rps"] / b["rps"] for a, b in zip(runs["first"], runs["second"]))
         rows.append({"url": url, "service": summarise(runs["first"]), "floor": summarise(runs["second"]), "ratio": ratio})
         print(f"  measured {url}: ratio {ratio:.2f}", file=sys.stderr)
@@ -67,7 +70,7 @@ def print_table(rows: list[dict], first: str, second: str) -> None:
               f"{s['p99']:.1f} / {f['p99']:.1f} | {s['p99_worst']:.1f} / {f['p99_worst']:.1f} | {s['errors']} / {f['errors']} |")
 
 
-def print_targets(rows: list[dict], workers: list[dict]) -> None:
+def print_targets(rows: list[dict], workers: list[dict], keys: list[dict]) -> None:
     """Each target, met or missed, to three decimals: a 0.85 in the table may be 0.846."""
     verdict = {True: "met", False: "**missed**"}
     repeated = [row for row in rows if row["url"] not in UNCACHED]
@@ -87,6 +90,9 @@ def print_targets(rows: list[dict], workers: list[dict]) -> None:
           f"{verdict[slowest['service']['p99'] < P99_TARGET_MS]}: highest {slowest['service']['p99']:.1f} ms at `{slowest['url']}` |")
     against_sync = ", ".join(f"{row['ratio']:.3f}×" for row in workers)
     print(f"| gunicorn.conf.py at least as fast as plain sync | {verdict[min(r['ratio'] for r in workers) >= 1]}: {against_sync} |")
+    for row in keys:
+        print(f"| account key on `{row['url']}` ≥ {ACCOUNT_KEY_TARGET} × an operator key | "
+              f"{verdict[row['ratio'] >= ACCOUNT_KEY_TARGET]}: {row['ratio']:.3f} |")
 
 
 def main() -> None:
@@ -104,6 +110,9 @@ def main() -> None:
           f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} alternating rounds per side\n")
     with service_and_floor(key) as (service, floor):
         rows = side_by_side(service, floor, key, args, urls)
+        # the same server and URL, a key made in an account against the operator's
+        keys = [] if args.only else side_by_side(service, service, account_key(service), args, [ACCOUNT_KEY_URL],
+                                                 second_key=key)
     workers = [] if args.only else worker_models(key, args)
     print("Medians over the rounds (service / floor); ratio: median of the rounds' service ÷ floor.\n")
     print_table(rows, "service", "floor")
@@ -111,8 +120,10 @@ def main() -> None:
         return
     print("\nThe shipped worker configuration against plain sync workers:\n")
     print_table(workers, "gunicorn.conf.py", "sync")
+    print("\nA key made in an account against an operator key (API_KEYS), same server:\n")
+    print_table(keys, "account key", "operator key")
     print(f"\nThe targets, on this run's {args.rounds} round(s) of {args.duration} s per side:")
-    print_targets(rows, workers)
+    print_targets(rows, workers, keys)
     print(f"\n| in-process handler (median of {args.iterations}) | service µs | bare Flask µs |")
     print("|---|---:|---:|")
     for url, service_us, bare_us in in_process(key, args.iterations):

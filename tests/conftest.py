@@ -7,6 +7,8 @@ import http.client
 import json
 import logging
 import multiprocessing
+import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,12 +18,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+import sqlalchemy as sa
 
 from app import create_app
+from corridor.data.database import db
+from corridor.web.account_keys import AccountKeys
 from corridor.web.refresher import Refresher, serve_snapshot
 from expected import SEED, shipped_seed
 from feeds import FeedServer
-from harness import DIRECT, ROOT, gunicorn_env, unused_port
+from holders import Holder
+from harness import DIRECT, ROOT, SECRET_KEY, gunicorn_env, migrate_database, unused_port
 
 RAW_KEY = "test-key-raw-0123456789"
 HASHED_KEY = "test-key-hashed-9876543210"
@@ -49,16 +55,89 @@ def ok_json(client, url):
 # --- apps ------------------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="session", autouse=True)
+def migrated_sqlite(tmp_path_factory):
+    """A migrated SQLite database, the DATABASE_URL of every app, command and gunicorn a test starts unless it gives
+    its own; and a SECRET_KEY, so that none makes one in the checkout's instance folder."""
+    path = tmp_path_factory.mktemp("database") / "shared.sqlite3"
+    url = f"sqlite:///{path}"
+    migrate_database(url)
+    os.environ.update(DATABASE_URL=url, SECRET_KEY=SECRET_KEY)
+    yield path
+    for name in ("DATABASE_URL", "SECRET_KEY"):
+        os.environ.pop(name, None)
+
+
 def build_app(**config):
     # feeds off unless a test serves its own on loopback: no test reaches the internet
     return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED), "ECB_RATES_URL": "off",
-                       "FRANKFURTER_URL": "off", **config})
+                       "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, **config})
 
 
 @pytest.fixture(scope="session")
 def app():
     """The app on the shipped data with two live keys; shared, since serving never changes it."""
     return build_app()
+
+
+POSTGRES_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=test connect_timeout=3"
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A migrated PostgreSQL database of this run's own on 127.0.0.1:5432, dropped at the end; skips where none runs,
+    except in CI."""
+    import psycopg
+
+    try:
+        admin = psycopg.connect(POSTGRES_ADMIN, autocommit=True)
+    except psycopg.OperationalError as err:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no PostgreSQL answers on 127.0.0.1:5432 ({str(err).strip().splitlines()[0]})")
+    name = f"corridor_test_{os.getpid()}"
+    with admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+        url = f"postgresql://postgres@127.0.0.1:5432/{name}"
+        try:
+            migrate_database(url)
+            yield url
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def accounts_app(request, migrated_sqlite, tmp_path_factory):
+    """An app on a migrated database of each kind in turn (a copy of the SQLite one, or this run's PostgreSQL), the
+    operator's two keys live; one per module and kind, emptied before each test by `database_url`."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("accounts") / "accounts.sqlite3"
+        shutil.copyfile(migrated_sqlite, path)
+        url = f"sqlite:///{path}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    return build_app(DATABASE_URL=url)
+
+
+@pytest.fixture
+def database_url(accounts_app):
+    """`accounts_app`'s database with no account in it, and the app's memory of keys emptied too."""
+    with accounts_app.app_context():
+        if db.engine.dialect.name == "postgresql":
+            db.session.execute(sa.text("TRUNCATE api_keys, accounts RESTART IDENTITY CASCADE"))
+        else:
+            db.session.execute(sa.text("DELETE FROM api_keys"))
+            db.session.execute(sa.text("DELETE FROM accounts"))
+        db.session.commit()
+    accounts_app.extensions["account_keys"] = AccountKeys()
+    return accounts_app.config["DATABASE_URL"]
+
+
+@pytest.fixture
+def holder(accounts_app, database_url):
+    """A person in a browser on `accounts_app`, whose database has no account yet."""
+    return Holder(accounts_app.test_client())
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import urllib.request
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from expected import SEED
 
 ROOT = SEED.parent
+SECRET_KEY = "test-secret-key-for-sessions-0123456789"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
 
 
@@ -47,14 +49,26 @@ def unused_port():
 
 _SERVICE_SETTINGS = {"API_KEYS", "API_KEYS_FILE", "HISTORY_DATA", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
                      "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB", "ECB_RATES_URL", "FRANKFURTER_URL",
-                     "RATES_REFRESH_MINUTES"}
+                     "RATES_REFRESH_MINUTES", "SECRET_KEY"}
 
 
 def gunicorn_env(**changes):
     """The test process's environment without the service's or gunicorn's settings, in UTC, feeds off, plus `changes`."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_SETTINGS}
-    env.update({"TZ": "UTC", "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", **changes})  # no test reaches the internet  # the access line's time is local; the tests read +0000
+    env.update({"TZ": "UTC", "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, **changes})  # no test reaches the internet  # the access line's time is local; the tests read +0000
     return env
+
+
+def flask_command(*args, timeout=60, **env):
+    """`flask --app app …` in the checkout, with `env` over gunicorn_env's."""
+    return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=gunicorn_env(**env),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def migrate_database(url):
+    """`flask db upgrade` on the database at `url`, as a release does."""
+    result = flask_command("db", "upgrade", DATABASE_URL=url)
+    assert result.returncode == 0, result.stderr
 
 
 def curl(*args):

@@ -92,13 +92,16 @@ def test_unusable_entries_refuse_start_up_without_echoing_them(value, position):
     assert value.split(",")[-1].strip() not in message
 
 
-def test_app_refuses_to_start_without_keys(make_app):
-    with pytest.raises(ConfigError, match="API_KEYS is empty"):
-        make_app(API_KEYS=" , ")
+def test_without_operator_keys_group_a_is_shut_to_everyone_without_an_account_key(make_app, caplog):
+    client = make_app(API_KEYS=" , ").test_client()
+    assert "API_KEYS and API_KEYS_FILE give no key: Group A answers only keys made in accounts." in caplog.text
+    for header in (f"Bearer {RAW_KEY}", f"Bearer {HASHED_KEY}", "Bearer cor_" + "A" * 43):
+        response = client.get("/api/corridors", headers={"Authorization": header})
+        assert response.status_code == 401 and response.get_json()["code"] == "invalid_api_key"
 
 
-def _flask(*args, timeout=30):
-    env = {k: v for k, v in os.environ.items() if k != "API_KEYS"}
+def _flask(*args, timeout=30, **changes):
+    env = {k: v for k, v in os.environ.items() if k != "API_KEYS"} | changes
     return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
@@ -120,10 +123,10 @@ def test_data_check_works_without_keys():
     assert "OK" in result.stdout
 
 
-def test_flask_run_refuses_without_keys():
-    result = _flask("run", "--port", str(unused_port()))
+def test_flask_run_refuses_a_database_behind_its_migrations(tmp_path):
+    result = _flask("run", "--port", str(unused_port()), DATABASE_URL=f"sqlite:///{tmp_path}/new.sqlite3")
     assert result.returncode != 0
-    assert "API_KEYS" in result.stderr
+    assert "has no tables yet: run `flask --app app db upgrade` first." in result.stderr
     assert "Traceback" not in result.stderr
 
 

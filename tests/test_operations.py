@@ -83,7 +83,7 @@ def test_logs_have_the_start_up_line_access_lines_and_no_secrets(server):
     stop(process)
     text = log.read_text()
     assert re.search(r"Loaded \S+/seed_data\.json: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
-                     r"\d+ currencies; 1 API key\(s\) live\.", text)
+                     r"\d+ currencies; 1 operator API key\(s\) live\.", text)
     line = re.compile(r'^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) "(\w+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-) (\d+)ms 127\.0\.0\.1$', re.M)
     lines = line.findall(text)  # in the order workers wrote them, which may not be the requests'
     assert [l[1:5] for l in lines if l[0] == "ops-1"] == [("GET", "/api/corridors", "200", str(len(body.encode())))]

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from conftest import RAW_KEY, running_gunicorn
-from harness import DIRECT, ROOT
+from harness import DIRECT, ROOT, gunicorn_env
 
 # what a checkout holds that is no part of the source: environments, caches, earlier builds
 NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "__pycache__", "*.pyc", ".*_cache", ".hypothesis",
@@ -62,9 +62,16 @@ def test_an_installed_copy_serves_the_shipped_data_and_page_from_another_folder(
     result = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--disable-pip-version-check",
                              "--target", str(installed), str(wheel)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
-    # gunicorn wsgi:app, as a deployment without this repository runs it: no gunicorn.conf.py, no checkout
+    # the Procfile's release step, then gunicorn wsgi:app, as a deployment without this repository runs them: no
+    # gunicorn.conf.py, no checkout, the migrations from the package
+    database = f"sqlite:///{tmp_path}/installed.sqlite3"
+    env = gunicorn_env(PYTHONPATH=str(installed), DATABASE_URL=database)
+    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"], cwd=elsewhere, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Running upgrade  -> 0001_accounts" in result.stderr
     with running_gunicorn(tmp_path / "gunicorn.log", command=["gunicorn", "--workers", "1", "wsgi:app"], cwd=elsewhere,
-                          PYTHONPATH=str(installed), API_KEYS=RAW_KEY, WEB_CONCURRENCY="1") as server:
+                          PYTHONPATH=str(installed), API_KEYS=RAW_KEY, WEB_CONCURRENCY="1", DATABASE_URL=database) as server:
         with DIRECT.open(f"{server.base}/api/poc/health", timeout=5) as response:
             health = json.load(response)
         with DIRECT.open(f"{server.base}/", timeout=5) as response:

@@ -1,4 +1,4 @@
-"""Bearer keys: from API_KEYS and API_KEYS_FILE, held only as SHA-256 digests, compared in constant time."""
+"""Bearer keys: the operator's (API_KEYS, API_KEYS_FILE) and those account holders make, held only as SHA-256 digests."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from typing import Iterable, NamedTuple
 
 from flask import current_app, request
 
+from corridor.data.accounts import KEY_PREFIX, key_digest
 from corridor.settings import ConfigError
+from corridor.web.account_keys import KeysUnavailable
 from corridor.web.errors import ApiError
 
 _REALM = 'Bearer realm="corridor-api"'
@@ -79,13 +81,10 @@ def read_keys_file(path: str) -> Keys:
 
 
 def with_keys_file(keys: Keys, keys_file: str) -> Keys:
-    """API_KEYS's `keys` and, if set, API_KEYS_FILE's; ConfigError if the file is unusable or there are none."""
+    """API_KEYS's `keys` and, if set, API_KEYS_FILE's; ConfigError if the file is unusable."""
     if keys_file:
         from_file = read_keys_file(keys_file)
         keys = Keys(keys.digests + from_file.digests, keys.short + from_file.short)
-    if not keys.digests:
-        raise ConfigError("API_KEYS is empty and API_KEYS_FILE is not set: give one or more keys "
-                          "(`flask --app app keys generate` makes one) before serving.")
     return keys
 
 
@@ -93,6 +92,26 @@ def generate_key() -> tuple[str, str]:
     """A new random key and its `sha256:` entry for API_KEYS."""
     key = secrets.token_urlsafe(32)
     return key, "sha256:" + digest(key).hex()
+
+
+def operator_key(token: str) -> bool:
+    """Whether `token` is one of API_KEYS and API_KEYS_FILE's keys."""
+    candidate, found = digest(token), False
+    for known in current_app.extensions["corridor"].keys:  # every live key, not stopping early, in constant time
+        found |= hmac.compare_digest(candidate, known)
+    return found
+
+
+def account_key(token: str) -> bool:
+    """Whether `token` is a live key an account holder made; 503 if the accounts database cannot be asked."""
+    if not token.startswith(KEY_PREFIX):  # no database look-up for what cannot be one
+        return False
+    try:
+        return current_app.extensions["account_keys"].live(key_digest(token))
+    except KeysUnavailable:
+        current_app.logger.exception("The accounts database could not be asked about a key.")
+        raise ApiError(503, "unavailable", "API keys cannot be checked right now; try again in a minute.",
+                       {"Retry-After": "60"}) from None
 
 
 def require_api_key() -> None:
@@ -107,12 +126,7 @@ def require_api_key() -> None:
         )
     scheme, _, token = header.partition(" ")
     token = token.strip(" ")
-    found = False
-    if scheme.lower() == "bearer" and token:
-        candidate = digest(token)
-        for known in current_app.extensions["corridor"].keys:  # every live key, not stopping early, in constant time
-            found |= hmac.compare_digest(candidate, known)
-    if not found:
+    if not (scheme.lower() == "bearer" and token and (operator_key(token) or account_key(token))):
         raise ApiError(
             401, "invalid_api_key", "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},

@@ -5,7 +5,9 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Mapping
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
@@ -48,11 +50,14 @@ def not_served_detail(error: NotServed) -> str:
 
 
 def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
-    """The one way an error response is built."""
+    """The one way an error response is built: problem+json, or the same as a page for the account pages' browsers."""
     body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
-    response = jsonify(body)
+    if request.blueprint == "account":
+        response = current_app.response_class(render_template("account/error.html", **body), mimetype="text/html")
+    else:
+        response = jsonify(body)
+        response.mimetype = PROBLEM_MEDIA_TYPE
     response.status_code = status
-    response.mimetype = PROBLEM_MEDIA_TYPE
     response.headers.update(headers or {})
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -62,6 +67,13 @@ def problem_for(error: Exception) -> Response:
     """The problem details answering `error`: the API's own, a lookup of what is not served, HTTP's, or a fault."""
     if isinstance(error, ApiError):
         return problem(error.status, error.code, error.detail, error.headers)
+    if isinstance(error, CSRFError):
+        return problem(400, "invalid_form", "The form expired or came from another site: reload the page and send it again.")
+    if isinstance(error, OperationalError):  # the accounts database is down or unreachable: a while, not a fault here
+        current_app.logger.error("The accounts database failed on %s %s: %s", request.method, request.path,
+                                 str(error.orig).strip().splitlines()[0] if error.orig else type(error).__name__)
+        return problem(503, "unavailable", "Accounts cannot be reached right now; try again in a minute.",
+                       {"Retry-After": "60"})
     if isinstance(error, NotServed):
         return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
     if isinstance(error, NoHistory):

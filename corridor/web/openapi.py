@@ -103,7 +103,7 @@ class SharedParts(BasePlugin):
                 problems.append(412)
             if blueprint == "api":
                 operation["security"] = [{BEARER: []}]
-                problems.append(401)
+                problems += [401, 503]  # 503: an account key while the accounts database cannot be asked
             for status in problems:
                 responses[status] = _problem(status, cors)
             for status, description in _SERVER_LIMITS.items():
@@ -119,6 +119,9 @@ def _problem(status: int, cors: dict[str, Any]) -> dict[str, Any]:
     headers = {**_REQUEST_ID, **cors}
     if status == 401:
         headers["WWW-Authenticate"] = {**_TEXT, "description": 'Bearer realm="corridor-api"…'}
+    if status == 503:
+        headers["Retry-After"] = {"schema": {"type": "integer"}, "required": True,
+                                  "description": "Seconds to wait before trying again."}
     return {"description": HTTPStatus(status).phrase, "headers": headers,
             "content": {PROBLEM_MEDIA_TYPE: {"schema": "Problem"}}}
 

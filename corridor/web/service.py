@@ -163,5 +163,7 @@ def init_service(app: Flask) -> None:
     keys = live_keys(app, env_keys).digests
     data = load_data(app)
     app.extensions["corridor"] = Service(keys, env_keys, data, time.monotonic())
-    app.logger.info("Loaded %s; %d API key(s) live.", data.summary, len(keys))
+    app.logger.info("Loaded %s; %d operator API key(s) live.", data.summary, len(keys))
+    if not keys:
+        app.logger.warning("API_KEYS and API_KEYS_FILE give no key: Group A answers only keys made in accounts.")
     app.logger.info("Loaded the rate history %s.", data.history_summary)

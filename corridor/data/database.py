@@ -1,0 +1,78 @@
+"""The accounts database: SQLAlchemy through Flask-SQLAlchemy, its schema owned by Alembic (Flask-Migrate)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Flask
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase
+
+from corridor.settings import ConfigError
+
+# inside the package, so that an installed copy migrates as a checkout does, from any folder
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+UPGRADE = "flask --app app db upgrade"
+
+
+class Base(DeclarativeBase):
+    """The models' base."""
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate(directory=str(MIGRATIONS))
+
+
+def engine_url(database_url: str) -> str:
+    """DATABASE_URL as SQLAlchemy takes it: `postgres://` and `postgresql://` are psycopg 3's; or ConfigError."""
+    scheme = urlsplit(database_url).scheme.lower()
+    if scheme in ("postgres", "postgresql"):
+        database_url = "postgresql+psycopg" + database_url[len(scheme):]
+    elif scheme not in ("sqlite", "postgresql+psycopg"):
+        raise ConfigError("DATABASE_URL must start with sqlite:/// or postgresql://, "
+                          f"not {scheme + '://' if scheme else 'a value without a scheme'}.")
+    try:
+        make_url(database_url)
+    except ArgumentError:
+        raise ConfigError("DATABASE_URL is not a database URL such as postgresql://user@host/name.") from None
+    return database_url
+
+
+def shown_url(app: Flask) -> str:
+    """The database's URL without its password, for messages."""
+    return db.engine.url.render_as_string(hide_password=True)
+
+
+def init_database(app: Flask, check: bool) -> None:
+    """Connect the app to DATABASE_URL; with `check`, refuse a database behind the migrations (or not reachable)."""
+    app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    db.init_app(app)
+    migrate.init_app(app, db)
+    if check:
+        with app.app_context():
+            try:
+                check_migrated(app)
+            finally:
+                # the master forks workers and the refresher from here: none may share its connections
+                db.engine.dispose()
+
+
+def check_migrated(app: Flask) -> None:
+    """ConfigError unless the database is at the migrations' newest revision."""
+    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
+    try:
+        with db.engine.connect() as connection:
+            current = set(MigrationContext.configure(connection).get_current_heads())
+    except SQLAlchemyError as err:
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        raise ConfigError(f"The database {shown_url(app)} cannot be reached: {reason}") from None
+    if current != heads:
+        state = "has no tables yet" if not current else "is behind the code's migrations"
+        raise ConfigError(f"The database {shown_url(app)} {state}: run `{UPGRADE}` first.")

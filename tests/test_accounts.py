@@ -1,0 +1,414 @@
+"""Account holders through the test client, on SQLite and on PostgreSQL: every form, and their keys on Group A."""
+
+import datetime as dt
+import functools
+import hashlib
+import re
+import string
+
+import pytest
+import sqlalchemy as sa
+from werkzeug.security import generate_password_hash
+
+from conftest import RAW_KEY, build_app
+from corridor.data import accounts
+from corridor.data.accounts import ApiKey
+from corridor.data.database import db, engine_url
+from corridor.web.account_keys import TRUST_SECONDS, AccountKeys
+from holders import CSRF, KEY_FORMAT, PASSWORD, Holder
+
+EMAIL = "ana.silva@example.com"
+
+
+KEYS = ApiKey.__table__
+SHIPPED_SCRYPT = "scrypt:32768:8:1$"  # Werkzeug's default: 32 MiB and about 0.1 s a hash
+
+
+@pytest.fixture(autouse=True)
+def quick_hashes(monkeypatch):
+    """Passwords hashed with scrypt at 1/32 of the shipped cost in these tests, which are about everything else
+    (test_the_password_is_kept_only_as_a_memory_hard_hash checks the shipped cost; gunicorn's tests use it)."""
+    monkeypatch.setattr(accounts, "generate_password_hash",
+                        functools.partial(generate_password_hash, method="scrypt:1024:8:1"))
+
+
+def query(url, statement, **params):
+    """The rows of `statement` (SQL, or a statement on the tables, whose times come back as datetimes), run straight
+    on the database as an operator would."""
+    engine = sa.create_engine(engine_url(url))
+    try:
+        with engine.begin() as connection:
+            result = connection.execute(sa.text(statement) if isinstance(statement, str) else statement, params)
+            return result.all() if result.returns_rows else None
+    finally:
+        engine.dispose()
+
+
+def set_keys(url, **values):
+    query(url, sa.update(KEYS).values(**values))
+
+
+def api(app_or_holder, key, path="/api/corridors"):
+    client = getattr(app_or_holder, "client", None) or app_or_holder.test_client()
+    return client.get(path, headers={"Authorization": f"Bearer {key}"})
+
+
+def signed_up(holder, email=EMAIL):
+    response = holder.sign_up(email)
+    assert response.status_code == 303, response.text
+    return holder
+
+
+def without_token(text):
+    return CSRF.sub("", text)
+
+
+# --- sign up, sign in, sign out --------------------------------------------------------------------
+
+
+def test_signing_up_signs_in_and_sees_other_to_the_account(holder):
+    response = holder.sign_up("Ana.Silva@Example.com")
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/account"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("corridor_session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie  # plain HTTP here: a Secure cookie would never come back
+    page = holder.get("/account")
+    assert page.status_code == 200
+    assert "Signed in as <strong>ana.silva@example.com</strong>" in page.text
+    assert "No key yet." in page.text
+
+
+def test_the_session_cookie_is_secure_behind_https(database_url):
+    holder = Holder(build_app(DATABASE_URL=database_url, PROXY_HOPS="1").test_client())
+    holder.client.environ_base.update({"HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_FOR": "203.0.113.9",
+                                       "HTTP_REFERER": "https://evil.example/account/signup"})
+    # over HTTPS a form must also come from a page of this site, as its Referer says
+    assert holder.sign_up(EMAIL).status_code == 400
+    holder.client.environ_base["HTTP_REFERER"] = "https://localhost/account/signup"
+    response = holder.sign_up(EMAIL)
+    assert response.status_code == 303
+    assert "; Secure" in response.headers["Set-Cookie"]
+
+
+def test_an_email_is_taken_whatever_its_case(holder, accounts_app, database_url):
+    signed_up(holder)
+    other = Holder(accounts_app.test_client())
+    response = other.sign_up("ANA.SILVA@example.COM")
+    assert response.status_code == 400
+    assert "An account with this email exists: sign in instead." in response.text
+    assert query(database_url, "SELECT email FROM accounts") == [(EMAIL,)]
+
+
+@pytest.mark.parametrize("email, password, message", [
+    (EMAIL, "elevenchars", "Use 12 to 200 characters."),
+    (EMAIL, "", "Choose a password."),
+    (EMAIL, "p" * 201, "Use 12 to 200 characters."),
+    ("", PASSWORD, "Enter your email address."),
+    ("ana.example.com", PASSWORD, "Enter an email address such as ana@example.com."),
+    ("ana@example", PASSWORD, "Enter an email address such as ana@example.com."),
+    ("a b@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
+    ("a" * 250 + "@example.com", PASSWORD, "An email address has at most 254 characters."),
+    ("<script>alert(1)</script>@x.io", PASSWORD, "Enter an email address such as ana@example.com."),
+])
+def test_a_refused_sign_up_says_why_and_makes_nothing(holder, database_url, email, password, message):
+    response = holder.sign_up(email, password)
+    assert response.status_code == 400
+    assert message in response.text
+    assert "<script>alert" not in response.text  # what was typed comes back escaped
+    assert query(database_url, "SELECT count(*) FROM accounts") == [(0,)]
+
+
+def test_the_password_is_kept_only_as_a_memory_hard_hash(holder, database_url, monkeypatch):
+    monkeypatch.undo()  # the shipped cost
+    signed_up(holder)
+    [(stored,)] = query(database_url, "SELECT password_hash FROM accounts")
+    assert stored.startswith(SHIPPED_SCRYPT) and PASSWORD not in stored
+    assert holder.submit("/account", "/account/logout").status_code == 303
+    assert holder.log_in(EMAIL).headers["Location"] == "/account"
+
+
+def test_a_wrong_password_and_an_unknown_email_answer_alike(holder, accounts_app):
+    signed_up(holder)
+    stranger = Holder(accounts_app.test_client())
+    wrong_password = stranger.log_in(EMAIL, "not the password at all")
+    unknown_email = stranger.log_in("nobody@example.com", PASSWORD)
+    assert wrong_password.status_code == unknown_email.status_code == 400
+    # the same page but for the email typed, which the form keeps
+    assert without_token(wrong_password.text) == without_token(unknown_email.text).replace("nobody@example.com", EMAIL)
+    assert "The email or the password is wrong." in wrong_password.text
+    assert stranger.get("/account").status_code == 303
+
+
+def test_signing_in_and_out(holder, accounts_app):
+    signed_up(holder)
+    browser = Holder(accounts_app.test_client())
+    response = browser.log_in("  ANA.silva@example.com ")
+    assert (response.status_code, response.headers["Location"]) == (303, "/account")
+    assert browser.get("/account").status_code == 200
+    response = browser.submit("/account", "/account/logout")
+    assert (response.status_code, response.headers["Location"]) == (303, "/account/login")
+    assert "You are signed out." in browser.get("/account/login").text
+    assert browser.get("/account").status_code == 303
+
+
+def test_the_account_page_sends_a_signed_out_browser_to_sign_in(holder):
+    response = holder.get("/account")
+    assert (response.status_code, response.headers["Location"]) == (303, "/account/login")
+
+
+@pytest.mark.parametrize("path", ["/account/signup", "/account/login", "/account/logout", "/account/keys",
+                                  "/account/keys/1/revoke", "/account/delete"])
+def test_every_form_needs_its_csrf_token(holder, database_url, path):
+    signed_up(holder)
+    holder.make_key()
+    response = holder.post(path, {"email": "b@example.com", "password": PASSWORD, "name": "x", "expires_days": "30"})
+    assert response.status_code == 400
+    assert response.mimetype == "text/html"
+    assert "The form expired or came from another site" in response.text
+    assert query(database_url, "SELECT count(*) FROM accounts") == [(1,)]
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(1,)]
+    assert holder.get("/account").status_code == 200  # still signed in
+
+
+def test_account_pages_cannot_be_framed_or_cached(holder):
+    for path in ("/account/signup", "/account/login"):
+        response = holder.get(path)
+        assert response.status_code == 200
+        assert response.headers["Content-Security-Policy"] == (
+            "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'")
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert response.headers["Cache-Control"] == "no-store"
+        assert "<script" not in response.text
+
+
+# --- keys ------------------------------------------------------------------------------------------
+
+
+def test_a_new_key_is_shown_once_and_only_its_digest_is_kept(holder, database_url):
+    signed_up(holder)
+    key = holder.make_key("checkout server", "30")
+    assert KEY_FORMAT.fullmatch(key) and set(key[4:]) <= set(string.ascii_letters + string.digits + "-_")
+    page = holder.get("/account").text
+    assert key not in page
+    row = re.search(r'<tr>\s*<th scope="row">(.*?)</th>' + r"\s*<td[^>]*>(.*?)</td>" * 4, page, re.S)
+    name, shown, created, used, expires = (re.sub(r"<[^>]+>", "", cell).strip() for cell in row.groups())
+    now = dt.datetime.now(dt.timezone.utc)
+    assert (name, shown, used) == ("checkout server", key[:12] + "…", "never")
+    assert created in {(now - dt.timedelta(minutes=m)).strftime("%Y-%m-%d %H:%M UTC") for m in (0, 1)}
+    assert expires in {(now + dt.timedelta(days=30, minutes=-m)).strftime("%Y-%m-%d %H:%M UTC") for m in (0, 1)}
+    [(digest, kept)] = query(database_url, sa.select(KEYS.c.digest, KEYS.c.shown))
+    assert (digest, kept) == (hashlib.sha256(key.encode()).hexdigest(), key[:12])
+
+
+def test_a_new_key_works_at_once_and_a_revoked_one_answers_401(holder):
+    signed_up(holder)
+    key = holder.make_key()
+    assert api(holder, key).status_code == 200
+    assert api(holder, RAW_KEY).status_code == 200  # the operator's keys still work beside it
+    [key_id] = holder.key_ids()
+    response = holder.revoke(key_id)
+    assert (response.status_code, response.headers["Location"]) == (303, "/account")
+    response = api(holder, key)
+    assert response.status_code == 401
+    assert response.get_json()["code"] == "invalid_api_key"
+    assert holder.key_ids() == []
+
+
+@pytest.mark.parametrize("name, expires_days, message", [
+    ("", "30", "Name the key"),
+    ("n" * 61, "30", "A name has at most 60 characters."),
+    ("tab\tname", "30", "A name is printable text."),
+    ("ok", "7", "Not a valid choice"),
+    ("ok", "", "Not a valid choice"),
+])
+def test_a_refused_key_says_why_and_makes_nothing(holder, database_url, name, expires_days, message):
+    signed_up(holder)
+    response = holder.submit("/account", "/account/keys", name=name, expires_days=expires_days)
+    assert response.status_code == 400
+    assert message in response.text and 'id="new-key"' not in response.text
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(0,)]
+
+
+def test_a_key_name_is_shown_as_text(holder):
+    signed_up(holder)
+    holder.make_key('<img src=x onerror="alert(1)">')
+    page = holder.get("/account").text
+    assert "<img" not in page and "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in page
+
+
+@pytest.mark.parametrize("expires_days, days", [("30", 30), ("90", 90), ("365", 365), ("none", None)])
+def test_each_expiry_choice(holder, database_url, expires_days, days):
+    signed_up(holder)
+    holder.make_key("k", expires_days)
+    [(created, expires)] = query(database_url, sa.select(KEYS.c.created_at, KEYS.c.expires_at))
+    assert expires == (created + dt.timedelta(days=days) if days else None)
+
+
+def test_an_expired_key_answers_401(holder, database_url):
+    signed_up(holder)
+    key = holder.make_key("k", "30")
+    set_keys(database_url, expires_at=dt.datetime(2026, 1, 1))
+    response = api(holder, key)
+    assert response.status_code == 401 and response.get_json()["code"] == "invalid_api_key"
+    assert "<strong>expired</strong> 2026-01-01 00:00 UTC" in holder.get("/account").text
+
+
+def test_a_holder_has_at_most_ten_live_keys(holder, database_url):
+    signed_up(holder)
+    keys = [holder.make_key(f"key {n}") for n in range(10)]
+    response = holder.submit("/account", "/account/keys", name="eleventh", expires_days="30")
+    assert response.status_code == 400
+    assert "You have 10 live keys, the most an account may hold: revoke one first." in response.text
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(10,)]
+    holder.revoke(holder.key_ids()[0])
+    assert KEY_FORMAT.fullmatch(holder.make_key("eleventh"))
+    assert api(holder, keys[-1]).status_code == 200
+
+
+@pytest.mark.parametrize("key_id", ["999", "0", "abc", "1.0", "99999999999999999999"])
+def test_revoking_a_key_one_does_not_hold_is_404(holder, key_id):
+    signed_up(holder)
+    holder.make_key()
+    token = holder.token()
+    response = holder.post(f"/account/keys/{key_id}/revoke", {"csrf_token": token})
+    assert response.status_code == 404
+    assert len(holder.key_ids()) == 1
+
+
+def test_revoking_another_holders_key_is_404_and_changes_nothing(holder, accounts_app):
+    signed_up(holder)
+    key = holder.make_key()
+    [key_id] = holder.key_ids()
+    mallory = signed_up(Holder(accounts_app.test_client()), "mallory@example.com")
+    response = mallory.revoke(key_id)
+    assert response.status_code == 404
+    assert holder.key_ids() == [key_id]
+    assert api(holder, key).status_code == 200
+
+
+def test_deleting_the_account_takes_its_password_and_its_keys(holder, accounts_app, database_url):
+    signed_up(holder)
+    key = holder.make_key()
+    response = holder.submit("/account", "/account/delete", password="not the password")
+    assert response.status_code == 400 and "The password is wrong; the account is kept." in response.text
+    assert api(holder, key).status_code == 200
+    response = holder.submit("/account", "/account/delete", password=PASSWORD)
+    assert (response.status_code, response.headers["Location"]) == (303, "/account/signup")
+    assert api(holder, key).status_code == 401
+    assert holder.get("/account").status_code == 303
+    assert query(database_url, "SELECT count(*) FROM accounts") == [(0,)]
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(0,)]
+    assert Holder(accounts_app.test_client()).log_in(EMAIL).status_code == 400
+
+
+def test_nothing_secret_reaches_the_database_or_the_log(holder, database_url, caplog):
+    caplog.set_level("DEBUG")
+    signed_up(holder)
+    key = holder.make_key()
+    api(holder, key)
+    stored = repr(query(database_url, "SELECT * FROM accounts") + query(database_url, "SELECT * FROM api_keys"))
+    for secret in (PASSWORD, key, key[12:]):
+        assert secret not in stored and secret not in caplog.text
+
+
+# --- keys on the hot path ----------------------------------------------------------------------------
+
+
+class Clock:
+    """A monotonic clock the test moves."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def with_clock(app):
+    clock = Clock()
+    app.extensions["account_keys"] = AccountKeys(clock)
+    return clock
+
+
+def test_the_hot_path_asks_the_database_once_per_key_and_trust_period(holder, accounts_app):
+    clock = with_clock(accounts_app)
+    signed_up(holder)
+    key = holder.make_key()
+    statements = []
+    with accounts_app.app_context():
+        engine = db.engine
+    listen = lambda *args: statements.append(args[2])  # noqa: E731
+    sa.event.listen(engine, "before_cursor_execute", listen)
+    try:
+        for _ in range(50):
+            assert api(holder, key).status_code == 200
+        asked = len([s for s in statements if "api_keys" in s])
+        clock.now += TRUST_SECONDS
+        assert api(holder, key).status_code == 200
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", listen)
+    assert asked == 2  # the look-up, and "last used"
+    assert len([s for s in statements if "api_keys" in s]) == 3  # one look-up more once trust ran out
+
+
+def test_a_revoked_key_stops_on_another_instance_within_the_trust_period(holder, accounts_app, database_url):
+    other = build_app(DATABASE_URL=database_url)  # a second instance on the same database
+    clock = with_clock(other)
+    signed_up(holder)
+    key = holder.make_key()
+    assert api(other, key).status_code == 200  # a key made on one instance works on the other at once
+    holder.revoke(holder.key_ids()[0])
+    clock.now += TRUST_SECONDS - 0.5
+    assert api(other, key).status_code == 200  # what the other instance learnt is still trusted
+    clock.now += 0.5
+    assert api(other, key).status_code == 401
+
+
+def test_last_used_is_written_at_most_once_a_minute_per_key(holder, accounts_app, database_url):
+    clock = with_clock(accounts_app)
+    signed_up(holder)
+    key = holder.make_key()
+    api(holder, key)
+    last_used = sa.select(KEYS.c.last_used_at)
+    [(first,)] = query(database_url, last_used)
+    assert abs(first - dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)) < dt.timedelta(seconds=5)
+    assert f'<td data-label="Last used">{first:%Y-%m-%d %H:%M} UTC</td>' in holder.get("/account").text
+    # another instance wrote it 30 s ago: a minute later here, the database still refuses a second write
+    set_keys(database_url, last_used_at=first - dt.timedelta(seconds=30))
+    clock.now += 61
+    api(holder, key)
+    assert query(database_url, last_used) == [(first - dt.timedelta(seconds=30),)]
+    set_keys(database_url, last_used_at=first - dt.timedelta(seconds=61))
+    clock.now += 61
+    api(holder, key)
+    [(latest,)] = query(database_url, last_used)
+    assert latest >= first
+
+
+def test_the_service_starts_without_operator_keys(database_url):
+    app = build_app(DATABASE_URL=database_url, API_KEYS="")
+    holder = Holder(app.test_client())
+    signed_up(holder)
+    key = holder.make_key()
+    assert api(app, key).status_code == 200
+    assert api(app, RAW_KEY).status_code == 401
+    assert api(app, "cor_" + "x" * 43).status_code == 401
+
+
+def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app, tmp_path, migrated_sqlite):
+    path = tmp_path / "gone.sqlite3"
+    path.write_bytes(migrated_sqlite.read_bytes())
+    app = make_app(DATABASE_URL=f"sqlite:///{path}")
+    holder = signed_up(Holder(app.test_client()))
+    key = holder.make_key()
+    path.unlink()
+    with app.app_context():
+        db.engine.dispose()  # its connections kept the file open: SQLite now opens an empty one, with no table
+    for response in (api(app, key), holder.get("/account")):
+        assert response.status_code == 503
+        assert response.headers["Retry-After"] == "60"
+    assert api(app, key).get_json()["code"] == "unavailable"
+    page = holder.get("/account")
+    assert page.mimetype == "text/html" and "Accounts cannot be reached right now; try again in a minute." in page.text
+    assert api(app, RAW_KEY).status_code == 200

@@ -1,0 +1,91 @@
+"""Account holders through real gunicorn, on SQLite and on PostgreSQL; two instances on one database agree."""
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+from conftest import running_gunicorn
+from harness import ROOT, gunicorn_env, skip_without, unused_port
+from holders import KEY_FORMAT, PASSWORD, HttpHolder
+
+BOUND = 10  # seconds: a revoked key answers 401 on every instance within this
+
+
+def until_refused(holder, key):
+    """Seconds until `key` answers 401 on `holder`'s server; fails after BOUND."""
+    started = time.monotonic()
+    while True:
+        response = holder.api(key)
+        if response.status_code == 401:
+            assert response.json()["code"] == "invalid_api_key"
+            return time.monotonic() - started
+        assert response.status_code == 200
+        assert time.monotonic() - started < BOUND, f"the key still works after {BOUND} s"
+        time.sleep(0.1)
+
+
+def test_a_holders_path_through_gunicorn(tmp_path, database_url):
+    # no operator key at all: the service starts, and Group A is open to account keys only
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as server:
+        ana = HttpHolder(server.base)
+        response = ana.sign_up("ana@example.com")
+        assert (response.status_code, response.headers["Location"]) == (303, "/account")
+        assert ana.get("/account").status_code == 200
+        key = ana.make_key("laptop", "90")
+        assert KEY_FORMAT.fullmatch(key)
+        response = ana.api(key)
+        assert response.status_code == 200 and response.json()[0]["from_currency"] == "USD"
+        [key_id] = ana.key_ids()
+        assert ana.revoke(key_id).status_code == 303
+        assert until_refused(ana, key) < BOUND
+
+        assert ana.submit("/account", "/account/logout").headers["Location"] == "/account/login"
+        assert ana.get("/account").status_code == 303
+        assert ana.log_in("ana@example.com").headers["Location"] == "/account"
+        key = ana.make_key("server", "none")
+        assert ana.api(key).status_code == 200
+        response = ana.submit("/account", "/account/delete", password=PASSWORD)
+        assert (response.status_code, response.headers["Location"]) == (303, "/account/signup")
+        assert until_refused(ana, key) < BOUND
+    log = server.log.read_text()
+    assert key not in log and PASSWORD not in log
+
+
+def test_two_instances_on_one_database_agree(tmp_path, database_url):
+    with running_gunicorn(tmp_path / "a.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as first, \
+         running_gunicorn(tmp_path / "b.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as second:
+        ana = HttpHolder(first.base)
+        ana.sign_up("ana@example.com")
+        key = ana.make_key()
+        elsewhere = HttpHolder(second.base)
+        assert all(elsewhere.api(key).status_code == 200 for _ in range(8))  # at once, on every worker
+        ana.revoke(ana.key_ids()[0])
+        waited = until_refused(elsewhere, key)
+        assert all(elsewhere.api(key).status_code == 401 for _ in range(8))
+    assert waited < BOUND
+
+
+def test_make_run_migrates_a_new_database_and_prints_a_working_key(tmp_path):
+    skip_without("make")
+    port = unused_port()
+    database = f"sqlite:///{tmp_path}/run.sqlite3"  # no table yet: `make run` applies the migrations itself
+    env = gunicorn_env(DATABASE_URL=database, WEB_CONCURRENCY="1")
+    with open(tmp_path / "make.log", "w") as output:
+        process = subprocess.Popen(["make", "--no-print-directory", "run", f"PORT={port}"], cwd=ROOT, env=env,
+                                   stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while "Booting worker" not in (log := (tmp_path / "make.log").read_text()):
+            assert process.poll() is None and time.monotonic() < deadline, log
+            time.sleep(0.1)
+        key = re.search(r"Development API key: (\S+)", log)[1]
+        holder = HttpHolder(f"http://127.0.0.1:{port}")
+        assert holder.api(key).status_code == 200
+        assert holder.sign_up("ana@example.com").status_code == 303
+        assert holder.api(holder.make_key()).status_code == 200
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    assert "Running upgrade  -> 0001_accounts" in log

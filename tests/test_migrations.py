@@ -1,0 +1,91 @@
+"""The schema is Alembic's: `flask db upgrade` makes it and may run again; a server refuses a database behind it."""
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+
+from corridor.data.database import engine_url
+from corridor.settings import ConfigError
+from harness import flask_command
+
+HEAD = "0001_accounts"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request, tmp_path):
+    """A database with no table yet, of each kind."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/empty.sqlite3"
+        return
+    request.getfixturevalue("postgres_url")  # skips where no PostgreSQL runs
+    from conftest import POSTGRES_ADMIN
+
+    name = f"corridor_empty_{request.node.name.split('[')[0][-20:]}"
+    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def tables(url):
+    engine = sa.create_engine(engine_url(url))
+    try:
+        with engine.connect() as connection:
+            return set(sa.inspect(connection).get_table_names()), connection.execute(
+                sa.text("SELECT version_num FROM alembic_version")).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
+    for _ in range(2):
+        result = flask_command("db", "upgrade", DATABASE_URL=empty_database)
+        assert result.returncode == 0, result.stderr
+    assert tables(empty_database) == ({"accounts", "api_keys", "alembic_version"}, HEAD)
+
+
+def test_the_models_and_the_migrations_agree(migrated_sqlite):
+    result = flask_command("db", "check", DATABASE_URL=f"sqlite:///{migrated_sqlite}")
+    assert result.returncode == 0, result.stderr
+    assert "No new upgrade operations detected." in result.stdout + result.stderr
+
+
+def test_a_server_refuses_a_database_with_no_tables_and_names_the_command(make_app, empty_database):
+    shown = empty_database
+    with pytest.raises(ConfigError) as refused:
+        make_app(DATABASE_URL=empty_database)
+    assert refused.value.format_message() == (
+        f"The database {shown.replace('postgresql://', 'postgresql+psycopg://')} has no tables yet: "
+        "run `flask --app app db upgrade` first.")
+
+
+def test_a_server_refuses_a_database_at_another_revision(make_app, empty_database):
+    assert flask_command("db", "upgrade", DATABASE_URL=empty_database).returncode == 0
+    engine = sa.create_engine(engine_url(empty_database))
+    with engine.begin() as connection:
+        connection.execute(sa.text("UPDATE alembic_version SET version_num = '0000_older'"))
+    engine.dispose()
+    with pytest.raises(ConfigError, match=r"is behind the code's migrations: run `flask --app app db upgrade` first\."):
+        make_app(DATABASE_URL=empty_database)
+
+
+@pytest.mark.parametrize("url, message", [
+    ("mysql://root@127.0.0.1/test", "DATABASE_URL must start with sqlite:/// or postgresql://, not mysql://."),
+    ("127.0.0.1:5432/test", "DATABASE_URL must start with sqlite:/// or postgresql://, not a value without a scheme."),
+    ("postgresql://corridor:s3cret-pass@127.0.0.1:1/corridor",
+     "The database postgresql+psycopg://corridor:***@127.0.0.1:1/corridor cannot be reached: "),
+])
+def test_an_unusable_database_url_is_refused_with_a_reason(make_app, url, message):
+    with pytest.raises(ConfigError) as refused:
+        make_app(DATABASE_URL=url)
+    assert refused.value.format_message().startswith(message)
+    assert "s3cret" not in refused.value.format_message()
+
+
+def test_postgres_urls_use_psycopg_3():
+    assert engine_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert engine_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
