@@ -412,3 +412,11 @@ def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app
     page = holder.get("/account")
     assert page.mimetype == "text/html" and "Accounts cannot be reached right now; try again in a minute." in page.text
     assert api(app, RAW_KEY).status_code == 200
+
+
+def test_the_api_sets_no_cookie_even_for_a_signed_in_browser(holder):
+    signed_up(holder)
+    for path in ("/api/poc/corridors", "/api/poc/health", "/"):
+        response = holder.get(path)
+        assert response.status_code == 200
+        assert "Set-Cookie" not in response.headers and "Cookie" not in response.headers.get("Vary", "")
