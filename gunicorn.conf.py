@@ -14,6 +14,11 @@ def _int_env(name: str, default: int) -> int:
     return int(value)
 
 
+# psycopg chooses how to wait for PostgreSQL when it is first imported, in the master, before the
+# gevent workers patch `select`: its C wait would then stop every greenlet of a worker during a
+# query, while poll(), looked up at each call, is gevent's once patched
+os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_poll")
+
 bind = f"0.0.0.0:{_int_env('PORT', 8000)}"
 # gevent: a slow or idle client costs a greenlet, not a worker (sync and gthread workers stall
 # behind 400 half-sent requests); workers = cores + 1 keeps both cores busy with CPU-bound handlers

@@ -1,5 +1,6 @@
 """Account holders through the test client, on SQLite and on PostgreSQL: every form, and their keys on Group A."""
 
+import concurrent.futures
 import datetime as dt
 import functools
 import hashlib
@@ -14,7 +15,7 @@ from conftest import RAW_KEY, build_app
 from corridor.data import accounts
 from corridor.data.accounts import ApiKey
 from corridor.data.database import db, engine_url
-from corridor.web.account_keys import TRUST_SECONDS, AccountKeys
+from corridor.web.account_keys import DOWN_SECONDS, TRUST_SECONDS, AccountKeys
 from holders import CSRF, KEY_FORMAT, PASSWORD, Holder
 
 EMAIL = "ana.silva@example.com"
@@ -110,6 +111,8 @@ def test_an_email_is_taken_whatever_its_case(holder, accounts_app, database_url)
     ("a b@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
     ("a" * 250 + "@example.com", PASSWORD, "An email address has at most 254 characters."),
     ("<script>alert(1)</script>@x.io", PASSWORD, "Enter an email address such as ana@example.com."),
+    ("ana\x00@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
+    ("ana@exa\x7fmple.com", PASSWORD, "Enter an email address such as ana@example.com."),
 ])
 def test_a_refused_sign_up_says_why_and_makes_nothing(holder, database_url, email, password, message):
     response = holder.sign_up(email, password)
@@ -138,6 +141,17 @@ def test_a_wrong_password_and_an_unknown_email_answer_alike(holder, accounts_app
     assert without_token(wrong_password.text) == without_token(unknown_email.text).replace("nobody@example.com", EMAIL)
     assert "The email or the password is wrong." in wrong_password.text
     assert stranger.get("/account").status_code == 303
+
+
+def test_an_unknown_email_is_checked_against_a_hash_as_costly_as_a_real_one():
+    assert accounts._STAND_IN_HASH.split("$")[0] == generate_password_hash("x").split("$")[0]
+
+
+@pytest.mark.parametrize("email", ["ana\x00@example.com", "a" * 300 + "@example.com"])
+def test_a_malformed_email_at_sign_in_is_a_400(holder, email):
+    response = holder.log_in(email)
+    assert response.status_code == 400
+    assert "Enter an email address such as" in response.text or "An email address has at most 254" in response.text
 
 
 def test_signing_in_and_out(holder, accounts_app):
@@ -217,6 +231,7 @@ def test_a_new_key_works_at_once_and_a_revoked_one_answers_401(holder):
 
 @pytest.mark.parametrize("name, expires_days, message", [
     ("", "30", "Name the key"),
+    ("   ", "30", "Name the key"),
     ("n" * 61, "30", "A name has at most 60 characters."),
     ("tab\tname", "30", "A name is printable text."),
     ("ok", "7", "Not a valid choice"),
@@ -302,6 +317,64 @@ def test_deleting_the_account_takes_its_password_and_its_keys(holder, accounts_a
     assert Holder(accounts_app.test_client()).log_in(EMAIL).status_code == 400
 
 
+def test_a_deleted_accounts_session_opens_no_later_account(holder, accounts_app):
+    signed_up(holder)
+    elsewhere = Holder(accounts_app.test_client())  # the same holder signed in on another device
+    assert elsewhere.log_in(EMAIL).status_code == 303
+    holder.submit("/account", "/account/delete", password=PASSWORD)
+    newcomer = signed_up(Holder(accounts_app.test_client()), "newcomer@example.com")
+    assert "newcomer@example.com" in newcomer.get("/account").text
+    response = elsewhere.get("/account")
+    assert (response.status_code, response.headers["Location"]) == (303, "/account/login")
+
+
+def test_deleting_an_account_row_takes_its_keys_with_it(holder, database_url):
+    signed_up(holder)
+    key = holder.make_key()
+    engine = sa.create_engine(engine_url(database_url))
+    with engine.begin() as connection:  # as docs/OPERATIONS.md tells an operator to
+        if engine.dialect.name == "sqlite":
+            connection.execute(sa.text("PRAGMA foreign_keys=ON"))
+        connection.execute(sa.text("DELETE FROM accounts WHERE email = :email"), {"email": EMAIL})
+    engine.dispose()
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(0,)]
+    assert api(holder, key).status_code == 401
+
+
+def test_a_key_left_without_its_account_opens_nothing(holder, database_url):
+    signed_up(holder)
+    key = holder.make_key()
+    # SQLite's own shell leaves foreign keys off, and PostgreSQL's owner can switch them off: the keys stay behind
+    engine = sa.create_engine(engine_url(database_url))
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(sa.text("ALTER TABLE accounts DISABLE TRIGGER ALL"))
+        connection.execute(sa.text("DELETE FROM accounts"))
+        if engine.dialect.name == "postgresql":
+            connection.execute(sa.text("ALTER TABLE accounts ENABLE TRIGGER ALL"))
+    engine.dispose()
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(1,)]
+    assert api(holder, key).status_code == 401
+
+
+def test_two_holders_racing_for_the_tenth_key_get_one(holder, accounts_app, database_url):
+    signed_up(holder)
+    for n in range(8):
+        holder.make_key(f"key {n}")
+    cookie = holder.client.get_cookie("corridor_session").value
+    token = holder.token()
+
+    def make(n):
+        client = accounts_app.test_client()
+        client.set_cookie("corridor_session", cookie)
+        return client.post("/account/keys", data={"csrf_token": token, "name": f"racer {n}", "expires_days": "30"})
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        statuses = sorted(response.status_code for response in pool.map(make, range(4)))
+    assert statuses == [200, 200, 400, 400]
+    assert query(database_url, "SELECT count(*) FROM api_keys") == [(10,)]
+
+
 def test_nothing_secret_reaches_the_database_or_the_log(holder, database_url, caplog):
     caplog.set_level("DEBUG")
     signed_up(holder)
@@ -331,25 +404,46 @@ def with_clock(app):
     return clock
 
 
+def sql_of(app, action):
+    """The SQL statements `app` sends while `action` runs."""
+    statements = []
+
+    def seen(connection, cursor, statement, *args):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", seen)
+    try:
+        action()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", seen)
+    return statements
+
+
 def test_the_hot_path_asks_the_database_once_per_key_and_trust_period(holder, accounts_app):
     clock = with_clock(accounts_app)
     signed_up(holder)
     key = holder.make_key()
-    statements = []
-    with accounts_app.app_context():
-        engine = db.engine
-    listen = lambda *args: statements.append(args[2])  # noqa: E731
-    sa.event.listen(engine, "before_cursor_execute", listen)
-    try:
-        for _ in range(50):
-            assert api(holder, key).status_code == 200
-        asked = len([s for s in statements if "api_keys" in s])
-        clock.now += TRUST_SECONDS
-        assert api(holder, key).status_code == 200
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", listen)
-    assert asked == 2  # the look-up, and "last used"
-    assert len([s for s in statements if "api_keys" in s]) == 3  # one look-up more once trust ran out
+    statements = sql_of(accounts_app, lambda: [api(holder, key) for _ in range(50)])
+    assert len(statements) == 2  # the look-up, and "last used"
+    clock.now += TRUST_SECONDS
+    assert len(sql_of(accounts_app, lambda: api(holder, key))) == 1  # one look-up more once trust ran out
+
+
+@pytest.mark.parametrize("token", ["cor_short", "cor_" + "!" * 43, "cor_" + "A" * 44, "COR_" + "A" * 43])
+def test_text_not_shaped_like_a_key_never_reaches_the_database(holder, accounts_app, token):
+    statements = sql_of(accounts_app, lambda: [api(holder, token) for _ in range(3)])
+    assert statements == []
+    assert api(holder, token).get_json()["code"] == "invalid_api_key"
+
+
+def test_an_unknown_key_is_looked_up_once_per_trust_period(holder, accounts_app):
+    clock = with_clock(accounts_app)
+    made_up = "cor_" + "A" * 43
+    assert len(sql_of(accounts_app, lambda: [api(holder, made_up) for _ in range(20)])) == 1
+    clock.now += TRUST_SECONDS
+    assert len(sql_of(accounts_app, lambda: api(holder, made_up))) == 1
 
 
 def test_a_revoked_key_stops_on_another_instance_within_the_trust_period(holder, accounts_app, database_url):
@@ -396,10 +490,11 @@ def test_the_service_starts_without_operator_keys(database_url):
     assert api(app, "cor_" + "x" * 43).status_code == 401
 
 
-def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app, tmp_path, migrated_sqlite):
+def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app, tmp_path, migrated_sqlite, caplog):
     path = tmp_path / "gone.sqlite3"
     path.write_bytes(migrated_sqlite.read_bytes())
     app = make_app(DATABASE_URL=f"sqlite:///{path}")
+    clock = with_clock(app)
     holder = signed_up(Holder(app.test_client()))
     key = holder.make_key()
     path.unlink()
@@ -408,7 +503,15 @@ def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app
     for response in (api(app, key), holder.get("/account")):
         assert response.status_code == 503
         assert response.headers["Retry-After"] == "60"
-    assert api(app, key).get_json()["code"] == "unavailable"
+    # for DOWN_SECONDS the keys answer 503 without asking the database again
+    assert sql_of(app, lambda: api(app, key).get_json()["code"] == "unavailable") == []
+    clock.now += DOWN_SECONDS
+    assert len(sql_of(app, lambda: api(app, key))) == 1
+    failures = [r.getMessage() for r in caplog.records if "The accounts database failed" in r.getMessage()]
+    assert failures == ["The accounts database failed (no such table: api_keys); account keys answer 503 for 5 s.",
+                        "The accounts database failed on GET /account: no such table: accounts",
+                        "The accounts database failed (no such table: api_keys); account keys answer 503 for 5 s."]
+    assert "Traceback" not in caplog.text and EMAIL not in caplog.text
     page = holder.get("/account")
     assert page.mimetype == "text/html" and "Accounts cannot be reached right now; try again in a minute." in page.text
     assert api(app, RAW_KEY).status_code == 200

@@ -1,12 +1,13 @@
 """Account holders through real gunicorn, on SQLite and on PostgreSQL; two instances on one database agree."""
 
+import concurrent.futures
 import os
 import re
 import signal
 import subprocess
 import time
 
-from conftest import running_gunicorn
+from conftest import RAW_KEY, running_gunicorn
 from harness import ROOT, gunicorn_env, skip_without, unused_port
 from holders import KEY_FORMAT, PASSWORD, HttpHolder
 
@@ -89,3 +90,23 @@ def test_make_run_migrates_a_new_database_and_prints_a_working_key(tmp_path):
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
     assert "Running upgrade  -> 0001_accounts" in log
+
+
+def test_a_slow_postgresql_query_holds_up_no_other_request_of_its_worker(tmp_path, postgres_url):
+    import psycopg
+
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1",
+                          DATABASE_URL=postgres_url) as server:
+        holder = HttpHolder(server.base)
+        with psycopg.connect(postgres_url) as blocker, concurrent.futures.ThreadPoolExecutor(1) as pool:
+            blocker.execute("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE")  # every key look-up now waits
+            waiting = pool.submit(holder.api, "cor_" + "A" * 43)
+            time.sleep(0.5)
+            assert not waiting.done()  # the look-up is held in the database
+            started = time.monotonic()
+            response = holder.api(RAW_KEY)  # the same (single) worker, another greenlet
+            served_in = time.monotonic() - started
+            blocker.rollback()  # the lock goes: the look-up finishes
+            assert waiting.result(timeout=10).status_code == 401
+    assert response.status_code == 200
+    assert served_in < 1, f"an operator key waited {served_in:.1f} s behind a database query"

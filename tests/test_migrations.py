@@ -62,13 +62,14 @@ def test_a_server_refuses_a_database_with_no_tables_and_names_the_command(make_a
         "run `flask --app app db upgrade` first.")
 
 
-def test_a_server_refuses_a_database_at_another_revision(make_app, empty_database):
+def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, empty_database):
     assert flask_command("db", "upgrade", DATABASE_URL=empty_database).returncode == 0
     engine = sa.create_engine(engine_url(empty_database))
     with engine.begin() as connection:
-        connection.execute(sa.text("UPDATE alembic_version SET version_num = '0000_older'"))
+        connection.execute(sa.text("UPDATE alembic_version SET version_num = '0002_newer'"))
     engine.dispose()
-    with pytest.raises(ConfigError, match=r"is behind the code's migrations: run `flask --app app db upgrade` first\."):
+    with pytest.raises(ConfigError, match=r"is at revision 0002_newer, which this code does not know: newer code "
+                                          r"migrated it; serve that code, or downgrade the database with it\."):
         make_app(DATABASE_URL=empty_database)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
-from functools import cache
 from typing import NamedTuple
 
 from sqlalchemy import DateTime, ForeignKey, String, func, select, update
@@ -35,6 +34,7 @@ class Account(db.Model):
     """A holder: an email (lower case, unique) and a password hash (Werkzeug's scrypt)."""
 
     __tablename__ = "accounts"
+    __table_args__ = {"sqlite_autoincrement": True}  # an id is never reused: an old session cannot open a new account
 
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
@@ -48,6 +48,7 @@ class ApiKey(db.Model):
     """One of a holder's keys: its name, first characters and digest, never the key."""
 
     __tablename__ = "api_keys"
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
@@ -83,10 +84,10 @@ def normal_email(email: str) -> str:
     return email.strip().lower()
 
 
-@cache
-def _stand_in_hash() -> str:
-    # checked when no account has the email, so that an unknown email takes as long as a wrong password
-    return generate_password_hash(secrets.token_urlsafe(16))
+# checked when no account has the email, so that an unknown email takes as long as a wrong password: the
+# hash, with Werkzeug's default method, of a random text nobody kept
+_STAND_IN_HASH = ("scrypt:32768:8:1$lGmV62vWyypx3ACL$efb06110694a2407076f9505f274188978de2d765a8191904a264db4a7a63720"
+                  "cf655b5eb47f8176f9761db22b16e68b8e03dee068972161c1951b960fbe0289")
 
 
 def create_account(email: str, password: str) -> Account:
@@ -105,7 +106,7 @@ def authenticate(email: str, password: str) -> Account | None:
     """The account with this email and password; None for a wrong password and an unknown email alike."""
     account = db.session.scalar(select(Account).where(Account.email == normal_email(email)))
     if account is None:
-        check_password_hash(_stand_in_hash(), password)
+        check_password_hash(_STAND_IN_HASH, password)
         return None
     return account if check_password_hash(account.password_hash, password) else None
 
@@ -117,17 +118,19 @@ def password_matches(account: Account, password: str) -> bool:
 def create_key(account: Account, name: str, expires_days: int | None) -> tuple[str, ApiKey]:
     """A new key for `account` and its row, committed; TooManyKeys at MAX_LIVE_KEYS live ones."""
     now = utcnow()
-    # the holder's row locked (PostgreSQL) while counting, so two requests at once cannot both make the 10th
+    # two requests at once must not both make the 11th: PostgreSQL locks the holder's row until commit; SQLite lets
+    # one writer at a time in, so counting after the insert sees every other key made
     db.session.execute(select(Account.id).where(Account.id == account.id).with_for_update())
-    live = db.session.scalar(select(func.count()).select_from(ApiKey).where(
-        ApiKey.account_id == account.id, (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now)))
-    if live >= MAX_LIVE_KEYS:
-        db.session.rollback()
-        raise TooManyKeys()
     key = KEY_PREFIX + secrets.token_urlsafe(32)  # 43 characters, 256 bits
     row = ApiKey(account=account, name=name, shown=key[:SHOWN_CHARS], digest=key_digest(key), created_at=now,
                  expires_at=now + dt.timedelta(days=expires_days) if expires_days else None)
     db.session.add(row)
+    db.session.flush()
+    live = db.session.scalar(select(func.count()).select_from(ApiKey).where(
+        ApiKey.account_id == account.id, (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now)))
+    if live > MAX_LIVE_KEYS:
+        db.session.rollback()
+        raise TooManyKeys()
     db.session.commit()
     return key, row
 
@@ -152,7 +155,8 @@ def delete_account(account: Account) -> list[str]:
 
 def find_key(digest: str) -> KeyRecord | None:
     """The key with this digest, live or expired; None if there is none."""
-    row = db.session.execute(select(ApiKey.id, ApiKey.expires_at).where(ApiKey.digest == digest)).first()
+    # joined with its account: a key whose account is gone (deleted with foreign keys off) opens nothing
+    row = db.session.execute(select(ApiKey.id, ApiKey.expires_at).join(Account).where(ApiKey.digest == digest)).first()
     db.session.rollback()  # the connection goes back to the pool at once
     return KeyRecord(*row) if row else None
 

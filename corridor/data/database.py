@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from alembic.migration import MigrationContext
@@ -10,6 +11,7 @@ from alembic.script import ScriptDirectory
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
@@ -51,10 +53,17 @@ def shown_url(app: Flask) -> str:
 
 def init_database(app: Flask, check: bool) -> None:
     """Connect the app to DATABASE_URL; with `check`, refuse a database behind the migrations (or not reachable)."""
-    app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    url = app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
+    # parameters (emails, hashes) are left out of SQLAlchemy's error messages, which reach the log
+    options = {"pool_pre_ping": True, "hide_parameters": True}
+    if url.startswith("postgresql"):
+        options["connect_args"] = {"connect_timeout": 3}  # an unreachable server costs a request 3 s, not 2 minutes
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     migrate.init_app(app, db)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            event.listen(db.engine, "connect", enforce_foreign_keys)
     if check:
         with app.app_context():
             try:
@@ -64,15 +73,29 @@ def init_database(app: Flask, check: bool) -> None:
                 db.engine.dispose()
 
 
+def enforce_foreign_keys(connection: Any, record: Any) -> None:
+    """SQLite leaves foreign keys unchecked unless each connection asks: a deleted account's keys go with it."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
 def check_migrated(app: Flask) -> None:
     """ConfigError unless the database is at the migrations' newest revision."""
-    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
+    scripts = ScriptDirectory(str(MIGRATIONS))
+    heads = set(scripts.get_heads())
     try:
         with db.engine.connect() as connection:
             current = set(MigrationContext.configure(connection).get_current_heads())
     except SQLAlchemyError as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
         raise ConfigError(f"The database {shown_url(app)} cannot be reached: {reason}") from None
-    if current != heads:
-        state = "has no tables yet" if not current else "is behind the code's migrations"
-        raise ConfigError(f"The database {shown_url(app)} {state}: run `{UPGRADE}` first.")
+    if current == heads:
+        return
+    if not current:
+        raise ConfigError(f"The database {shown_url(app)} has no tables yet: run `{UPGRADE}` first.")
+    known = {revision.revision for revision in scripts.walk_revisions()}
+    if current <= known:
+        raise ConfigError(f"The database {shown_url(app)} is behind the code's migrations: run `{UPGRADE}` first.")
+    raise ConfigError(f"The database {shown_url(app)} is at revision {', '.join(sorted(current - known))}, which this "
+                      "code does not know: newer code migrated it; serve that code, or downgrade the database with it.")

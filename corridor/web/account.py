@@ -6,12 +6,14 @@ import datetime as dt
 import functools
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from flask import (
     Blueprint,
     Flask,
+    Request,
     Response,
     current_app,
     flash,
@@ -91,6 +93,9 @@ def secret_key(app: Flask) -> str:
                               "python3 -c 'import secrets; print(secrets.token_urlsafe(32))' makes one.")
         return app.config["SECRET_KEY"]
     path = Path(app.instance_path) / "secret_key"
+    if not app.config["DATABASE_URL"].startswith("sqlite"):  # a shared database suggests several instances
+        app.logger.warning("SECRET_KEY is not set: this instance signs sessions with its own key (%s); set one "
+                           "SECRET_KEY on every instance that shares the accounts database.", path)
     try:
         os.makedirs(app.instance_path, exist_ok=True)
         try:

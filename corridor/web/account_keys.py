@@ -3,50 +3,58 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from cachetools import TTLCache
 from flask import current_app
 from sqlalchemy.exc import SQLAlchemyError
 
-from corridor.data.accounts import KeyRecord, find_key, record_use, utcnow
+from corridor.data.accounts import KEY_PREFIX, KeyRecord, find_key, key_digest, record_use, utcnow
 
-# A revoked, expired or deleted key stops working within TRUST_SECONDS on every instance: each keeps
-# what it learnt of a digest (live or not) that long. At most MAX_DIGESTS digests are kept (about
-# 200 bytes each); beyond that the oldest go first.
+# A revoked, expired or deleted key stops working within TRUST_SECONDS on every instance: each process
+# keeps what it learnt of a key that long. At most MAX_KEYS live keys are kept (about 200 bytes each),
+# and apart from them at most MAX_UNKNOWN keys found in no account, so that a flood of made-up keys
+# cannot push the live ones out; beyond either bound the oldest go first.
 TRUST_SECONDS = 5.0
-MAX_DIGESTS = 10_000
+MAX_KEYS = 10_000
+MAX_UNKNOWN = 1_000
 USE_EVERY = dt.timedelta(minutes=1)  # "last used" is written at most this often per key
-_ABSENT = KeyRecord(0, None)
+DOWN_SECONDS = 5.0  # after the database failed, account keys answer 503 this long without asking it again
+_FORMAT = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{43}")  # what create_key makes: nothing else is looked up
 
 
 class KeysUnavailable(Exception):
-    """The database could not be asked."""
+    """The database could not be asked (now, or a moment ago)."""
 
 
 class AccountKeys:
-    """Which digests are live account keys, as the database said at most TRUST_SECONDS ago."""
+    """Which keys are live account keys, as the database said at most TRUST_SECONDS ago."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._known: TTLCache[str, KeyRecord] = TTLCache(MAX_DIGESTS, TRUST_SECONDS, timer=clock)
-        self._used: TTLCache[int, bool] = TTLCache(MAX_DIGESTS, USE_EVERY.total_seconds(), timer=clock)
+        self._clock = clock
+        self._live: TTLCache[str, KeyRecord] = TTLCache(MAX_KEYS, TRUST_SECONDS, timer=clock)
+        self._unknown: TTLCache[str, bool] = TTLCache(MAX_UNKNOWN, TRUST_SECONDS, timer=clock)
+        self._used: TTLCache[int, bool] = TTLCache(MAX_KEYS, USE_EVERY.total_seconds(), timer=clock)
+        self._down_until = 0.0
         self._lock = threading.Lock()  # cachetools' caches are not thread-safe (`flask run` is threaded)
 
-    def live(self, digest: str) -> bool:
-        """Whether `digest` is a live account key's; its use recorded. KeysUnavailable if the database fails."""
-        with self._lock:
-            record = self._known.get(digest)
-        if record is None:
-            try:
-                record = find_key(digest) or _ABSENT
-            except SQLAlchemyError as err:
-                raise KeysUnavailable() from err
-            with self._lock:
-                self._known[digest] = record
-        if record is _ABSENT:
+    def live(self, key: str) -> bool:
+        """Whether `key` is a live account key; its use recorded. KeysUnavailable if the database fails."""
+        if not _FORMAT.fullmatch(key):
             return False
+        digest = key_digest(key)
+        with self._lock:
+            record = self._live.get(digest)
+            unknown = digest in self._unknown
+        if unknown:
+            return False
+        if record is None:
+            record = self._look_up(digest)
+            if record is None:
+                return False
         now = utcnow()
         if record.expires_at is not None and record.expires_at <= now:
             return False
@@ -57,7 +65,26 @@ class AccountKeys:
         """Ask the database next time: this process has just made, revoked or deleted these keys."""
         with self._lock:
             for digest in digests:
-                self._known.pop(digest, None)
+                self._live.pop(digest, None)
+                self._unknown.pop(digest, None)
+
+    def _look_up(self, digest: str) -> KeyRecord | None:
+        if self._clock() < self._down_until:
+            raise KeysUnavailable()
+        try:
+            record = find_key(digest)
+        except SQLAlchemyError as err:
+            self._down_until = self._clock() + DOWN_SECONDS
+            reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+            current_app.logger.error("The accounts database failed (%s); account keys answer 503 for %.0f s.",
+                                     reason, DOWN_SECONDS)
+            raise KeysUnavailable() from None
+        with self._lock:
+            if record is None:
+                self._unknown[digest] = True
+            else:
+                self._live[digest] = record
+        return record
 
     def _record_use(self, key_id: int, now: dt.datetime) -> None:
         with self._lock:

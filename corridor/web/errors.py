@@ -7,7 +7,8 @@ from typing import Mapping
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
@@ -69,9 +70,9 @@ def problem_for(error: Exception) -> Response:
         return problem(error.status, error.code, error.detail, error.headers)
     if isinstance(error, CSRFError):
         return problem(400, "invalid_form", "The form expired or came from another site: reload the page and send it again.")
-    if isinstance(error, OperationalError):  # the accounts database is down or unreachable: a while, not a fault here
-        current_app.logger.error("The accounts database failed on %s %s: %s", request.method, request.path,
-                                 str(error.orig).strip().splitlines()[0] if error.orig else type(error).__name__)
+    if isinstance(error, (OperationalError, InterfaceError, PoolTimeout)):  # the accounts database is down or busy
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        current_app.logger.error("The accounts database failed on %s %s: %s", request.method, request.path, reason)
         return problem(503, "unavailable", "Accounts cannot be reached right now; try again in a minute.",
                        {"Retry-After": "60"})
     if isinstance(error, NotServed):

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectChoice, SelectField, StringField
-from wtforms.validators import InputRequired, Length, Regexp
+from wtforms.validators import DataRequired, InputRequired, Length, Regexp
 
 from corridor.data.accounts import EXPIRY_DAYS
 
 MIN_PASSWORD = 12
 MAX_PASSWORD = 200  # hashing is memory-hard: a megabyte of password is refused, not hashed
-# what mail systems deliver to, loosely: no spaces, quotes or brackets; a dot in the domain
-_EMAIL = Regexp(r"[^@\s<>()\[\]\\,;:\"]+@[^@\s<>()\[\]\\,;:\"']+\.[^@\s<>()\[\]\\,;:\"'.]+\Z",
+# what mail systems deliver to, loosely: no spaces, control characters, quotes or brackets; a dot in the domain
+_NOT_IN_EMAIL = r"@\s\x00-\x1f\x7f<>()\[\]\\,;:\""
+_EMAIL = Regexp(rf"[^{_NOT_IN_EMAIL}]+@[^{_NOT_IN_EMAIL}']+\.[^{_NOT_IN_EMAIL}'.]+\Z",
                 message="Enter an email address such as ana@example.com.")
 
 
@@ -40,10 +41,10 @@ class LoginForm(FlaskForm):
 
 
 class NewKeyForm(FlaskForm):
-    name = StringField("Name", [InputRequired("Name the key, for instance after the app that will use it."),
+    name = StringField("Name", [DataRequired("Name the key, for instance after the app that will use it."),
                                 Length(max=60, message="A name has at most 60 characters."),
                                 Regexp(r"[^\x00-\x1f\x7f]+\Z", message="A name is printable text.")],
-                       render_kw={"maxlength": 60, "placeholder": "e.g. checkout server"})
+                       filters=[_stripped], render_kw={"maxlength": 60, "placeholder": "e.g. checkout server"})
     expires_days = SelectField("Expires", choices=[SelectChoice(str(d), f"in {d} days") for d in EXPIRY_DAYS] + [SelectChoice("none", "never")],
                                default="90")
 

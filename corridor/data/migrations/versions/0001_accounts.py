@@ -23,6 +23,7 @@ def upgrade():
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("email"),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "api_keys",
@@ -37,6 +38,7 @@ def upgrade():
         sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("digest"),
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_api_keys_account_id", "api_keys", ["account_id"])
 
