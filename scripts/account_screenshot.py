@@ -31,7 +31,7 @@ def make_key(driver, name: str, expires: str) -> str:
 
 def main(out_dir: str = "docs") -> None:
     base = os.environ["BASE_URL"].rstrip("/")
-    with chrome(1000, 1300) as driver:
+    with chrome(1280, 1300) as driver:
         driver.get(base + "/account/signup")
         driver.find_element(By.NAME, "email").send_keys(f"ana.{secrets.token_hex(3)}@example.com")
         driver.find_element(By.NAME, "password").send_keys(secrets.token_urlsafe(18))
