@@ -47,6 +47,15 @@ def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
     assert tables(empty_database) == ({"accounts", "api_keys", "alembic_version"}, HEAD)
 
 
+def test_serving_knows_every_migration_in_order():
+    from alembic.script import ScriptDirectory
+
+    from corridor.data.database import MIGRATIONS, REVISIONS
+
+    newest_first = [script.revision for script in ScriptDirectory(str(MIGRATIONS)).walk_revisions()]
+    assert tuple(reversed(newest_first)) == REVISIONS
+
+
 def test_the_models_and_the_migrations_agree(migrated_sqlite):
     result = flask_command("db", "check", DATABASE_URL=f"sqlite:///{migrated_sqlite}")
     assert result.returncode == 0, result.stderr

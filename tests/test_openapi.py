@@ -62,7 +62,10 @@ def test_every_served_path_is_documented_and_nothing_else(app, document):
 
 
 def test_bearer_security_on_group_a_only(document):
-    assert document["components"]["securitySchemes"] == {"bearerAuth": {"type": "http", "scheme": "bearer"}}
+    assert document["components"]["securitySchemes"] == {"bearerAuth": {
+        "type": "http", "scheme": "bearer",
+        "description": "A key you make at /account (sign up, then API keys: `cor_` and 43 characters), or one the "
+                       "operator gave you."}}
     for path, item in document["paths"].items():
         operation = item["get"]
         group_a = not path.startswith("/api/poc/")

@@ -17,7 +17,7 @@ from corridor.web.http import CorridorIdConverter
 from schemas.problem import ProblemSchema
 
 GROUPS = {  # blueprint: tag, and its description
-    "api": ("Group A", "snake_case figures; needs `Authorization: Bearer <key>`."),
+    "api": ("Group A", "snake_case figures; needs `Authorization: Bearer <key>`, a key made at /account or the operator's."),
     "poc": ("Group B", "camelCase display strings in an `ok` envelope; public."),
 }
 SETTINGS = {  # the document and the docs page are served by corridor/web/docs.py: no URL prefix for flask-smorest's
@@ -152,7 +152,8 @@ def register_api(app: Flask, *blueprints: Any) -> Api:
         "tags": [{"name": tag, "description": text} for tag, text in GROUPS.values()],
         "extra_plugins": [SharedParts()],
     })
-    api.spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer"})
+    api.spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer", "description": (
+        "A key you make at /account (sign up, then API keys: `cor_` and 43 characters), or one the operator gave you.")})
     api.ma_plugin.converter.add_parameter_attribute_function(dependency_rule)
     api.register_converter(CorridorIdConverter, lambda converter: {
         "type": "string", "pattern": f"^{converter.regex}$", "example": "1"})
