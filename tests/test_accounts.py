@@ -15,6 +15,7 @@ from conftest import RAW_KEY, build_app
 from corridor.data import accounts
 from corridor.data.accounts import ApiKey
 from corridor.data.database import db, engine_url
+from corridor.settings import ConfigError
 from corridor.web.account_keys import DOWN_SECONDS, TRUST_SECONDS, AccountKeys
 from holders import CSRF, KEY_FORMAT, PASSWORD, Holder
 
@@ -183,6 +184,12 @@ def test_every_form_needs_its_csrf_token(holder, database_url, path):
     assert query(database_url, "SELECT count(*) FROM accounts") == [(1,)]
     assert query(database_url, "SELECT count(*) FROM api_keys") == [(1,)]
     assert holder.get("/account").status_code == 200  # still signed in
+
+
+@pytest.mark.parametrize("secret", ["short", "x" * 31])
+def test_a_short_secret_key_is_refused(make_app, secret):
+    with pytest.raises(ConfigError, match="SECRET_KEY must be at least 32 characters"):
+        make_app(SECRET_KEY=secret)
 
 
 def test_account_pages_cannot_be_framed_or_cached(holder):
