@@ -2,6 +2,7 @@
 
 import copy
 import datetime as dt
+import functools
 import hashlib
 import http.client
 import json
@@ -19,8 +20,10 @@ from typing import NamedTuple
 
 import pytest
 import sqlalchemy as sa
+from werkzeug.security import generate_password_hash
 
 from app import create_app
+from corridor.data import accounts
 from corridor.data.database import db
 from corridor.web.account_keys import AccountKeys
 from corridor.web.refresher import Refresher, serve_snapshot
@@ -132,6 +135,14 @@ def database_url(accounts_app):
         db.session.commit()
     accounts_app.extensions["account_keys"] = AccountKeys()
     return accounts_app.config["DATABASE_URL"]
+
+
+@pytest.fixture
+def quick_hashes(monkeypatch):
+    """Passwords hashed with scrypt at 1/32 of the shipped cost, for the tests about everything else
+    (test_the_password_is_kept_only_as_a_memory_hard_hash checks the shipped cost; gunicorn's tests use it)."""
+    monkeypatch.setattr(accounts, "generate_password_hash",
+                        functools.partial(generate_password_hash, method="scrypt:1024:8:1"))
 
 
 @pytest.fixture

@@ -1,13 +1,20 @@
-"""An account holder in a browser: pages fetched, forms posted with the CSRF token of the page they come from."""
+"""An account holder in a browser (pages fetched, forms posted with the CSRF token of the page they come from), and
+what an operator reads of the accounts database."""
 
 import re
 
 import requests
+import sqlalchemy as sa
+
+from corridor.data.accounts import ApiKey
+from corridor.data.database import engine_url
 
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 NEW_KEY = re.compile(r'<code id="new-key">([^<]+)</code>')
 REVOKE = re.compile(r'action="/account/keys/(\d+)/revoke"')
 PASSWORD = "correct horse battery staple"
+EMAIL = "ana.silva@example.com"
+KEYS = ApiKey.__table__
 KEY_FORMAT = re.compile(r"cor_[A-Za-z0-9_-]{32,}")  # a prefix scanners know, then at least 32 URL-safe characters
 
 
@@ -68,3 +75,33 @@ class HttpHolder(Holder):
 
     def api(self, key, path="/api/corridors"):
         return self.client.get(self.base + path, headers={"Authorization": f"Bearer {key}"}, timeout=10)
+
+
+def signed_up(holder, email=EMAIL):
+    """`holder`, signed up (and so signed in) as `email`."""
+    response = holder.sign_up(email)
+    assert response.status_code == 303, response.text
+    return holder
+
+
+def api(app_or_holder, key, path="/api/corridors"):
+    """GET `path` of Group A with `key`, through the holder's client or a new one of the app's."""
+    client = getattr(app_or_holder, "client", None) or app_or_holder.test_client()
+    return client.get(path, headers={"Authorization": f"Bearer {key}"})
+
+
+def query(url, statement, **params):
+    """The rows of `statement` (SQL, or a statement on the tables, whose times come back as datetimes), run straight
+    on the database as an operator would."""
+    engine = sa.create_engine(engine_url(url))
+    try:
+        with engine.begin() as connection:
+            result = connection.execute(sa.text(statement) if isinstance(statement, str) else statement, params)
+            return result.all() if result.returns_rows else None
+    finally:
+        engine.dispose()
+
+
+def set_keys(url, **values):
+    """Set `values` on every key row, as an operator would."""
+    query(url, sa.update(KEYS).values(**values))

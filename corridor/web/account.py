@@ -4,26 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import os
-import secrets
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Flask,
-    Request,
-    Response,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, session, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
@@ -42,74 +26,25 @@ from corridor.data.accounts import (
     utcnow,
 )
 from corridor.data.database import db
-from corridor.settings import ConfigError
 from corridor.web.account_keys import AccountKeys
-from corridor.web.forms import (
-    ActionForm,
-    LoginForm,
-    NewKeyForm,
-    PasswordForm,
-    SignupForm,
-)
+from corridor.web.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm
+from corridor.web.sessions import configure_sessions
 
 # no script at all on these pages, no framing, forms posted only here
 POLICY = "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'"
-MIN_SECRET_KEY = 32
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 csrf = CSRFProtect()
 
 
-class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed session cookie (HttpOnly, SameSite=Lax), `Secure` when the request came over HTTPS."""
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return request.scheme == "https"  # as the trusted proxies (PROXY_HOPS) saw it
-
-    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        # no cookie at all (API calls): an empty session, without parsing cookies or building a signer (20 µs)
-        if "HTTP_COOKIE" not in request.environ and app.secret_key:
-            return self.session_class()
-        return super().open_session(app, request)
-
-
 def register_accounts(app: Flask) -> None:
     """The account pages, their sessions and CSRF protection, and the hot path's cache of account keys."""
-    app.secret_key = secret_key(app)
-    app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="corridor_session",
-                      WTF_CSRF_CHECK_DEFAULT=False)  # checked on the account pages' POSTs only, below
-    app.session_interface = SessionInterface()
+    configure_sessions(app)
+    app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only, below
     csrf.init_app(app)
     app.extensions["account_keys"] = AccountKeys()
     app.add_template_filter(minute)
     app.register_blueprint(bp)
-
-
-def secret_key(app: Flask) -> str:
-    """SECRET_KEY, or the instance folder's `secret_key` file, made once with a random key (one machine's instances share it)."""
-    if app.config["SECRET_KEY"]:
-        if len(app.config["SECRET_KEY"]) < MIN_SECRET_KEY:
-            raise ConfigError(f"SECRET_KEY must be at least {MIN_SECRET_KEY} characters; "
-                              "python3 -c 'import secrets; print(secrets.token_urlsafe(32))' makes one.")
-        return app.config["SECRET_KEY"]
-    path = Path(app.instance_path) / "secret_key"
-    if not app.config["DATABASE_URL"].startswith("sqlite"):  # a shared database suggests several instances
-        app.logger.warning("SECRET_KEY is not set: this instance signs sessions with its own key (%s); set one "
-                           "SECRET_KEY on every instance that shares the accounts database.", path)
-    try:
-        os.makedirs(app.instance_path, exist_ok=True)
-        try:
-            with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
-                handle.write(secrets.token_urlsafe(32))
-        except FileExistsError:
-            pass  # made before, perhaps by another instance a moment ago
-        key = path.read_text().strip()
-    except OSError as err:
-        raise ConfigError(f"SECRET_KEY is not set and {path} cannot be made or read ({err.strerror}): "
-                          "set SECRET_KEY.") from None
-    if len(key) < MIN_SECRET_KEY:
-        raise ConfigError(f"{path} holds fewer than {MIN_SECRET_KEY} characters: delete it or set SECRET_KEY.")
-    return key
 
 
 def minute(value: dt.datetime | None, empty: str = "never") -> str:
@@ -224,7 +159,7 @@ def new_key(account: Account) -> Any:
         return keys_page(account, 400, key_form=form)
     days = None if form.expires_days.data == "none" else int(form.expires_days.data)
     try:
-        key, row = create_key(account, form.name.data.strip(), days)
+        key, row = create_key(account, form.name.data, days)
     except TooManyKeys:
         return keys_page(account, 400, key_form=form,
                          key_error=f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: revoke one first.")
