@@ -25,9 +25,9 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None, microsecond=0)
 
 
-def key_digest(key: str) -> str:
-    """The SHA-256 of a key as sent, in hex: all the database holds of it."""
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+def key_digest(key: str) -> bytes:
+    """The SHA-256 of any key as sent, an operator's or a holder's: all that is kept of it (in hex in the database)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
 
 
 class Account(db.Model):
@@ -122,7 +122,7 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
     # one writer at a time in, so counting after the insert sees every other key made
     db.session.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     key = KEY_PREFIX + secrets.token_urlsafe(32)  # 43 characters, 256 bits
-    row = ApiKey(account=account, name=name, shown=key[:SHOWN_CHARS], digest=key_digest(key), created_at=now,
+    row = ApiKey(account=account, name=name, shown=key[:SHOWN_CHARS], digest=key_digest(key).hex(), created_at=now,
                  expires_at=now + dt.timedelta(days=expires_days) if expires_days else None)
     db.session.add(row)
     db.session.flush()

@@ -12,7 +12,7 @@ from cachetools import TTLCache
 from flask import current_app
 from sqlalchemy.exc import SQLAlchemyError
 
-from corridor.data.accounts import KEY_PREFIX, KeyRecord, find_key, key_digest, record_use, utcnow
+from corridor.data.accounts import KEY_PREFIX, KeyRecord, find_key, record_use, utcnow
 
 # A revoked, expired or deleted key stops working within TRUST_SECONDS on every instance: each process
 # keeps what it learnt of a key that long. At most MAX_KEYS live keys are kept (about 200 bytes each),
@@ -41,11 +41,12 @@ class AccountKeys:
         self._down_until = 0.0
         self._lock = threading.Lock()  # cachetools' caches are not thread-safe (`flask run` is threaded)
 
-    def live(self, key: str) -> bool:
-        """Whether `key` is a live account key; its use recorded. KeysUnavailable if the database fails."""
+    def live(self, key: str, key_digest: bytes) -> bool:
+        """Whether `key` (whose SHA-256 is `key_digest`) is a live account key; its use recorded. KeysUnavailable if
+        the database fails."""
         if not _FORMAT.fullmatch(key):
             return False
-        digest = key_digest(key)
+        digest = key_digest.hex()
         with self._lock:
             record = self._live.get(digest)
             unknown = digest in self._unknown

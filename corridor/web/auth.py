@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import re
@@ -12,6 +11,7 @@ from typing import Iterable, NamedTuple
 
 from flask import current_app, request
 
+from corridor.data.accounts import key_digest
 from corridor.settings import ConfigError
 from corridor.web.account_keys import KeysUnavailable
 from corridor.web.errors import ApiError
@@ -30,11 +30,6 @@ class Keys(NamedTuple):
     short: tuple[str, ...]  # where each short one is, e.g. "API_KEYS entry 2": never the key
 
 
-def digest(key: str) -> bytes:
-    """SHA-256 of a key as sent; works for any text a header can carry."""
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
-
-
 def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:
     """Digests of raw or `sha256:` entries, each given with where it is; never echoes an entry."""
     digests, short = [], []
@@ -47,7 +42,7 @@ def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:
                 "without spaces, or sha256: followed by 64 hex digits."
             )
         else:
-            digests.append(digest(entry))
+            digests.append(key_digest(entry))
             if len(entry) < SHORT_KEY:
                 short.append(where)
     return Keys(tuple(digests), tuple(short))
@@ -90,21 +85,22 @@ def with_keys_file(keys: Keys, keys_file: str) -> Keys:
 def generate_key() -> tuple[str, str]:
     """A new random key and its `sha256:` entry for API_KEYS."""
     key = secrets.token_urlsafe(32)
-    return key, "sha256:" + digest(key).hex()
+    return key, "sha256:" + key_digest(key).hex()
 
 
-def operator_key(token: str) -> bool:
-    """Whether `token` is one of API_KEYS and API_KEYS_FILE's keys."""
-    candidate, found = digest(token), False
+def operator_key(candidate: bytes) -> bool:
+    """Whether `candidate` is the digest of one of API_KEYS and API_KEYS_FILE's keys."""
+    found = False
     for known in current_app.extensions["corridor"].keys:  # every live key, not stopping early, in constant time
         found |= hmac.compare_digest(candidate, known)
     return found
 
 
-def account_key(token: str) -> bool:
-    """Whether `token` is a live key an account holder made; 503 if the accounts database cannot be asked."""
+def account_key(token: str, candidate: bytes) -> bool:
+    """Whether `token` (whose digest is `candidate`) is a live key an account holder made; 503 if the accounts
+    database cannot be asked."""
     try:
-        return current_app.extensions["account_keys"].live(token)
+        return current_app.extensions["account_keys"].live(token, candidate)
     except KeysUnavailable:
         raise ApiError(503, "unavailable", "API keys cannot be checked right now; try again in a minute.",
                        {"Retry-After": "60"}) from None
@@ -122,7 +118,8 @@ def require_api_key() -> None:
         )
     scheme, _, token = header.partition(" ")
     token = token.strip(" ")
-    if not (scheme.lower() == "bearer" and token and (operator_key(token) or account_key(token))):
+    candidate = key_digest(token) if scheme.lower() == "bearer" and token else None
+    if candidate is None or not (operator_key(candidate) or account_key(token, candidate)):
         raise ApiError(
             401, "invalid_api_key", "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},
