@@ -18,6 +18,7 @@ from corridor.web.errors import register_error_handlers
 from corridor.web.http import configure_http
 from corridor.web.openapi import register_api
 from corridor.web.page import register_page
+from corridor.web.rate_limits import register_rate_limits
 from corridor.web.refresher import register_rates_refresh
 from corridor.web.service import init_service, serving
 
@@ -33,6 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_logging(app)
     refuse_debugger(app)
     configure_http(app)
+    register_rate_limits(app)
     documented = register_api(app, api.bp, poc.bp)
     register_error_handlers(app)
     register_docs(app, documented)

@@ -3,8 +3,8 @@
 Starts the service and the floor (bench/baseline.py: the service's exact bytes from a dict) under
 gunicorn with the same config on loopback, drives each URL with wrk alternately (service, floor,
 service, floor…), and prints requests/s, the ratio, p50/p99 latency and errors; then the shipped
-worker configuration against plain sync workers, the targets met or missed, and each handler's
-time in-process. Usage: python -m bench.run [--duration S] [--rounds N] [--connections N]
+worker configuration against plain sync workers, what rate limits cost per CPU-second, the targets
+met or missed, and each handler's time in-process. Usage: python -m bench.run [--duration S] [--rounds N] [--connections N]
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import statistics
 import sys
 from datetime import datetime, timezone
 
+from bench import rate_limits
 from bench.accounts import account_key
 from bench.handler_times import in_process
 from bench.load import gunicorn, service_and_floor, wrk
@@ -114,6 +115,7 @@ def main() -> None:
         keys = [] if args.only else side_by_side(service, service, account_key(service), args, [ACCOUNT_KEY_URL],
                                                  second_key=key)
     workers = [] if args.only else worker_models(key, args)
+    limits = [] if args.only else rate_limits.measure(args)
     print("Medians over the rounds (service / floor); ratio: median of the rounds' service ÷ floor.\n")
     print_table(rows, "service", "floor")
     if args.only:
@@ -122,8 +124,11 @@ def main() -> None:
     print_table(workers, "gunicorn.conf.py", "sync")
     print("\nA key made in an account against an operator key (API_KEYS), same server:\n")
     print_table(keys, "account key", "operator key")
+    print("\nRate limits off, counted in memory and in Redis (bench/rate_limits.py), per CPU-second of the workers:\n")
+    rate_limits.print_rows(limits)
     print(f"\nThe targets, on this run's {args.rounds} round(s) of {args.duration} s per side:")
     print_targets(rows, workers, keys)
+    rate_limits.print_targets(limits)
     print(f"\n| in-process handler (median of {args.iterations}) | service µs | bare Flask µs |")
     print("|---|---:|---:|")
     for url, service_us, bare_us in in_process(key, args.iterations):

@@ -38,6 +38,11 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
         # `off` or empty turns a feed off
         "ECB_RATES_URL": environ.get("ECB_RATES_URL", ECB_DAILY_URL),
         "FRANKFURTER_URL": environ.get("FRANKFURTER_URL", FRANKFURTER_V2_URL),
+        "RATE_LIMITS": environ.get("RATE_LIMITS", "on"),
+        "RATE_LIMIT_API": environ.get("RATE_LIMIT_API", "600/minute"),  # per key, on Group A
+        "RATE_LIMIT_PUBLIC": environ.get("RATE_LIMIT_PUBLIC", "300/minute"),  # per address, everywhere else
+        "RATE_LIMIT_LOGIN": environ.get("RATE_LIMIT_LOGIN", "10/minute"),  # per address and per email, on sign-in
+        "RATE_LIMIT_STORAGE": environ.get("RATE_LIMIT_STORAGE", "memory://"),  # or redis://host:port/db, shared
         **{name: environ.get(name, str(default)) for name, (default, _, _) in WHOLE_NUMBERS.items()},
     }
 

@@ -6,7 +6,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 from marshmallow import Schema, fields, pre_dump
 
 from corridor.domain.pricing import CorridorFigures
-from schemas.api import SERIES_SOURCE, CurrencySchema, HistoryPointSchema
+from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
@@ -166,7 +166,7 @@ class HistoryResponse(OkSchema):
     start = fields.Date(**_meta("First day asked for (or defaulted), YYYY-MM-DD.", "2025-10-30"))
     end = fields.Date(**_meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))
     count = fields.Integer(**_meta("Number of points in the list that follows.", 256))
-    points = fields.List(fields.Nested(HistoryPointSchema), **_meta("One point per listed business day, oldest first."))
+    points = SeriesPoints(**_meta("One point per listed business day, oldest first."))
 
 
 class CorridorCostSchema(Schema):

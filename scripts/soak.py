@@ -45,7 +45,8 @@ def main() -> int:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     command = (ROOT / "Procfile").read_text().split("web:", 1)[1].split()
-    env = {**os.environ, "API_KEYS": key, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off"}  # no run reaches the internet
+    env = {**os.environ, "API_KEYS": key, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off",
+           "RATE_LIMITS": "off"}  # no run reaches the internet, and one address sends every request
     server = subprocess.Popen([sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

@@ -72,9 +72,10 @@ def migrated_sqlite(tmp_path_factory):
 
 
 def build_app(**config):
-    # feeds off unless a test serves its own on loopback: no test reaches the internet
+    # feeds off unless a test serves its own on loopback: no test reaches the internet; rate limits off
+    # unless a test counts them, as the suite sends hundreds of requests from one address
     return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED), "ECB_RATES_URL": "off",
-                       "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, **config})
+                       "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, "RATE_LIMITS": "off", **config})
 
 
 @pytest.fixture(scope="session")
@@ -108,6 +109,28 @@ def postgres_url():
             yield url
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+REDIS_TEST_DB = "redis://127.0.0.1:6379/15"  # the tests' own database of the machine's Redis, emptied by each test
+
+
+@pytest.fixture
+def redis_url():
+    """An empty Redis database on 127.0.0.1:6379; skips where none runs, except in CI."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_TEST_DB, socket_timeout=3, socket_connect_timeout=3)
+    try:
+        client.flushdb()
+    except redis.RedisError as err:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis answers on 127.0.0.1:6379 ({err})")
+    try:
+        yield REDIS_TEST_DB
+    finally:
+        client.flushdb()
+        client.close()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

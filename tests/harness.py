@@ -49,13 +49,16 @@ def unused_port():
 
 _SERVICE_SETTINGS = {"API_KEYS", "API_KEYS_FILE", "HISTORY_DATA", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
                      "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB", "ECB_RATES_URL", "FRANKFURTER_URL",
-                     "RATES_REFRESH_MINUTES", "SECRET_KEY"}
+                     "RATES_REFRESH_MINUTES", "SECRET_KEY", "RATE_LIMITS", "RATE_LIMIT_API", "RATE_LIMIT_PUBLIC",
+                     "RATE_LIMIT_LOGIN", "RATE_LIMIT_STORAGE"}
 
 
 def gunicorn_env(**changes):
-    """The test process's environment without the service's or gunicorn's settings, in UTC, feeds off, plus `changes`."""
+    """The test process's environment without the service's or gunicorn's settings, in UTC, feeds and rate limits
+    off, plus `changes`."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_SETTINGS}
-    env.update({"TZ": "UTC", "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, **changes})  # no test reaches the internet  # the access line's time is local; the tests read +0000
+    env.update({"TZ": "UTC", "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, "RATE_LIMITS": "off",
+                **changes})  # no test reaches the internet  # the access line's time is local; the tests read +0000
     return env
 
 

@@ -280,6 +280,18 @@ def test_group_a_answers_the_keyless_client_with_a_typed_problem(generated, publ
     assert (problem.type_, problem.status, problem.code, problem.ok) == ("about:blank", 401, "missing_api_key", False)
 
 
+def test_a_client_over_its_budget_gets_a_typed_429_with_when_to_retry(generated, tmp_path):
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1", RATE_LIMITS="on",
+                          RATE_LIMIT_API="2/minute") as server:
+        with generated.package.AuthenticatedClient(base_url=server.base, token=RAW_KEY, **_HTTPX) as client:
+            answers = [generated.operations["api_corridors"].sync_detailed(client=client) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    problem = answers[-1].parsed
+    assert isinstance(problem, generated.models.Problem) and mismatches(problem, generated.models.Problem) == []
+    assert (problem.status, problem.code, problem.ok) == (429, "rate_limited", False)
+    assert 1 <= int(answers[-1].headers["Retry-After"]) <= 60
+
+
 # --- Group B -------------------------------------------------------------------------------------------
 
 

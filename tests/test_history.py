@@ -178,3 +178,13 @@ def test_history_show_prints_a_table(app):
         f"{'date':<10}  {'rate':>12}",
         *(f"{p['date']:<10}  {p['rate']:>12}" for p in rows[0]),
     ]
+
+
+@pytest.mark.parametrize("interval", ["day", "month"])
+def test_series_points_dump_as_the_point_schema_says(app, interval):
+    from schemas.api import HistoryPointSchema, HistorySchema
+
+    catalog = app.extensions["corridor"].data.catalog
+    series = catalog.rate_history("GBP", "INR", interval=interval, start=dt.date(2008, 1, 1), end=dt.date(2026, 10, 30))
+    dumped = HistorySchema().dump(series)["points"]
+    assert len(dumped) > 200 and dumped == HistoryPointSchema(many=True).dump(series.points)

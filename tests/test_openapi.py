@@ -121,6 +121,20 @@ def test_conditional_request_headers_and_validators_are_declared(document, path)
             assert (cors <= set(response.get("headers", {}))) is path.startswith("/api/poc/"), (path, status)
 
 
+def test_every_limited_operation_documents_its_429_and_budget_headers(document):
+    budget = {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"}
+    for path, item in document["paths"].items():
+        responses = item["get"]["responses"]
+        if path == "/api/poc/health":  # never limited
+            assert "429" not in responses and not budget & set(responses["200"]["headers"])
+            continue
+        refused = responses["429"]
+        assert refused["content"] == {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+        assert {name for name, header in refused["headers"].items() if header.get("required")} == {"Retry-After", *budget}
+        assert refused["headers"]["Retry-After"]["schema"] == {"type": "integer", "minimum": 1}
+        assert budget <= set(responses["200"]["headers"]), path
+
+
 def test_server_limits_are_documented_as_gunicorn_answers_them(document):
     for item in document["paths"].values():
         for status in ("414", "431"):

@@ -28,6 +28,7 @@ from corridor.data.accounts import (
 from corridor.data.database import db
 from corridor.web.account_keys import AccountKeys
 from corridor.web.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm
+from corridor.web.rate_limits import limit_sign_in
 from corridor.web.sessions import configure_sessions
 
 # no script at all on these pages, no framing, forms posted only here
@@ -107,6 +108,7 @@ def invalid(*forms: FlaskForm) -> int:
 def signup() -> Any:
     form = SignupForm()
     if form.validate_on_submit():
+        limit_sign_in(form.email.data)
         try:
             account = create_account(form.email.data, form.password.data)
         except EmailTaken:
@@ -121,6 +123,7 @@ def signup() -> Any:
 def login() -> Any:
     form, wrong = LoginForm(), False
     if form.validate_on_submit():
+        limit_sign_in(form.email.data)
         account = authenticate(form.email.data, form.password.data)
         if account is not None:
             return sign_in(account)

@@ -9,7 +9,7 @@ import secrets
 import stat
 from typing import Iterable, NamedTuple
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from corridor.data.accounts import key_digest
 from corridor.settings import ConfigError
@@ -124,3 +124,4 @@ def require_api_key() -> None:
             401, "invalid_api_key", "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},
         )
+    g.api_key_digest = candidate  # the key's budget is counted by it (corridor.web.rate_limits)

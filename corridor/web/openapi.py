@@ -14,6 +14,7 @@ from corridor import __version__
 from corridor.web.caching import CACHE_CONTROL
 from corridor.web.errors import PROBLEM_MEDIA_TYPE
 from corridor.web.http import CorridorIdConverter
+from corridor.web.rate_limits import UNLIMITED
 from schemas.problem import ProblemSchema
 
 GROUPS = {  # blueprint: tag, and its description
@@ -43,7 +44,8 @@ _VALIDATORS = {
 }
 _CORS = {
     "Access-Control-Allow-Origin": {"schema": {"type": "string", "enum": ["*"]}, "description": "Any origin may read it."},
-    "Access-Control-Expose-Headers": {**_TEXT, "description": "ETag, Last-Modified, X-Request-ID: readable by a page's script."},
+    "Access-Control-Expose-Headers": {**_TEXT, "description": "ETag, Last-Modified, X-Request-ID, the RateLimit "
+                                                        "headers and Retry-After: readable by a page's script."},
 }
 _REQUEST_HEADERS = [
     {"in": "header", "name": "X-Request-ID", "required": False, "schema": {"type": "string"},
@@ -58,6 +60,14 @@ _CONDITIONAL_HEADERS = [
     {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
      "description": "ETags, quoted and comma-separated, or *: 412 unless one is current, compared strongly."},
 ]
+_SECONDS = {"schema": {"type": "integer", "minimum": 1}}
+_RATE_LIMIT = {
+    "RateLimit-Limit": {"schema": {"type": "integer"}, "description": "The size of the budget this request counted "
+                        "against: per key on Group A, per address elsewhere (docs/API.md#rate-limits)."},
+    "RateLimit-Remaining": {"schema": {"type": "integer", "minimum": 0}, "description": "What is left of it."},
+    "RateLimit-Reset": {**_SECONDS, "description": "Seconds until its window ends and it is whole again."},
+}
+_RETRY_AFTER = {"Retry-After": {**_SECONDS, "required": True, "description": "Seconds to wait before trying again."}}
 # gunicorn checks the request line and headers before the app sees them (docs/OPERATIONS.md)
 _SERVER_LIMITS = {
     414: "URI Too Long: the request line exceeds 2048 bytes. Answered by gunicorn as text/html, without the app's headers.",
@@ -93,10 +103,12 @@ class SharedParts(BasePlugin):
             cors = _CORS if blueprint == "poc" else {}
             operation["parameters"] = [*operation.get("parameters", []), *_REQUEST_HEADERS,
                                        *(_CONDITIONAL_HEADERS if cached else [])]
+            limited = kwargs["rule"].endpoint not in UNLIMITED
             success = responses[200]
             success["headers"] = {"Cache-Control": {"schema": {"type": "string", "enum": [cache_control]},
                                                     "required": True},
-                                  **_REQUEST_ID, **(_VALIDATORS if cached else {}), **cors, **success.get("headers", {})}
+                                  **_REQUEST_ID, **(_VALIDATORS if cached else {}), **(_RATE_LIMIT if limited else {}),
+                                  **cors, **success.get("headers", {})}
             problems = [status for status in responses if isinstance(status, int) and status >= 400]
             if cached:
                 responses[304] = {**responses[304], "headers": {"ETag": _VALIDATORS["ETag"], **cors}}
@@ -104,6 +116,8 @@ class SharedParts(BasePlugin):
             if blueprint == "api":
                 operation["security"] = [{BEARER: []}]
                 problems += [401, 503]  # 503: an account key while the accounts database cannot be asked
+            if limited:
+                problems.append(429)
             for status in problems:
                 responses[status] = _problem(status, cors)
             for status, description in _SERVER_LIMITS.items():
@@ -119,9 +133,10 @@ def _problem(status: int, cors: dict[str, Any]) -> dict[str, Any]:
     headers = {**_REQUEST_ID, **cors}
     if status == 401:
         headers["WWW-Authenticate"] = {**_TEXT, "description": 'Bearer realm="corridor-api"…'}
+    if status == 429:
+        headers.update({**_RETRY_AFTER, **{name: {**header, "required": True} for name, header in _RATE_LIMIT.items()}})
     if status == 503:
-        headers["Retry-After"] = {"schema": {"type": "integer"}, "required": True,
-                                  "description": "Seconds to wait before trying again."}
+        headers.update(_RETRY_AFTER)
     return {"description": HTTPStatus(status).phrase, "headers": headers,
             "content": {PROBLEM_MEDIA_TYPE: {"schema": "Problem"}}}
 

@@ -13,6 +13,7 @@ from corridor.domain.history import Series
 from corridor.domain.rounding import round_significant
 from corridor.web.caching import cached
 from corridor.web.queries import Blueprint
+from corridor.web.rate_limits import weighted
 from corridor.web.service import current_catalog
 from schemas.query import HistoryQuery, NoQuery
 
@@ -44,6 +45,7 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
     @bp.route("/history")
     @bp.arguments(HistoryQuery(), location="query", as_kwargs=True)
     @bp.alt_response(404)
+    @weighted(range_weight)
     @cached
     @bp.response(200, history_schema)
     @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE,
@@ -54,6 +56,12 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
         series = current_catalog().rate_history(from_currency, to_currency, interval=interval, start=start, end=end,
                                                 date=date)
         return series_csv(series) if format == "csv" else series
+
+
+def range_weight(start: dt.date | None = None, end: dt.date | None = None, **query: object) -> int:
+    """What a history request counts against its budget: one, and one more per full year its range spans beyond the
+    first, as its work grows with its days (a date alone: one)."""
+    return 1 + (end - start).days // 366 if start and end else 1
 
 
 def series_csv(series: Series) -> Response:
