@@ -96,16 +96,16 @@ class HistorySchema(Schema):
 
 
 class BenchmarkCorridorSchema(Schema):
-    key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO.", "example": "USD_MXN"})
-    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Its mean true cost at the reference amount, %.", "example": 6.54})
+    key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO.", "example": "SGD_IDR"})
+    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Its mean true cost at the reference amount, %.", "example": 2.77})
 
 
 class BenchmarkSchema(Schema):
     corridor_count = fields.Integer(attribute="count", metadata={"description": "Active corridors measured.", "example": 19})
-    avg_cost_pct = Rounded(allow_none=True, attribute="avg_cost", metadata={"description": "Simple mean of the corridors' mean true costs, %; null with no active corridor.", "example": 6.21})
-    weighted_avg_cost_pct = Rounded(allow_none=True, attribute="weighted_avg_cost", metadata={"description": "Mean of the corridors' mean true costs weighted by annual_flow_bn, %; null when every flow is 0 or no corridor is active.", "example": 5.87})
-    smart_avg_cost_pct = Rounded(allow_none=True, attribute="smart_avg_cost", metadata={"description": "Mean over corridors of their three cheapest offers' mean true cost, %; null with no active corridor.", "example": 3.12})
+    avg_cost_pct = Rounded(allow_none=True, attribute="avg_cost", metadata={"description": "Simple mean of the corridors' mean true costs, %; null with no active corridor.", "example": 4.6})
+    weighted_avg_cost_pct = Rounded(allow_none=True, attribute="weighted_avg_cost", metadata={"description": "Mean of the corridors' mean true costs weighted by annual_flow_bn, %; null when every flow is 0 or no corridor is active.", "example": 5.2})
+    smart_avg_cost_pct = Rounded(allow_none=True, attribute="smart_avg_cost", metadata={"description": "Mean over corridors of their three cheapest offers' mean true cost, %; null with no active corridor.", "example": 2.87})
     corridors_meeting_target = fields.Integer(metadata={"description": "Corridors whose avg_cost_pct is at most 3.", "example": 2})
-    corridors_with_offer_over_5_pct = fields.Integer(metadata={"description": "Corridors with at least one offer above 5 %.", "example": 17})
+    corridors_with_offer_over_5_pct = fields.Integer(metadata={"description": "Corridors with at least one offer above 5 %.", "example": 15})
     cheapest = fields.Nested(BenchmarkCorridorSchema, allow_none=True, metadata={"description": "The corridor with the lowest avg_cost_pct; null with no active corridor."})
     costliest = fields.Nested(BenchmarkCorridorSchema, allow_none=True, metadata={"description": "The corridor with the highest avg_cost_pct; null with no active corridor."})

@@ -170,18 +170,18 @@ class HistoryResponse(OkSchema):
 
 
 class CorridorCostSchema(Schema):
-    corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
-    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
-    avgCost = PercentText(attribute="avg_cost", **_meta("Its mean true cost at the reference amount.", "6.54%"))
+    corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "SGD→IDR"))
+    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "SGD_IDR"))
+    avgCost = PercentText(attribute="avg_cost", **_meta("Its mean true cost at the reference amount.", "2.77%"))
 
 
 class BenchmarkResponse(OkSchema):
     corridorCount = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
-    avgCost = PercentText(allow_none=True, attribute="avg_cost", **_meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "6.21%"))
-    weightedAvgCost = PercentText(allow_none=True, attribute="weighted_avg_cost", **_meta("Mean of the corridors' mean true costs weighted by annual flow; null when every flow is 0 or no corridor is active.", "5.87%"))
-    smartAvgCost = PercentText(allow_none=True, attribute="smart_avg_cost", **_meta("Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.", "3.12%"))
+    avgCost = PercentText(allow_none=True, attribute="avg_cost", **_meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%"))
+    weightedAvgCost = PercentText(allow_none=True, attribute="weighted_avg_cost", **_meta("Mean of the corridors' mean true costs weighted by annual flow; null when every flow is 0 or no corridor is active.", "5.20%"))
+    smartAvgCost = PercentText(allow_none=True, attribute="smart_avg_cost", **_meta("Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.", "2.87%"))
     meetingTarget = fields.Integer(attribute="corridors_meeting_target", **_meta("Corridors whose avgCost is at most 3.00%.", 2))
-    withOfferOver5Pct = fields.Integer(attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 17))
+    withOfferOver5Pct = fields.Integer(attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 15))
     cheapest = fields.Nested(CorridorCostSchema, allow_none=True, **_meta("The corridor with the lowest avgCost; null with no active corridor."))
     costliest = fields.Nested(CorridorCostSchema, allow_none=True, **_meta("The corridor with the highest avgCost; null with no active corridor."))
 

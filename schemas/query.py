@@ -112,7 +112,8 @@ class HistoryQuery(CurrencyPairQuery):
     format = fields.String(
         load_default="json",
         validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        metadata={"description": "json (default), or csv: `date,rate` lines, as a file to save.", "example": "csv"},
+        metadata={"description": "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
+                                 "gets the file from the .csv operation instead.", "example": "csv"},
     )
 
     @validates_schema

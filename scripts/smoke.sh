@@ -44,8 +44,17 @@ check 200 $JSON '/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pic
 check 400 $PROBLEM '/api/poc/providers?corridor=USD_MXN&amount=1e3' '"code":"invalid_parameter"'
 check 400 $PROBLEM '/api/poc/corridors?from=USD' '"code":"missing_parameter"'
 check 404 $PROBLEM /api/poc/corridors/0 '"code":"not_found"'
+check 404 $PROBLEM /api/poc/corridors/01 '"detail":"No active corridor has the id '"'01'"'."'
+check 200 $JSON /api/poc/benchmark '"corridorCount":' '"cheapest":{"corridor":"'
+check 200 $JSON '/api/poc/history?from=USD&to=MXN&interval=month' '"pair":"USD→MXN"' '"points":[{"date":"'
+check 200 text/csv '/api/poc/history?from=GBP&to=INR&format=csv' 'date,rate'
+check 200 $JSON '/api/poc/history?from=USD&to=MXN&date=2026-01-01' '"count":1,'
+check 404 $PROBLEM '/api/poc/history?from=USD&to=MXN&date=1990-01-01' '"code":"no_history"'
+check 200 text/html / '<h1>What sending money really costs</h1>' 'USD→MXN'
+check 200 text/html '/?corridor=GBP_INR&amount=1000' 'GBP→INR'
 check 200 $JSON /api/openapi.json '"openapi": "3.0.3"'
 check 200 text/html /api/docs 'swagger-ui'
+check 404 $PROBLEM /no/such/path '"code":"not_found"'
 check 401 $PROBLEM /api/corridors '"code":"missing_api_key"'
 if [ -n "$KEY" ]; then
   AUTH=$KEY
@@ -55,6 +64,10 @@ if [ -n "$KEY" ]; then
   check 200 $JSON /api/currencies '{"code":"MXN","name":"Mexican Peso","source":"'
   check 200 $JSON '/api/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed' '"send_amount":1000.0' '"settlement_minutes":'
   check 404 $PROBLEM '/api/providers?corridor=USD_XYZ' '"code":"unknown_corridor"'
+  check 200 $JSON '/api/providers?corridor=USD_MXN&receive_amount=5000' '"recipient_gets":5000.0'
+  check 200 $JSON /api/benchmark '"corridor_count":' '"smart_avg_cost_pct":'
+  check 200 $JSON '/api/history?from=USD&to=MXN&interval=week' '"from":"USD","to":"MXN"' '"points":[{"date":"'
+  check 200 text/csv '/api/history?from=USD&to=JPY&start=2026-01-01&end=2026-01-31&format=csv' 'date,rate'
   AUTH=wrong-key
   check 401 $PROBLEM /api/corridors '"code":"invalid_api_key"'
 else

@@ -32,7 +32,8 @@ def check(response, method="GET"):
         assert response.headers["Location"] == "/api/docs"
         return
     if response.mimetype == "text/html":  # the comparison page at /
-        assert response.status_code in (200, 400) and response.headers["Content-Security-Policy"] == "default-src 'self'"
+        assert response.status_code in (200, 400) and response.headers["Content-Security-Policy"] == (
+            "default-src 'self'; frame-ancestors 'none'")
         return
     if response.status_code in (204, 304) or method == "HEAD":
         assert response.get_data() == b""

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from conftest import RAW_KEY, running_gunicorn
-from expected import (active, corridor_costs, display_date, updated, group_a_entries, group_b_entries, half_up, key, mid, pct,
+from expected import (active, ecb_history, corridor_costs, display_date, updated, group_a_entries, group_b_entries, half_up, key, mid, pct,
                       ranked, shipped_seed, sig6)
 
 PACKAGE = "corridor_api_client"
@@ -43,6 +43,8 @@ MINIMAL_CALLS = {
     "poc_providers": {"corridor": "USD_MXN"},
     "api_history": {"from_": "USD", "to": "MXN"},
     "poc_history": {"from_": "USD", "to": "MXN"},
+    "api_history_csv": {"from_": "USD", "to": "MXN"},
+    "poc_history_csv": {"from_": "USD", "to": "MXN"},
     "api_benchmark": {},
     "poc_benchmark": {},
 }
@@ -205,6 +207,9 @@ def test_every_documented_operation_is_generated_and_answers_200(generated, docu
         client = keyed if operation_id in secured(document) else public
         response = operation.sync_detailed(client=client, **kwargs)
         assert response.status_code == 200, (operation_id, response.content)
+        if operation_id.endswith("_csv"):  # a file: its text
+            assert isinstance(response.parsed, str) and response.parsed.startswith("date,rate\r\n"), operation_id
+            continue
         assert attrs.has(type(response.parsed)) or isinstance(response.parsed, list), operation_id
         assert not isinstance(response.parsed, generated.models.Problem), operation_id
 
@@ -222,6 +227,21 @@ def test_the_models_type_every_field_but_the_guides_example(generated):
             untyped += [f"{name}.{field}" for field, hint in _hints(cls).items()
                         if typing.Any in (hint, *typing.get_args(hint)) and field != "additional_properties"]
     assert untyped == ["GuideField.example"]  # an example of any field: any JSON value
+
+
+@pytest.mark.parametrize("model, nested", [("Benchmark", "BenchmarkCorridor"), ("BenchmarkResponse", "CorridorCost")])
+def test_the_benchmark_extremes_are_a_corridor_or_none(generated, model, nested):
+    hints = _hints(getattr(generated.models, model))
+    corridor = getattr(generated.models, nested)
+    assert set(typing.get_args(hints["cheapest"])) == set(typing.get_args(hints["costliest"])) == {corridor, type(None)}
+
+
+def test_every_operation_types_its_errors_as_problems_alone(generated):
+    problem = generated.models.Problem
+    for name, module in generated.operations.items():
+        parsed = typing.get_type_hints(module.sync_detailed, vars(module))["return"]
+        union = typing.get_args(typing.get_args(parsed)[0])  # Response[X | Problem] → X, Problem
+        assert problem in union and (str in union) is name.endswith("_csv"), (name, union)  # text: the CSV files only
 
 
 def test_problems_type_ok_as_bool_and_type_as_str(generated):
@@ -290,6 +310,19 @@ def test_a_client_over_its_budget_gets_a_typed_429_with_when_to_retry(generated,
     assert isinstance(problem, generated.models.Problem) and mismatches(problem, generated.models.Problem) == []
     assert (problem.status, problem.code, problem.ok) == (429, "rate_limited", False)
     assert 1 <= int(answers[-1].headers["Retry-After"]) <= 60
+
+
+@pytest.mark.parametrize("operation_id", ["api_history_csv", "poc_history_csv"])
+def test_a_generated_client_fetches_a_series_as_csv_text(generated, keyed, public, operation_id):
+    client = keyed if operation_id.startswith("api_") else public
+    response = generated.operations[operation_id].sync_detailed(
+        client=client, from_="USD", to="MXN", start=dt.date(2026, 10, 26), end=dt.date(2026, 10, 30))
+    assert response.status_code == 200 and response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    days = {day: rates for day, rates in ecb_history().items() if dt.date(2026, 10, 26) <= day <= dt.date(2026, 10, 30)}
+    rows = [f"{day.isoformat()},{sig6(rates['MXN'] / rates['USD'])!r}" for day, rates in days.items()]
+    assert len(rows) == 5
+    assert response.parsed == "\r\n".join(["date,rate", *rows]) + "\r\n"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="USD_MXN_2026-10-26_2026-10-30.csv"'
 
 
 # --- Group B -------------------------------------------------------------------------------------------

@@ -53,6 +53,14 @@ def test_corridor_id_not_served(client, segment):
     assert response.status_code == 404
     body = response.get_json()
     assert body["code"] == "not_found" and len(body["detail"]) < 120
+    assert body["detail"].startswith("No active corridor has the id '")  # quoted, whatever its form
+
+
+@pytest.mark.parametrize("segment, quoted", [("01", "'01'"), ("%EF%BC%91", "'\uff11'"), ("1.0", "'1.0'"),
+                                             ("%00", "'?'"), ("9" * 50, f"'{'9' * 40}…'")])
+def test_a_malformed_corridor_id_is_quoted_back(client, segment, quoted):
+    detail = client.get(f"/api/poc/corridors/{segment}").get_json()["detail"]
+    assert detail == f"No active corridor has the id {quoted}."
 
 
 @pytest.mark.parametrize("header", ["Bearer wrong", "Basic abc", "", "garbage \u00e9"])

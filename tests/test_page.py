@@ -13,7 +13,8 @@ def page(client, url="/", status=200):
     response = client.get(url)
     assert response.status_code == status
     assert response.mimetype == "text/html"
-    assert response.headers["Content-Security-Policy"] == "default-src 'self'"
+    assert response.headers["Content-Security-Policy"] == "default-src 'self'; frame-ancestors 'none'"
+    assert response.headers["X-Frame-Options"] == "DENY"
     return response.get_data(as_text=True)
 
 

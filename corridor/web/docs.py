@@ -15,7 +15,8 @@ from corridor.web.caching import conditional
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}
 _ASSET_CACHE = "public, max-age=3600"
-_PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'"  # Swagger UI styles inline
+# Swagger UI styles inline; no framing (default-src does not cover it)
+_PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 
 
 def register_docs(app: Flask, api: Api) -> None:
@@ -40,6 +41,7 @@ def docs_page() -> Response:
     """Swagger UI on the document, with nothing loaded from anywhere but this app."""
     response = current_app.response_class(render_template("docs.html"), mimetype="text/html")
     response.headers["Content-Security-Policy"] = _PAGE_POLICY
+    response.headers["X-Frame-Options"] = "DENY"
     response.headers["Cache-Control"] = _ASSET_CACHE
     return response
 

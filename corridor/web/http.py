@@ -30,9 +30,10 @@ PUBLIC_CORS = {
 
 
 class CorridorIdConverter(BaseConverter):
-    """A corridor id in a path: ASCII digits, no leading zero; anything else fails routing (404)."""
+    """A corridor id in a path. Ids are ASCII digits with no leading zero (ID_PATTERN, as the document says); any
+    other segment is routed too, so that `01` or `１` gets the 404 that quotes the id, not the unknown path's."""
 
-    regex = "[1-9][0-9]*"
+    ID_PATTERN = "[1-9][0-9]*"
 
 
 def configure_http(app: Flask) -> None:

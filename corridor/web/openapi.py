@@ -30,8 +30,11 @@ DESCRIPTION = (
     "What it really costs to send money from one currency to another. Figures are illustrative "
     "sample data, not live quotes. Group A (/api/) needs a bearer key and sends no CORS headers: "
     "a key in a web page can be read by anyone who loads it, so call Group A from a server. "
-    "Group B (/api/poc/) is public and readable from any origin. The full reference is docs/API.md "
-    "in the repository."
+    "Group B (/api/poc/) is public and readable from any origin. Before the app sees a request, its "
+    "server refuses a request line over 2048 bytes (414 URI Too Long) and more than 50 headers or one over "
+    "8190 bytes (431 Request Header Fields Too Large, or 400): those answers are the server's own text/html "
+    "pages, not problem details, and no operation lists them. The full reference, with how every figure "
+    "is computed: /api/docs/guide."
 )
 BEARER = "bearerAuth"
 _TEXT = {"schema": {"type": "string"}}
@@ -68,12 +71,6 @@ _RATE_LIMIT = {
     "RateLimit-Reset": {**_SECONDS, "description": "Seconds until its window ends and it is whole again."},
 }
 _RETRY_AFTER = {"Retry-After": {**_SECONDS, "required": True, "description": "Seconds to wait before trying again."}}
-# gunicorn checks the request line and headers before the app sees them (docs/OPERATIONS.md)
-_SERVER_LIMITS = {
-    414: "URI Too Long: the request line exceeds 2048 bytes. Answered by gunicorn as text/html, without the app's headers.",
-    431: "Request Header Fields Too Large: more than 50 headers, or one over 8190 bytes. Answered by gunicorn as "
-         "text/html, without the app's headers.",
-}
 
 
 class Api(flask_smorest.Api):
@@ -89,7 +86,7 @@ class Api(flask_smorest.Api):
 
 class SharedParts(BasePlugin):
     """What every operation shares, said once: its id and tag, request ids, caching, the group's key or CORS,
-    problem details and gunicorn's limits; and every schema's fields, always present."""
+    rate limits and problem details; and every schema's fields, always present."""
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         """Complete each operation flask-smorest documented from a route of `kwargs["rule"]`."""
@@ -120,8 +117,6 @@ class SharedParts(BasePlugin):
                 problems.append(429)
             for status in problems:
                 responses[status] = _problem(status, cors)
-            for status, description in _SERVER_LIMITS.items():
-                responses[status] = {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
             operation["responses"] = dict(sorted(responses.items()))
 
     def schema_helper(self, name: str, definition: dict, **kwargs: Any) -> dict:
@@ -157,6 +152,17 @@ def dependency_rule(converter: Any, field: fields.Field, ret: dict, **kwargs: An
     return {"description": f"{ret.get('description', '')} {rule}".strip()}
 
 
+def nullable_reference(converter: Any, field: fields.Field, ret: dict, **kwargs: Any) -> dict:
+    """A nested schema that may be null as OpenAPI 3.0 says it, `allOf: [$ref], nullable: true`."""
+    # apispec writes `anyOf: [$ref, {type: object, nullable: true}]`, which generators read as "X, or any object,
+    # or null" (`X | Record<string, never> | null`)
+    choices = ret.get("anyOf", [])
+    if {"type": "object", "nullable": True} in choices:
+        ret.pop("anyOf")
+        return {"allOf": [choice for choice in choices if "$ref" in choice], "nullable": True}
+    return {}
+
+
 def register_api(app: Flask, *blueprints: Any) -> Api:
     """flask-smorest's Api on `app`, with `blueprints` registered and documented."""
     for name, value in SETTINGS.items():
@@ -170,8 +176,9 @@ def register_api(app: Flask, *blueprints: Any) -> Api:
     api.spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer", "description": (
         "A key you make at /account (sign up, then API keys: `cor_` and 43 characters), or one the operator gave you.")})
     api.ma_plugin.converter.add_parameter_attribute_function(dependency_rule)
+    api.ma_plugin.converter.add_attribute_function(nullable_reference)
     api.register_converter(CorridorIdConverter, lambda converter: {
-        "type": "string", "pattern": f"^{converter.regex}$", "example": "1"})
+        "type": "string", "pattern": f"^{converter.ID_PATTERN}$", "example": "1"})
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
     return api

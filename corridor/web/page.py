@@ -23,7 +23,8 @@ from schemas.query import OptionalCorridorQuery
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
-_POLICY = "default-src 'self'"  # no inline script or style: the page's own files only
+# no inline script or style: the page's own files only; and no framing (default-src does not cover it)
+_POLICY = "default-src 'self'; frame-ancestors 'none'"
 _query = OptionalCorridorQuery()
 _providers = ProvidersResponse()
 _corridors = CorridorSchema(many=True)
@@ -47,6 +48,7 @@ def comparison_page() -> Response:
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
     response.headers["Content-Security-Policy"] = _POLICY
+    response.headers["X-Frame-Options"] = "DENY"  # for browsers that predate frame-ancestors
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -19,7 +19,10 @@ from schemas.query import HistoryQuery, NoQuery
 
 _CSV_EXAMPLE = "date,rate\r\n2026-10-29,18.9015\r\n2026-10-30,18.9077\r\n"
 _CSV_FILE = {"Content-Disposition": {"schema": {"type": "string"},
-                                     "description": 'With format=csv: attachment; filename="FROM_TO_START_END.csv".'}}
+                                     "description": 'attachment; filename="FROM_TO_START_END.csv".'}}
+_CSV_ONLY = {200: {"description": "The series as a CSV file: `date,rate`, one line per point.",
+                   "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
+                   "headers": _CSV_FILE}}
 
 
 def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark_schema: Schema,
@@ -56,6 +59,19 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
         series = current_catalog().rate_history(from_currency, to_currency, interval=interval, start=start, end=end,
                                                 date=date)
         return series_csv(series) if format == "csv" else series
+
+    # the same as format=csv, as an operation of its own: a generated client decodes each operation's 200 one way
+    @bp.route("/history.csv")
+    @bp.arguments(HistoryQuery(exclude=("format",)), location="query", as_kwargs=True)
+    @bp.alt_response(404)
+    @bp.doc(responses=_CSV_ONLY)
+    @weighted(range_weight)
+    @cached
+    def history_csv(from_currency: str, to_currency: str, interval: str, start: dt.date | None = None,
+                    end: dt.date | None = None, date: dt.date | None = None) -> Response:
+        """A pair's reference rates as a CSV file, as /history with format=csv; for clients that type each answer."""
+        return series_csv(current_catalog().rate_history(from_currency, to_currency, interval=interval, start=start,
+                                                         end=end, date=date))
 
 
 def range_weight(start: dt.date | None = None, end: dt.date | None = None, **query: object) -> int:
