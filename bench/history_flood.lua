@@ -1,5 +1,5 @@
 -- A client without a key asking long daily history series, each URL new: a start in the first years of
--- the history, an end in the last ones (bench/starving.py, tests/test_rate_limits_gunicorn.py).
+-- the history, an end in the last ones (tests/test_rate_limits_gunicorn.py).
 math.randomseed(os.time())
 request = function()
   local start = string.format("%04d-%02d-%02d", 1999 + math.random(0, 3), math.random(1, 12), math.random(1, 28))

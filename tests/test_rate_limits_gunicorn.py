@@ -83,6 +83,7 @@ def test_a_client_flooding_long_histories_cannot_starve_a_keyed_client(tmp_path)
     ratio = beside["rps"] / alone["rps"]
     measured = (f"keyed client alone {alone['rps']:.0f} req/s, beside the flood {beside['rps']:.0f} req/s "
                 f"(ratio {ratio:.2f}), p99 {beside['p99']:.1f} ms; flood:\n{flooded}")
+    print(measured)  # pytest -rP shows it
     assert "Non-2xx or 3xx responses" in flooded, measured  # the flood was refused, mostly
     assert beside["errors"] == 0, measured
     assert ratio >= 0.4 and beside["p99"] < 100, measured

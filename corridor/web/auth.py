@@ -15,6 +15,7 @@ from corridor.data.accounts import key_digest
 from corridor.settings import ConfigError
 from corridor.web.account_keys import KeysUnavailable
 from corridor.web.errors import ApiError
+from corridor.web.rate_limits import limit_refused_key
 
 _REALM = 'Bearer realm="corridor-api"'
 _HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
@@ -112,6 +113,7 @@ def require_api_key() -> None:
         return
     header = request.headers.get("Authorization")
     if header is None:
+        limit_refused_key()
         raise ApiError(
             401, "missing_api_key", "Send your API key in the header 'Authorization: Bearer <key>'.",
             {"WWW-Authenticate": _REALM},
@@ -120,6 +122,7 @@ def require_api_key() -> None:
     token = token.strip(" ")
     candidate = key_digest(token) if scheme.lower() == "bearer" and token else None
     if candidate is None or not (operator_key(candidate) or account_key(token, candidate)):
+        limit_refused_key()  # 429 instead once the address has spent its budget
         raise ApiError(
             401, "invalid_api_key", "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},

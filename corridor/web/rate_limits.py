@@ -1,14 +1,14 @@
 """Rate limits: a budget per API key on Group A, per client address elsewhere, and per address and per email on
 sign-in, counted in fixed windows in `limits`' storage (this process's memory, or Redis shared by every instance).
 
-A request costs one unit of its budget, a history range one more per full year it spans beyond the first
-(`weighted`). Every limited answer says where its tightest budget stands in RateLimit-* headers; over budget, the
+A request costs one unit of its budget, a history range more, by the rates it can hold (`weighted`). Every limited answer says where its tightest budget stands in RateLimit-* headers; over budget, the
 answer is 429 with Retry-After. When the store cannot be reached, requests are served unlimited (fail open).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import ipaddress
 import math
 import threading
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, g, request
-from limits import RateLimitItem, parse
+from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
 from limits.storage import Storage, storage_from_string
 
@@ -38,6 +38,9 @@ UNLIMITED = frozenset({"poc.health"})  # probes must always get through
 SIGN_IN = frozenset({"account.login", "account.signup"})
 # a store on the same network answers in well under a millisecond: waiting longer only holds requests up
 STORE_TIMEOUT_SECONDS = 0.25
+# connections each process keeps to Redis: a count takes well under a millisecond, and without a cap every waiting
+# greenlet of a gevent worker would open its own
+REDIS_CONNECTIONS = 20
 # once the store fails, requests skip it this long rather than each wait for it
 DOWN_SECONDS = 5
 WARN_EVERY_SECONDS = 60
@@ -69,7 +72,7 @@ class RateLimits:
         if self._storage is None:
             with self._opening:
                 if self._storage is None:
-                    options = {} if self.uri.startswith("memory") else redis_options()
+                    options = {} if self.uri.startswith("memory") else {"connection_pool": redis_pool(self.uri)}
                     self._storage = storage_from_string(self.uri, wrap_exceptions=True, **options)
         return self._storage
 
@@ -86,7 +89,13 @@ class RateLimits:
         except StorageError as error:
             self._fail(error.storage_error)
             return None
-        return Count(item.amount, max(0, item.amount - used), max(1, math.ceil(ends - time.time())), used > item.amount)
+        except Exception as error:  # noqa: BLE001 - whatever the store raises, requests are served (fail open)
+            self._fail(error)
+            return None
+        # Redis's TTL is whole seconds, rounded to the nearest: half a second more never tells a client to come early
+        late = 0.5 if self.uri.startswith("redis") else 0.0
+        reset = max(1, math.ceil(ends - time.time() + late))
+        return Count(item.amount, max(0, item.amount - used), reset, used > item.amount)
 
     def _fail(self, error: Exception) -> None:
         now = monotonic()
@@ -97,24 +106,26 @@ class RateLimits:
                                  "served unlimited until it answers.", store_name(self.uri), type(error).__name__)
 
 
-def redis_options() -> dict[str, Any]:
-    """A short timeout, and no retry: redis-py's default retries a failed command 3 times, sleeping up to 1, 2 and 4
-    seconds between them, all inside the request."""
+def redis_pool(uri: str) -> Any:
+    """At most REDIS_CONNECTIONS connections, a short timeout, and no retry: redis-py's default retries a failed
+    command 3 times, sleeping up to 1, 2 and 4 seconds between them, all inside the request. Reads the URL without
+    connecting: ValueError if its options are not redis-py's."""
+    from redis import BlockingConnectionPool
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    return {"socket_timeout": STORE_TIMEOUT_SECONDS, "socket_connect_timeout": STORE_TIMEOUT_SECONDS,
-            "retry": Retry(NoBackoff(), 0)}
+    return BlockingConnectionPool.from_url(
+        uri, max_connections=REDIS_CONNECTIONS, timeout=STORE_TIMEOUT_SECONDS, socket_timeout=STORE_TIMEOUT_SECONDS,
+        socket_connect_timeout=STORE_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0))
 
 
 def store_name(uri: str) -> str:
-    """The store's scheme, host and port, never a password in its URL."""
-    try:
-        parts = urlsplit(uri)
-    except ValueError:
-        return "(not a URL)"
-    host = parts.netloc.rpartition("@")[2]  # what follows a user and password
-    return f"{parts.scheme}://{host}"
+    """The store's scheme, host and port, never a password in its URL (even one with `/`, `?` or `#` unencoded)."""
+    scheme, _, rest = uri.partition("://")
+    host = rest.rpartition("@")[2]  # what follows the last @: a password may hold any other character
+    for end in "/?#":
+        host = host.partition(end)[0]
+    return f"{scheme}://{host}"
 
 
 def register_rate_limits(app: Flask) -> None:
@@ -133,11 +144,13 @@ def register_rate_limits(app: Flask) -> None:
 
 
 def store(uri: str) -> str:
-    """RATE_LIMIT_STORAGE if it is memory:// or a Redis URL with a host; ConfigError otherwise."""
+    """RATE_LIMIT_STORAGE if it is memory:// or a Redis URL redis-py reads; ConfigError otherwise."""
     try:
         parts = urlsplit(uri)
         usable = parts.scheme in STORES and (parts.scheme == "memory" or bool(parts.hostname)) and parts.port != 0
-    except ValueError:  # a port that is not a number, or out of range
+        if usable and parts.scheme != "memory":
+            redis_pool(uri).disconnect()  # its options and database number, read now rather than at each request
+    except ValueError:  # a port that is not a number, or out of range; an option or database redis-py refuses
         usable = False
     if not usable:
         raise ConfigError(f"RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db, not {store_name(uri)!r}.")
@@ -145,13 +158,14 @@ def store(uri: str) -> str:
 
 
 def budget(config: dict, setting: str) -> RateLimitItem:
-    """The setting's `N/second|minute|hour|day`, as `limits` reads it; ConfigError otherwise."""
+    """The setting's `N/second|minute|hour|day` (or `N/5 minutes`), as `limits` reads it; ConfigError otherwise."""
     text = str(config[setting]).strip()
     try:
-        item = parse(text)
+        items = parse_many(text)
     except ValueError:
-        item = None
-    if item is None or item.amount < 1 or "," in text or ";" in text:
+        items = []
+    item = items[0] if len(items) == 1 else None
+    if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
         raise ConfigError(f"{setting} must be one limit such as 600/minute (N per second, minute, hour or day), "
                           f"not {text!r}.")
     return item
@@ -193,8 +207,9 @@ def describe(item: RateLimitItem) -> str:
 
 
 def limit_by_address() -> None:
-    """The app's before-request hook: every request but Group A's (counted per key) and the probe's, per address."""
-    if request.blueprint == "api" or request.endpoint in UNLIMITED:
+    """The app's before-request hook: every request but Group A's (counted per key), the probe's and CORS
+    preflights (a browser reads nothing of a refused one), per address."""
+    if request.blueprint == "api" or request.endpoint in UNLIMITED or request.method == "OPTIONS":
         return
     address = client_address()
     g.rate_budget = ("public", address)
@@ -211,10 +226,19 @@ def limit_by_key() -> None:
         charge("api", identity)
 
 
-def limit_sign_in(email: str) -> None:
-    """Count a sign-in or sign-up attempt against the email's budget (by its digest: no address kept in the store)."""
+def limit_refused_key() -> None:
+    """Count a Group A request refused for its key against its address's budget: guessing keys is not free."""
     if "rate_limits" in current_app.extensions:
-        charge("email", hashlib.sha256(email.strip().lower().encode()).hexdigest())
+        charge("public", client_address())
+
+
+def limit_sign_in(email: str) -> None:
+    """Count a sign-in or sign-up attempt against the email's budget, by a keyed digest: the store holds no email,
+    nor a digest anyone could match against a list of emails without SECRET_KEY."""
+    if "rate_limits" in current_app.extensions:
+        secret = current_app.secret_key
+        secret = secret if isinstance(secret, bytes) else str(secret).encode()
+        charge("email", hmac.new(secret, email.strip().lower().encode(), hashlib.sha256).hexdigest())
 
 
 def weighted(weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -223,9 +247,12 @@ def weighted(weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Calla
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)
         def charged(**query: Any) -> Any:
-            extra = weight(**query) - 1
-            if extra > 0 and "rate_budget" in g:
-                charge(*g.rate_budget, cost=extra)
+            if "rate_budget" in g:
+                budget, identity = g.rate_budget
+                whole = current_app.extensions["rate_limits"].budgets[budget].amount
+                extra = min(weight(**query), whole) - 1  # a request dearer than the whole budget costs the budget
+                if extra > 0:
+                    charge(budget, identity, cost=extra)
             return view(**query)
 
         return charged

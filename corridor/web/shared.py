@@ -74,10 +74,15 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
                                                          end=end, date=date))
 
 
-def range_weight(start: dt.date | None = None, end: dt.date | None = None, **query: object) -> int:
-    """What a history request counts against its budget: one, and one more per full year its range spans beyond the
-    first, as its work grows with its days (a date alone: one)."""
-    return 1 + (end - start).days // 366 if start and end else 1
+# days of a range that hold about 30 rates of each interval (5 business days a week): a request's work grows with its
+# rates, each 30 of them costing about what a kept answer does (docs/PERFORMANCE.md)
+DAYS_PER_UNIT = {"day": 42, "week": 210, "month": 900}
+
+
+def range_weight(interval: str = "day", start: dt.date | None = None, end: dt.date | None = None, **query: object) -> int:
+    """What a history request counts against its budget: one, and one more per 30 rates its range can hold (a date
+    alone: one)."""
+    return 1 + (end - start).days // DAYS_PER_UNIT[interval] if start and end else 1
 
 
 def series_csv(series: Series) -> Response:
