@@ -11,7 +11,7 @@ from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
 # takes `date` or a range, and a range in order: the document says so in words, and only these
 # cases are left out (the API answers them 400, tested in tests/test_group_b_http.py,
 # tests/test_query_parsing.py and tests/test_history.py)
-_HISTORY = {"/api/history", "/api/poc/history"}
+_HISTORY = {"/api/history", "/api/poc/history", "/api/history.csv", "/api/poc/history.csv"}
 _NEEDED = {
     "/api/poc/corridors": OptionalCurrencyPairQuery.required_if_any,
     "/api/poc/providers": OptionalCorridorQuery.required_if_any,
