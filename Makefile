@@ -72,7 +72,7 @@ smoke-local: $(VENV)/.runtime tools migrate  ## scripts/smoke.sh against real gu
 docs-screenshot: $(VENV)/.runtime migrate  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
 	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
 
-screenshots: $(VENV)/.dev migrate  ## docs/page-1280.png, docs/page-375.png of / and docs/account-keys.png (needs chromium, chromedriver)
+screenshots: $(VENV)/.dev migrate  ## docs/page-*.png of / (send, receive, an error; 1280 and 375 px) and docs/account-keys.png (needs chromium, chromedriver)
 	BIN=$(BIN) scripts/with_server.sh $(BIN)/python scripts/page_screenshots.py docs
 	BIN=$(BIN) scripts/with_server.sh sh -c 'PYTHONPATH=. $(BIN)/python scripts/account_screenshot.py docs'
 

@@ -19,6 +19,7 @@ from corridor.web.http import configure_http
 from corridor.web.openapi import register_api
 from corridor.web.page import register_page
 from corridor.web.rate_limits import register_rate_limits
+from corridor.web.reference import register_reference
 from corridor.web.refresher import register_rates_refresh
 from corridor.web.service import init_service, serving
 
@@ -38,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     documented = register_api(app, api.bp, poc.bp)
     register_error_handlers(app)
     register_docs(app, documented)
+    register_reference(app)
     register_page(app)
     init_database(app, check=serving())
     register_accounts(app)

@@ -2,7 +2,8 @@
 
 Usage: BASE_URL=… python scripts/page_screenshots.py [OUT_DIR]  (make screenshots starts a server)
 Drives Debian's chromium through its chromedriver (packages chromium and chromium-driver) with
-Selenium, headless, and writes OUT_DIR/page-1280.png and OUT_DIR/page-375.png (OUT_DIR: docs).
+Selenium, headless, and writes OUT_DIR/page-1280.png and OUT_DIR/page-375.png (OUT_DIR: docs), and the same
+of the "they receive" mode (page-receive-*.png) and of an amount the page refuses (page-error-*.png).
 tests/test_page_browser.py starts its browser with `chrome` and shoots with `screenshot` too.
 """
 
@@ -19,6 +20,8 @@ from selenium.webdriver.chrome.service import Service
 
 SIZES = ((1280, 1600), (375, 1400))  # browser window sizes: a desktop, a phone
 PAGE = "/?corridor=GBP_INR&amount=1000"
+SHOTS = {"page": PAGE, "page-receive": "/?corridor=USD_MXN&amount=5000&mode=receive",
+         "page-error": "/?corridor=GBP_INR&amount=-5"}
 
 
 def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
@@ -51,11 +54,12 @@ def screenshot(driver: webdriver.Chrome, width: int, height: int, path: Path) ->
 def main(out_dir: str = "docs") -> None:
     base = os.environ["BASE_URL"].rstrip("/")
     with chrome() as driver:  # quits chromium however the block ends
-        driver.get(base + PAGE)
-        for width, height in SIZES:
-            path = Path(out_dir) / f"page-{width}.png"
-            shot = screenshot(driver, width, height, path)
-            print(f"wrote {path} ({shot[0]}x{shot[1]})")
+        for name, page in SHOTS.items():
+            driver.get(base + page)
+            for width, height in SIZES:
+                path = Path(out_dir) / f"{name}-{width}.png"
+                shot = screenshot(driver, width, height, path)
+                print(f"wrote {path} ({shot[0]}x{shot[1]})")
 
 
 if __name__ == "__main__":

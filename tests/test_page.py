@@ -41,7 +41,8 @@ def test_the_table_and_chart_rank_as_the_data_says(client, url, corridor, option
     assert providers_in(html) == [entry["provider"] for entry in expected]
     assert len(re.findall(r'<rect class="bar', html)) == len(expected)
     for entry in expected:
-        assert f"<td>{entry['trueCostPct']}</td>" in html and f"<td>{entry['totalPaid']:,.2f}</td>" in html
+        assert f'<td data-label="True cost">{entry["trueCostPct"]}</td>' in html
+        assert f'<td data-label="Total paid ({corridor[:3]})">{entry["totalPaid"]:,.2f}</td>' in html
 
 
 def test_the_state_is_rendered_into_the_form(client):
@@ -52,14 +53,58 @@ def test_the_state_is_rendered_into_the_form(client):
 
 
 @pytest.mark.parametrize("url, message", [
-    ("/?corridor=USD_MXN&amount=abc", "Query parameter &#39;amount&#39; must be a plain decimal"),
-    ("/?corridor=XXX_YYY", "No active corridor XXX_YYY."),
-    ("/?corridor=USD_MXN&payout=teleport", "Query parameter &#39;payout&#39; must be one of"),
+    ("/?corridor=USD_MXN&amount=abc", "Enter an amount above 0 and up to 1,000,000,000 USD, with at most 2 decimals."),
+    ("/?corridor=GBP_INR&amount=-5", "Enter an amount above 0 and up to 1,000,000,000 GBP, with at most 2 decimals."),
+    ("/?corridor=USD_MXN&amount=-1&mode=receive",
+     "Enter an amount above 0 and up to 1,000,000,000,000 MXN, with at most 2 decimals."),
+    ("/?corridor=XXX_YYY", "Pick a corridor from the list."),
+    ("/?corridor=BAD", "Pick a corridor from the list."),
+    ("/?corridor=USD_MXN&payout=teleport", "Pick a payout method from the list."),
 ])
-def test_a_bad_query_is_a_400_page_that_says_why(client, url, message):
+def test_a_bad_query_is_a_400_page_a_sender_can_read(client, url, message):
     html = page(client, url, status=400)
-    assert '<p class="error" role="alert">' + message in html
-    assert providers_in(html)  # the first corridor, so the page is still of use
+    assert '<p class="error" role="alert">' + message + "</p>" in html
+    assert "Query parameter" not in html and "receive_amount" not in html
+    assert providers_in(html)  # the corridor asked for, or the first, so the page is still of use
+
+
+@pytest.mark.parametrize("url, label, hint, placeholder", [
+    ("/?corridor=GBP_INR", "You send (GBP)", "In GBP; empty: 149.27 GBP, the reference amount.", "149"),
+    ("/?corridor=GBP_INR&mode=receive&amount=5000", "They receive (INR)", "In INR: what must arrive.", "18,991"),
+    ("/", "You send (USD)", "In USD; empty: 200.00 USD, the reference amount.", "200"),
+])
+def test_the_amount_field_names_the_currency_of_the_corridor_and_mode(client, url, label, hint, placeholder):
+    html = page(client, url)
+    assert f'<label for="amount" id="amount-label">{label}</label>' in html
+    assert f'<small id="amount-hint">{hint}</small>' in html
+    assert f'placeholder="{placeholder}"' in html
+
+
+def test_they_receive_mode_shows_what_the_sender_pays_ranked_by_total_paid(client):
+    html = page(client, "/?corridor=USD_MXN&amount=5000&mode=receive")
+    expected = group_b_entries(shipped_seed(), next(c for c in ACTIVE if key(c) == "USD_MXN"), receive=5000.0)
+    assert "<caption>Ranked by total paid to deliver 5,000.00 MXN</caption>" in html
+    assert '<th scope="col">You send (USD)</th>' in html and '<th scope="col">They receive (MXN)</th>' not in html
+    assert [entry["totalPaid"] for entry in expected] == sorted(entry["totalPaid"] for entry in expected)
+    for entry in expected:
+        assert f'<td data-label="You send (USD)">{entry["sendAmount"]:,.2f}</td>' in html
+        assert f'<td data-label="Total paid (USD)">{entry["totalPaid"]:,.2f}</td>' in html
+
+
+def test_they_receive_mode_without_an_amount_asks_for_one(client):
+    html = page(client, "/?corridor=GBP_INR&mode=receive")
+    assert '<p class="notice" role="status">Enter how much they should receive, in INR,' in html
+    assert "<caption>Ranked by true cost at the reference amount, 149.27 GBP</caption>" in html
+
+
+def test_the_charts_say_what_they_draw(client):
+    html = page(client, "/?corridor=USD_CNY&amount=1000")
+    assert 'bars above 5% are red and marked "over 5%"' in html and "hatched" not in html
+    assert html.index('class="guide"') < html.index('class="bar')  # the guide lines behind the bars and labels
+    ticks = re.findall(r'text-anchor="end" class="label">([0-9.]+)</text>', html)
+    assert len(ticks) == 3 and float(ticks[0]) > float(ticks[1]) > float(ticks[2])
+    assert '<text x="0" y="14" class="unit">CNY per USD</text>' in html
+    assert "ECB rates to 2026-10-30, the last day of each week" in html
 
 
 def test_the_rate_chart_draws_the_last_year_or_says_why_not(client):
@@ -91,7 +136,7 @@ def test_a_refused_amount_shows_the_corridor_asked_for_at_the_reference_amount(c
     html = page(client, "/?corridor=GBP_INR&amount=abc", status=400)
     expected = client.get("/api/poc/providers?corridor=GBP_INR").get_json()["providers"]
     assert providers_in(html) == [entry["provider"] for entry in expected]
-    assert "<caption>Ranked by true cost at the reference amount</caption>" in html
+    assert "<caption>Ranked by true cost at the reference amount, 149.27 GBP</caption>" in html
     assert 'value="abc"' in html  # kept in the box, to correct
 
 

@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import Select
 
 from conftest import RAW_KEY, running_gunicorn
 from harness import DIRECT, ROOT, requires, skip_without
-from scripts.page_screenshots import SIZES, chrome, screenshot
+from scripts.page_screenshots import SHOTS, SIZES, chrome, screenshot
 
 pytestmark = requires("chromium", "chromedriver")
 
@@ -158,6 +158,31 @@ def test_they_receive_ranks_as_the_api_does_for_a_receive_amount(driver, base):
     assert seen["rows"] == ranked(base, corridor="GBP_INR", receive_amount="1000") != []
 
 
+AMOUNT_FIELD = """
+const box = document.getElementById("amount");
+return [document.getElementById("amount-label").textContent, document.getElementById("amount-hint").textContent,
+        box.placeholder, box.value, document.activeElement === box,
+        Array.from(document.querySelectorAll("#providers thead th"), th => th.textContent)];
+"""
+
+
+def test_the_amount_field_follows_a_corridor_and_mode_change_in_place(driver, base):
+    """The label, hint and placeholder name the corridor's currency for the mode; what is typed stays, focused."""
+    open_page(driver, base)
+    choose(driver, "GBP_INR", "1000")
+    settled(driver, corridor="GBP_INR", amount="1000")
+    label, hint, placeholder, value, focused, columns = driver.execute_script(AMOUNT_FIELD)
+    assert (label, hint, placeholder, value, focused) == (
+        "You send (GBP)", "In GBP; empty: 149.27 GBP, the reference amount.", "149", "1000", True)
+    assert columns[2] == "They receive (INR)"
+    driver.find_element(By.ID, "mode-receive").click()
+    settled(driver, corridor="GBP_INR", amount="1000", mode="receive")
+    label, hint, placeholder, value, _, columns = driver.execute_script(AMOUNT_FIELD)
+    assert (label, hint, placeholder, value) == ("They receive (INR)", "In INR: what must arrive.", "18,991", "1000")
+    assert columns[2:5] == ["You send (GBP)", "Fees (GBP)", "Total paid (GBP)"]
+    assert driver.find_element(By.CSS_SELECTOR, "#providers caption").text == "Ranked by total paid to deliver 1,000.00 INR"
+
+
 def test_cost_chart_has_one_bar_per_provider_after_each_update(driver, base):
     """The cost chart is updated with the table: one bar per provider, also when a payout filter drops some."""
     open_page(driver, base)
@@ -185,13 +210,29 @@ def test_console_has_no_errors_through_every_control(first_visit, base):
     assert errors == [], "\n".join(f"{entry['source']}: {entry['message']}" for entry in errors)
 
 
-def test_page_renders_at_desktop_and_phone_widths(driver, base, tmp_path):
-    """Screenshots at 1280 and 375 wide come out at those widths, and neither width scrolls sideways."""
-    driver.get(f"{base}/?corridor=GBP_INR&amount=1000")
+CRAMPED = """
+const cut = [];
+for (const region of document.querySelectorAll("#providers, #cost-chart, #rate-chart")) {
+  if (region.getBoundingClientRect().right > innerWidth + 0.5) cut.push(region.id + " ends past the window");
+}
+const sizes = Array.from(document.querySelectorAll("svg text"), t => t.getBoundingClientRect().height);
+return {overflow: document.documentElement.scrollWidth - innerWidth, cut: cut, smallestText: Math.min(...sizes),
+        tableScrolls: document.querySelector("#providers").parentElement.scrollWidth
+                      - document.querySelector("#providers").parentElement.clientWidth};
+"""
+
+
+@pytest.mark.parametrize("name", sorted(SHOTS))
+def test_page_renders_at_desktop_and_phone_widths(driver, base, tmp_path, name):
+    """Screenshots at 1280 and 375 wide come out at those widths; no width scrolls sideways, not even the providers'
+    table, and the charts' text is at least 11 px tall."""
+    driver.get(base + SHOTS[name])
     for width, height in SIZES:
-        assert screenshot(driver, width, height, tmp_path / f"page-{width}.png")[0] == width
-        overflow = driver.execute_script("return document.documentElement.scrollWidth - innerWidth;")
-        assert overflow <= 0, f"at {width} px the page is {overflow} px wider than the window"
+        assert screenshot(driver, width, height, tmp_path / f"{name}-{width}.png")[0] == width
+        seen = driver.execute_script(CRAMPED)
+        assert seen["overflow"] <= 0, f"at {width} px the page is {seen['overflow']} px wider than the window"
+        assert seen["tableScrolls"] <= 0 and seen["cut"] == [], (width, seen)
+        assert seen["smallestText"] >= 11, f"at {width} px the charts' smallest text is {seen['smallestText']:.1f} px"
 
 
 def test_axe_finds_no_serious_or_critical_violation(driver, base, axe_source):

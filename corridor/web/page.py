@@ -13,6 +13,7 @@ from werkzeug.exceptions import NotFound
 from corridor.domain.catalog import Catalog, NotServed
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
+from corridor.domain.pricing import reference_amount
 from corridor.domain.rounding import round_significant
 from corridor.web.charts import cost_chart, rate_chart
 from corridor.web.errors import not_served_detail
@@ -26,6 +27,13 @@ _PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
 # no inline script or style: the page's own files only; and no framing (default-src does not cover it)
 _POLICY = "default-src 'self'; frame-ancestors 'none'"
 _query = OptionalCorridorQuery()
+# what a sender reads when the query cannot be shown, by the parameter at fault: never a parameter's name
+_SENDER_ERRORS = {
+    "corridor": "Pick a corridor from the list.",
+    "amount": "Enter an amount above 0 and up to 1,000,000,000 {currency}, with at most 2 decimals.",
+    "receive_amount": "Enter an amount above 0 and up to 1,000,000,000,000 {currency}, with at most 2 decimals.",
+    "payout": "Pick a payout method from the list.",
+}
 _providers = ProvidersResponse()
 _corridors = CorridorSchema(many=True)
 
@@ -64,17 +72,20 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     if payout:
         query["payout"] = payout
     error, priced_at = None, amount
+    known = catalog.by_key.get(corridor)
     try:
         figures = catalog.quotes(**_query.load(query))
     except ValidationError as err:  # shown instead: the corridor, if known, at the reference amount
-        name, messages = next(iter(err.messages.items()))
-        error = f"Query parameter '{name}' {messages[0]}"
-    except NotServed as err:
-        error = not_served_detail(err)
+        name = next(iter(err.messages))
+        currency = (known.corridor.to_currency if name == "receive_amount" else known.corridor.from_currency) if known else ""
+        error = _SENDER_ERRORS.get(name, "Check the form: one of its values cannot be used.").format(currency=currency)
+    except NotServed:
+        error = _SENDER_ERRORS["corridor"]
     if error:
-        figures, priced_at = catalog.by_key.get(corridor, catalog.corridors[0]), ""
+        figures, priced_at = known or catalog.corridors[0], ""
     body = _providers.dump(figures)
     pair = figures.corridor
+    reference = reference_amount(catalog.dataset, pair.from_currency)
     try:
         history = catalog.rate_history(pair.from_currency, pair.to_currency, interval="week")
         rates = {**rate_chart(history.points, pair.from_currency, pair.to_currency, history.source),
@@ -88,6 +99,11 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         "corridor": body["corridor"], "from_currency": pair.from_currency, "to_currency": pair.to_currency,
         "mode": mode, "amount": amount, "priced_at": priced_at, "payout": payout, "providers": body["providers"],
         "cost_chart": cost_chart(body["providers"]), "rate_chart": rates,
+        "amount_currency": pair.to_currency if mode == "receive" else pair.from_currency,
+        "placeholder": f"{reference * (figures.mid_market if mode == 'receive' else 1):,.0f}",
+        "reference_text": f"{reference:,.2f} {pair.from_currency}",
+        "shown_amount": f"{float(priced_at):,.2f}" if priced_at else "",
+        "ask_amount": mode == "receive" and not amount and not error,
     }, error
 
 

@@ -17,9 +17,11 @@
     const target = query ? "/?" + query : "/";
     const ticket = ++latest;
     let fresh = null;
+    let page = null;
     try {
       const response = await fetch(target, { headers: { Accept: "text/html" } });
-      fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("results");
+      page = new DOMParser().parseFromString(await response.text(), "text/html");
+      fresh = page.getElementById("results");
     } catch (error) {
       fresh = null;
     }
@@ -27,6 +29,14 @@
     // no results in the answer (the network, or a server in front): load the page as a form would
     if (!fresh) { location.assign(target); return; }
     document.getElementById("results").replaceWith(fresh);
+    // the amount's label, hint and placeholder name the corridor's currency and the mode: the field itself stays,
+    // with what is being typed in it
+    for (const id of ["amount-label", "amount-hint"]) {
+      const now = page.getElementById(id);
+      if (now) document.getElementById(id).textContent = now.textContent;
+    }
+    const box = page.getElementById("amount");
+    if (box) document.getElementById("amount").placeholder = box.placeholder;
     history.replaceState(null, "", target);
   }
 
