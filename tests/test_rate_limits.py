@@ -10,8 +10,8 @@ import pytest
 from conftest import HASHED_KEY, RAW_KEY
 from holders import CSRF, PASSWORD
 
+from corridor.data import rate_counts
 from corridor.settings import ConfigError
-from corridor.web import rate_limits
 
 PUBLIC_URL = "/api/poc/corridors/1"
 
@@ -253,15 +253,15 @@ def test_an_unreachable_store_serves_everything_and_warns_once_a_minute(make_app
     app = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute",
                       RATE_LIMIT_STORAGE=f"redis://:s3cret-pass@127.0.0.1:{port}/0")
     clock = [1000.0]
-    monkeypatch.setattr(rate_limits, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(rate_counts, "monotonic", lambda: clock[0])
     client = app.test_client()
     started = time.perf_counter()
     with caplog.at_level(logging.WARNING):
         answers = [client.get(PUBLIC_URL) for _ in range(20)]
         for _ in range(3):  # past DOWN_SECONDS, the store is asked again, and fails again, quietly
-            clock[0] += rate_limits.DOWN_SECONDS
+            clock[0] += rate_counts.DOWN_SECONDS
             answers.append(client.get(PUBLIC_URL))
-        clock[0] += rate_limits.WARN_EVERY_SECONDS - 3 * rate_limits.DOWN_SECONDS  # a minute after the first warning
+        clock[0] += rate_counts.WARN_EVERY_SECONDS - 3 * rate_counts.DOWN_SECONDS  # a minute after the first warning
         answers.append(client.get(PUBLIC_URL))
     took = time.perf_counter() - started
     assert {a.status_code for a in answers} == {200}
@@ -271,7 +271,7 @@ def test_an_unreachable_store_serves_everything_and_warns_once_a_minute(make_app
     assert warnings[0].startswith(f"Rate limits are not enforced: the store redis://127.0.0.1:{port} cannot be reached")
     assert "s3cret" not in caplog.text
     # one wait of the store's timeout per attempt (5), not one per request (24)
-    assert took < 24 * rate_limits.STORE_TIMEOUT_SECONDS / 2
+    assert took < 24 * rate_counts.STORE_TIMEOUT_SECONDS / 2
 
 
 def test_two_apps_on_one_redis_share_one_budget(make_app, redis_url, auth):

@@ -1,0 +1,124 @@
+"""Counting requests in `limits`' storage, this process's memory or a Redis every instance shares, in fixed windows;
+and serving them uncounted (fail open) while the store cannot be reached. No Flask here: corridor.web.rate_limits
+decides what a request is charged and answers for it."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from time import monotonic
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem
+from limits.errors import StorageError
+from limits.storage import Storage, storage_from_string
+
+from corridor.settings import ConfigError
+
+STORES = ("memory", "redis", "rediss")
+# a store on the same network answers in well under a millisecond: waiting longer only holds requests up
+STORE_TIMEOUT_SECONDS = 0.25
+# connections each process keeps to Redis: a count takes well under a millisecond, and without a cap every waiting
+# greenlet of a gevent worker would open its own
+REDIS_CONNECTIONS = 20
+# once the store fails, requests skip it this long rather than each wait for it
+DOWN_SECONDS = 5
+WARN_EVERY_SECONDS = 60
+
+
+class Count(NamedTuple):
+    """Where one budget stands after a request: its size, what is left, and the seconds until its window ends."""
+
+    limit: int
+    remaining: int
+    reset: int
+    over: bool
+
+
+class RateLimits:
+    """The budgets and the store that counts them; the store is opened on first use, in the process that serves."""
+
+    def __init__(self, uri: str, budgets: dict[str, RateLimitItem], logger: Any) -> None:
+        self.uri = uri
+        self.budgets = budgets
+        self._logger = logger
+        self._storage: Storage | None = None
+        self._opening = threading.Lock()
+        self._down_until = 0.0
+        self._warned_at = -math.inf
+
+    def _store(self) -> Storage:
+        # opened lazily: a gunicorn master that loads the app must fork no store's threads or sockets
+        if self._storage is None:
+            with self._opening:
+                if self._storage is None:
+                    options = {} if self.uri.startswith("memory") else {"connection_pool": redis_pool(self.uri)}
+                    self._storage = storage_from_string(self.uri, wrap_exceptions=True, **options)
+        return self._storage
+
+    def charge(self, budget: str, identity: str, cost: int = 1) -> Count | None:
+        """Count `cost` against `identity`'s `budget`; None while the store cannot be reached."""
+        if monotonic() < self._down_until:
+            return None
+        item = self.budgets[budget]
+        key = item.key_for(budget, identity)
+        try:
+            store = self._store()
+            used = store.incr(key, item.get_expiry(), amount=cost)
+            ends = store.get_expiry(key)
+        except StorageError as error:
+            self._fail(error.storage_error)
+            return None
+        except Exception as error:  # noqa: BLE001 - whatever the store raises, requests are served (fail open)
+            self._fail(error)
+            return None
+        # Redis's TTL is whole seconds, rounded to the nearest: half a second more never tells a client to come early
+        late = 0.5 if self.uri.startswith("redis") else 0.0
+        reset = max(1, math.ceil(ends - time.time() + late))
+        return Count(item.amount, max(0, item.amount - used), reset, used > item.amount)
+
+    def _fail(self, error: Exception) -> None:
+        now = monotonic()
+        self._down_until = now + DOWN_SECONDS
+        if now - self._warned_at >= WARN_EVERY_SECONDS:
+            self._warned_at = now
+            self._logger.warning("Rate limits are not enforced: the store %s cannot be reached (%s); requests are "
+                                 "served unlimited until it answers.", store_name(self.uri), type(error).__name__)
+
+
+def redis_pool(uri: str) -> Any:
+    """At most REDIS_CONNECTIONS connections, a short timeout, and no retry: redis-py's default retries a failed
+    command 3 times, sleeping up to 1, 2 and 4 seconds between them, all inside the request. Reads the URL without
+    connecting: ValueError if its options are not redis-py's."""
+    from redis import BlockingConnectionPool
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return BlockingConnectionPool.from_url(
+        uri, max_connections=REDIS_CONNECTIONS, timeout=STORE_TIMEOUT_SECONDS, socket_timeout=STORE_TIMEOUT_SECONDS,
+        socket_connect_timeout=STORE_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0))
+
+
+def store_name(uri: str) -> str:
+    """The store's scheme, host and port, never a password in its URL (even one with `/`, `?` or `#` unencoded)."""
+    scheme, _, rest = uri.partition("://")
+    host = rest.rpartition("@")[2]  # what follows the last @: a password may hold any other character
+    for end in "/?#":
+        host = host.partition(end)[0]
+    return f"{scheme}://{host}"
+
+
+def store(uri: str) -> str:
+    """RATE_LIMIT_STORAGE if it is memory:// or a Redis URL redis-py reads; ConfigError otherwise."""
+    try:
+        parts = urlsplit(uri)
+        usable = parts.scheme in STORES and (parts.scheme == "memory" or bool(parts.hostname)) and parts.port != 0
+        if usable and parts.scheme != "memory":
+            redis_pool(uri).disconnect()  # its options and database number, read now rather than at each request
+    except ValueError:  # a port that is not a number, or out of range; an option or database redis-py refuses
+        usable = False
+    if not usable:
+        raise ConfigError(f"RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db, not {store_name(uri)!r}.")
+    return uri
