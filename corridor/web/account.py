@@ -63,7 +63,6 @@ def check_csrf() -> None:
 def page_headers(response: Response) -> Response:
     """Every account page: no framing, no caching anywhere, no referrer beyond this site."""
     response.headers["Content-Security-Policy"] = POLICY
-    response.headers["X-Frame-Options"] = "DENY"
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "same-origin"
     return response

@@ -41,7 +41,6 @@ def docs_page() -> Response:
     """Swagger UI on the document, with nothing loaded from anywhere but this app."""
     response = current_app.response_class(render_template("docs.html"), mimetype="text/html")
     response.headers["Content-Security-Policy"] = _PAGE_POLICY
-    response.headers["X-Frame-Options"] = "DENY"
     response.headers["Cache-Control"] = _ASSET_CACHE
     return response
 

@@ -52,7 +52,8 @@ def configure_http(app: Flask) -> None:
 
 
 def add_common_headers(response: Response) -> Response:
-    """The request id, nosniff, HSTS over HTTPS (as the trusted proxies saw it); OPTIONS as 204 No Content."""
+    """The request id, nosniff, HSTS over HTTPS (as the trusted proxies saw it), no framing of a page; OPTIONS as 204
+    No Content."""
     if request.method == "OPTIONS" and response.status_code == 200 and "Allow" in response.headers:
         response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
         response.headers["Allow"] = ", ".join(sorted(response.allow))
@@ -61,6 +62,8 @@ def add_common_headers(response: Response) -> Response:
     headers = response.headers
     headers.add("X-Request-ID", given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16))
     headers.add("X-Content-Type-Options", "nosniff")
+    if response.mimetype == "text/html":  # every page's CSP says frame-ancestors 'none'; this, for older browsers
+        headers.add("X-Frame-Options", "DENY")
     if request.scheme == "https":
         headers.add("Strict-Transport-Security", HSTS)
     return response

@@ -16,7 +16,6 @@ from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import reference_amount
 from corridor.domain.rounding import round_significant
 from corridor.web.charts import cost_chart, rate_chart
-from corridor.web.errors import not_served_detail
 from corridor.web.service import current_catalog
 from schemas.fields import display_date
 from schemas.poc import CorridorSchema, ProvidersResponse
@@ -56,7 +55,6 @@ def comparison_page() -> Response:
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
     response.headers["Content-Security-Policy"] = _POLICY
-    response.headers["X-Frame-Options"] = "DENY"  # for browsers that predate frame-ancestors
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -30,7 +30,6 @@ def reference_page(name: str) -> Response:
     response = current_app.response_class(render_template("reference.html", title=title, body=body),
                                           mimetype="text/html")
     response.headers["Content-Security-Policy"] = _POLICY
-    response.headers["X-Frame-Options"] = "DENY"
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
 
