@@ -11,6 +11,7 @@ it that side is skipped. Usage: python -m bench.rate_limits [--duration S] [--ro
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import secrets
 import statistics
@@ -68,8 +69,15 @@ def measure(args: argparse.Namespace) -> list[dict]:
                 for name, (base, process) in servers.items():
                     before = cpu_seconds(process.pid)
                     run = wrk(base + url, key, args.duration, args.connections)
-                    per_cpu[name].append(run["requests"] / (cpu_seconds(process.pid) - before))
-            medians = {name: statistics.median(values) for name, values in per_cpu.items()}
+                    spent = cpu_seconds(process.pid) - before
+                    # seen 1 run in about 10: a server's workers show no CPU at all for a run; that run is left out,
+                    # said, and not divided by zero (the cause is not found yet)
+                    if spent <= 0 or not run["requests"]:
+                        print(f"  {name} {url}: no reading (wrk: {run['requests']} requests, {run['errors']} errors; "
+                              f"the workers' CPU +{spent:.2f} s)", file=sys.stderr)
+                        continue
+                    per_cpu[name].append(run["requests"] / spent)
+            medians = {name: statistics.median(values) if values else math.nan for name, values in per_cpu.items()}
             rows.append({"url": url, **medians})
             print(f"  measured {url}", file=sys.stderr)
     return rows
