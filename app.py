@@ -16,6 +16,7 @@ from corridor.web.account import register_accounts
 from corridor.web.docs import register_docs
 from corridor.web.errors import register_error_handlers
 from corridor.web.http import configure_http
+from corridor.web.logs import EscapeControl
 from corridor.web.openapi import register_api
 from corridor.web.page import register_page
 from corridor.web.rate_limits import register_rate_limits
@@ -50,11 +51,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def configure_logging(app: Flask) -> None:
-    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log)."""
+    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped."""
     level = app.config["LOG_LEVEL"]
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")
     app.logger.setLevel(level)
+    app.logger.addFilter(EscapeControl())
 
 
 def refuse_debugger(app: Flask) -> None:

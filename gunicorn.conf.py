@@ -6,6 +6,8 @@ The figures behind each choice are in docs/OPERATIONS.md and docs/PERFORMANCE.md
 import multiprocessing
 import os
 
+from corridor.settings import WORKER_CONNECTIONS
+
 
 def _int_env(name: str, default: int) -> int:
     value = os.environ.get(name, "").strip() or str(default)
@@ -23,7 +25,7 @@ bind = f"0.0.0.0:{_int_env('PORT', 8000)}"
 # gevent: a slow or idle client costs a greenlet, not a worker (sync and gthread workers stall
 # behind 400 half-sent requests); workers = cores + 1 keeps both cores busy with CPU-bound handlers
 worker_class = "gevent"
-worker_connections = 1000
+worker_connections = WORKER_CONNECTIONS
 workers = _int_env("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1)
 keepalive = 2
 timeout = 30
@@ -51,10 +53,12 @@ preload_app = True
 
 
 def on_starting(server):
-    """gunicorn's own messages about requests it cannot parse quote them: keep what the client sent out."""
-    from corridor.web.logs import RedactClientText
+    """gunicorn's own messages about requests it cannot parse quote them: keep what the client sent out; and escape
+    control characters in the access line, whose path a client chose."""
+    from corridor.web.logs import EscapeControl, RedactClientText
 
     server.log.error_log.addFilter(RedactClientText())
+    server.log.access_log.addFilter(EscapeControl())
 
 
 def pre_fork(server, worker):

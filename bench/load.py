@@ -107,22 +107,33 @@ def service_and_floor(key: str):
 
 def wrk(url: str, key: str, duration: int, connections: int, *headers: str) -> dict[str, float]:
     """One wrk run: requests/s, p50/p99/max in ms, and errors (non-2xx/3xx plus socket errors)."""
+    return parse_wrk(subprocess.run(wrk_command(url, key, duration, connections, *headers),
+                                    capture_output=True, text=True, check=True).stdout)
+
+
+def wrk_command(url: str, key: str, duration: int, connections: int, *headers: str) -> list[str]:
+    """wrk's command line for a run of `duration` seconds at `connections`, with a key and `headers`."""
     script = ["-s", str(ROOT / "bench/random_amount.lua")] if "amount=*" in url else []
     extra = [arg for header in headers for arg in ("-H", header)]
-    out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s", *script,
-         "-H", f"Authorization: Bearer {key}", *extra, url],
-        capture_output=True, text=True, check=True,
-    ).stdout
+    return ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s", *script,
+            "-H", f"Authorization: Bearer {key}", *extra, url]
+
+
+def parse_wrk(out: str) -> dict[str, float]:
+    """What wrk printed: requests/s, requests, p50/p99/max in ms, non-2xx/3xx answers, socket errors, and both."""
     latency = {p: float(v) * _UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     slowest, unit = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out).groups()
+    refused = int(non_2xx.group(1)) if non_2xx else 0
+    failed = sum(map(int, sockets.groups())) if sockets else 0
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
         "requests": int(re.search(r"(\d+) requests in", out).group(1)),
         "p50": latency["50"],
         "p99": latency["99"],
         "max": float(slowest) * _UNITS[unit],
-        "errors": (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0),
+        "non_2xx": refused,
+        "socket_errors": failed,
+        "errors": refused + failed,
     }

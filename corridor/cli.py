@@ -67,12 +67,15 @@ def import_ecb(file: str, data_path: str | None) -> None:
 
 @rates_cli.command("fetch")
 @click.option("--data", "data_path", help="The data file to update (default: SEED_DATA).")
-def fetch_rates(data_path: str | None) -> None:
+@click.option("--accept", is_flag=True, help="Take a day that moves the rates too far to be served unconfirmed.")
+def fetch_rates(data_path: str | None, accept: bool) -> None:
     """Ask the ECB and Frankfurter once (ECB_RATES_URL, FRANKFURTER_URL) and merge their rates into the data file.
 
     The ECB's rate wins for a currency it publishes, Frankfurter's for the others; each rate records
     its source and day, and each consumer rate keeps its margin. The file is replaced atomically,
     only if the result validates; when every feed fails it is left untouched and the exit code is 1.
+    A day that moves a rate more than 2-fold (or most rates more than 25 %) is held back, as the
+    service holds it, unless --accept: then it is written, and a HUP serves it everywhere.
     """
     data_path = data_path or current_app.config["SEED_DATA"]
     raw = _raw_data(data_path)
@@ -80,7 +83,8 @@ def fetch_rates(data_path: str | None) -> None:
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise click.ClickException("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
-    live = refresh_live(live, dataset, None, dt.datetime.now(dt.timezone.utc).replace(microsecond=0), current_app.logger)
+    live = refresh_live(live, dataset, None, dt.datetime.now(dt.timezone.utc).replace(microsecond=0), current_app.logger,
+                        accept)
     for feed in live.feeds:
         click.echo(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
     if not any(feed.status == "ok" for feed in live.feeds):

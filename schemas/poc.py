@@ -135,14 +135,16 @@ class GuideResponse(CountSchema, OkSchema):
 
 class FeedHealthSchema(Schema):
     source = fields.String(**_meta("The feed: ECB or Frankfurter.", "ECB"))
-    status = fields.String(**_meta("ok: its last try gave usable rates; failing: it did not (or none was made "
-                                   "yet), and its last good rates stay; off: turned off by the operator.", "ok"))
+    status = fields.String(**_meta("ok: its last try gave usable rates; held: they moved the rates in force too far to "
+                                   "serve unconfirmed (error says how), and the last good rates stay; failing: it gave "
+                                   "nothing usable (or was not tried yet), and the last good rates stay; off: turned "
+                                   "off by the operator.", "ok"))
     date = fields.Date(allow_none=True, **_meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.",
                                                 "2026-11-24"))
     checkedAt = fields.DateTime(format="iso", allow_none=True,
                                 **_meta("When it was last tried, ISO 8601 UTC; null before the first try.",
                                         "2026-11-25T09:00:00+00:00"))
-    error = fields.String(allow_none=True, **_meta("Why the last try failed; null when it did not.",
+    error = fields.String(allow_none=True, **_meta("Why the last try was refused or held back; null when it was not.",
                                                    "cannot connect: connection refused"))
 
 

@@ -1,6 +1,7 @@
 """Account keys on Group A's hot path, on SQLite and on PostgreSQL: what is asked of the database, and when."""
 
 import datetime as dt
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -140,3 +141,40 @@ def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app
     page = holder.get("/account")
     assert page.mimetype == "text/html" and "Accounts cannot be reached right now; try again in a minute." in page.text
     assert api(app, RAW_KEY).status_code == 200
+
+
+def test_made_up_keys_count_against_their_address_before_the_database_is_asked(database_url):
+    app = build_app(DATABASE_URL=database_url, RATE_LIMITS="on", RATE_LIMIT_PUBLIC="2/minute")
+    answers, made_up = [], [f"cor_{n:043d}" for n in range(5)]
+    statements = sql_of(app, lambda: answers.extend(api(app, key) for key in made_up))
+    assert [answer.status_code for answer in answers] == [401, 401, 429, 429, 429]
+    assert len(statements) == 2  # a look-up for each request counted; none for a refused one
+
+
+def test_a_key_over_its_budget_is_refused_without_asking_the_database(database_url):
+    app = build_app(DATABASE_URL=database_url, RATE_LIMITS="on", RATE_LIMIT_API="2/minute")
+    clock = with_clock(app)
+    key = signed_up(Holder(app.test_client())).make_key()
+    assert [api(app, key).status_code for _ in range(3)] == [200, 200, 429]
+    clock.now += TRUST_SECONDS  # what this process knew of the key has run out
+    answers = []
+    assert sql_of(app, lambda: answers.extend(api(app, key) for _ in range(3))) == []
+    assert [answer.status_code for answer in answers] == [429] * 3
+
+
+def test_a_stalled_postgresql_answers_503_within_its_statement_timeout_and_operator_keys_work(postgres_url):
+    import psycopg
+
+    app = build_app(DATABASE_URL=postgres_url)
+    with app.app_context():
+        assert db.engine.pool.timeout() == 3  # a request waits at most 3 s for a connection too
+        with db.engine.connect() as connection:
+            assert connection.scalar(sa.text("SHOW statement_timeout")) == "3s"
+    with psycopg.connect(postgres_url) as blocker:
+        blocker.execute("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE")  # every key look-up now waits
+        started = time.monotonic()
+        refused = api(app, "cor_" + "A" * 43)
+        waited = time.monotonic() - started
+        assert api(app, RAW_KEY).status_code == 200
+    assert (refused.status_code, refused.headers["Retry-After"], refused.get_json()["code"]) == (503, "60", "unavailable")
+    assert 2.5 < waited < 5

@@ -143,3 +143,25 @@ def test_a_malformed_log_call_goes_through_the_filter_as_it_came():
     record = logging.LogRecord("gunicorn.error", logging.ERROR, __file__, 1, "two values %s %s", ("one",), None)
     assert RedactClientText().filter(record) is True  # logging itself then reports the mismatch, as without the filter
     assert (record.msg, record.args) == ("two values %s %s", ("one",))
+
+
+FORGERIES = ["/api/poc/x%0aFORGED line", "/api/poc/x%0d%0aFORGED line", "/api/poc/x%1b[2K%1b[1GFORGED line"]
+
+
+@requires("curl")
+def test_control_characters_a_client_sends_cannot_forge_a_line_of_the_access_log(server):
+    base, process, log = server
+    for path in FORGERIES:
+        assert curl("-g", "-o", "/dev/null", "-w", "%{http_code}", base + path.replace(" ", "%20")) == "404"
+    stop(process)
+    lines = [line for line in log.read_text().splitlines() if "FORGED" in line]
+    assert len(lines) == len(FORGERIES) and all(line.startswith("[") and " rid=" in line for line in lines), lines
+    assert r'"GET /api/poc/x\x0aFORGED line HTTP/1.1" 404' in lines[0]
+    assert r"/api/poc/x\x0d\x0aFORGED" in lines[1] and r"/api/poc/x\x1b[2K\x1b[1GFORGED" in lines[2]
+    assert "\x1b" not in log.read_text()
+
+
+def test_the_app_s_own_lines_escape_what_a_client_sent(app, caplog):
+    with caplog.at_level(logging.ERROR, logger=app.logger.name):
+        app.logger.error("Unhandled error on %s %s", "GET", "/api/x\nFORGED line\x1b[2K\u2028")
+    assert caplog.records[-1].getMessage() == r"Unhandled error on GET /api/x\x0aFORGED line\x1b[2K\u2028"

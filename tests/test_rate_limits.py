@@ -179,15 +179,39 @@ def test_sign_in_attempts_are_limited_per_address(make_app, action):
 
 
 @pytest.mark.usefixtures("quick_hashes")
-def test_sign_in_attempts_are_limited_per_email_from_any_address(make_app):
+def test_wrong_passwords_from_one_address_never_lock_the_owner_out_at_another(make_app):
     app = limited_app(make_app, RATE_LIMIT_LOGIN="3/minute")
     email = f"{uuid.uuid4().hex}@example.com"
+    assert attempt(sign_in_client(app, "198.51.100.60"), "signup", email, PASSWORD).status_code == 303
+    attacker = sign_in_client(app, "198.51.100.61")
+    assert [attempt(attacker, "login", email).status_code for _ in range(12)] == [400] * 3 + [429] * 9
+    assert attempt(sign_in_client(app, "198.51.100.62"), "login", email, PASSWORD).status_code == 303
+
+
+@pytest.mark.usefixtures("quick_hashes")
+def test_failed_sign_ins_for_an_email_are_limited_from_any_address_at_ten_times_the_sign_in_budget(make_app):
+    app = limited_app(make_app, RATE_LIMIT_LOGIN="1/minute")
+    email = f"{uuid.uuid4().hex}@example.com"
     statuses = [attempt(sign_in_client(app, f"198.51.100.{n}"), "login", email.upper() if n % 2 else email).status_code
-                for n in range(30, 34)]
-    assert statuses == [400, 400, 400, 429]
-    refused = attempt(sign_in_client(app, "198.51.100.40"), "login", email)
-    assert "Too many requests: 3 per minute for sign-in attempts for this email." in refused.text
-    assert attempt(sign_in_client(app, "198.51.100.40"), "login", f"other-{email}").status_code == 400
+                for n in range(70, 81)]
+    assert statuses == [400] * 10 + [429]
+    refused = attempt(sign_in_client(app, "198.51.100.90"), "login", email)
+    assert "Too many requests: 10 per minute for failed sign-ins for this email." in refused.text
+    assert attempt(sign_in_client(app, "198.51.100.91"), "login", f"other-{email}").status_code == 400
+
+
+@pytest.mark.usefixtures("quick_hashes")
+def test_deleting_an_account_checks_its_password_against_the_sign_in_budget(make_app):
+    client = sign_in_client(limited_app(make_app, RATE_LIMIT_LOGIN="3/minute"), "198.51.100.95")
+    assert attempt(client, "signup", f"{uuid.uuid4().hex}@example.com", PASSWORD).status_code == 303
+
+    def delete(password):
+        token = CSRF.search(client.get("/account").text)[1]
+        return client.post("/account/delete", data={"csrf_token": token, "password": password})
+
+    assert [delete("not the password at all").status_code for _ in range(3)] == [400, 400, 429]  # the sign-up was one
+    assert "3 per minute for sign-in attempts from your address" in delete(PASSWORD).text
+    assert client.get("/account").status_code == 200  # the account is kept
 
 
 @pytest.mark.usefixtures("quick_hashes")
@@ -198,7 +222,7 @@ def test_a_holder_signs_up_and_in_well_within_the_sign_in_budget(make_app):
     client.post("/account/logout", data={"csrf_token": CSRF.search(client.get("/account").text)[1]})
     signed_in = attempt(client, "login", email, PASSWORD)
     assert signed_in.status_code == 303 and signed_in.headers["RateLimit-Limit"] == "10"
-    assert signed_in.headers["RateLimit-Remaining"] == "8"  # the tighter of the address's and the email's
+    assert signed_in.headers["RateLimit-Remaining"] == "8"  # the address's sign-in budget: a sign-up and a sign-in
 
 
 def test_limits_off_refuse_nothing_and_send_no_headers(make_app):

@@ -1,14 +1,18 @@
 """Rate limits through real gunicorn: exact counts in one worker, one budget shared by two instances through Redis,
 an unreachable Redis, and a client asking long histories that must not starve a keyed one."""
 
+import signal
 import subprocess
+import sys
+import textwrap
 import time
 
+import pytest
 import requests
-from conftest import RAW_KEY, running_gunicorn
+from conftest import RAW_KEY, running_gunicorn, start_gunicorn, stop
 from harness import ROOT, requires, unused_port
 
-from bench.load import wrk
+from bench.load import parse_wrk, wrk, wrk_command
 
 PUBLIC_URL = "/api/poc/corridors/1"
 BEARER = {"Authorization": f"Bearer {RAW_KEY}"}
@@ -100,3 +104,66 @@ def test_a_client_flooding_long_histories_cannot_starve_a_keyed_client(tmp_path)
     assert all("Non-2xx or 3xx responses" in flooded for *_, flooded in runs), measured  # the flood was refused
     assert all(beside["errors"] == 0 for _, beside, _ in runs), measured
     assert any(ratio >= 0.4 and beside["p99"] < 100 for ratio, beside, _ in runs), measured
+
+
+@pytest.mark.parametrize("store", ["memory://", "redis"])
+def test_a_store_made_before_gevent_patched_the_worker_opens_without_stopping_it(store, request):
+    # as under gunicorn: the master makes the limits, the worker patches threading, then many requests count at once
+    uri = request.getfixturevalue("redis_url") if store == "redis" else store
+    script = textwrap.dedent(f"""
+        import logging
+        from limits import parse
+        from corridor.data.rate_counts import RateLimits
+        limits = RateLimits({uri!r}, {{"public": parse("100/minute")}}, logging.getLogger())
+        from gevent import monkey
+        monkey.patch_all()
+        import gevent
+        jobs = [gevent.spawn(limits.charge, "public", f"192.0.2.{{n}}") for n in range(16)]
+        gevent.joinall(jobs, timeout=5)
+        print(sum(job.successful() and job.value is not None for job in jobs))
+    """)
+    counted = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert counted.stdout.strip() == "16", counted.stderr
+
+
+def _wait_for(log, text, process):
+    deadline = time.monotonic() + 30
+    while text not in log.read_text():
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.01)
+
+
+@requires("wrk")
+@pytest.mark.parametrize("store", ["memory://", "redis"])
+def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_none_waiting(tmp_path, request, store):
+    storage = request.getfixturevalue("redis_url") if store == "redis" else store
+    server = start_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
+                            RATE_LIMIT_PUBLIC="10000000/minute", RATE_LIMIT_STORAGE=storage,
+                            GUNICORN_CMD_ARGS="--access-logfile /dev/null")
+    try:
+        _wait_for(server.log, "Listening at", server.process)  # its workers are still booting: wrk's requests queue
+        load = subprocess.Popen(wrk_command(f"{server.base}{PUBLIC_URL}", RAW_KEY, 4, 64), stdout=subprocess.PIPE,
+                                text=True)
+        time.sleep(2)
+        server.process.send_signal(signal.SIGHUP)  # under load: a full set of new workers opens the store anew
+        measured = parse_wrk(load.communicate(timeout=30)[0])
+        time.sleep(0.5)
+    finally:
+        stop(server.process)
+    log = server.log.read_text()
+    assert log.count("Booting worker with pid") >= 6, log  # the HUP swapped every worker
+    assert "WORKER TIMEOUT" not in log
+    assert (measured["non_2xx"], measured["socket_errors"]) == (0, 0), measured
+    assert measured["max"] < 1000, measured
+
+
+@requires("wrk")
+def test_one_address_at_200_connections_gets_its_shared_budget_and_no_more(tmp_path, redis_url):
+    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
+                          RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_STORAGE=redis_url,
+                          GUNICORN_CMD_ARGS="--access-logfile /dev/null") as server:
+        measured = wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 3, 200)
+        log = server.log.read_text()
+    assert measured["socket_errors"] == 0, measured
+    assert measured["requests"] - measured["non_2xx"] == 300, measured
+    assert "Rate limits are not enforced" not in log

@@ -21,6 +21,10 @@ UPGRADE = "flask --app app db upgrade"
 # every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
 # compares the database with the last one without importing Alembic, 110 ms of every process start
 REVISIONS = ("0001_accounts",)
+# how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
+POOL_TIMEOUT_S = 3
+STATEMENT_TIMEOUT_S = 3
+TCP_TIMEOUT_MS = 5000
 
 
 class Base(DeclarativeBase):
@@ -54,9 +58,12 @@ def init_database(app: Flask, check: bool) -> None:
     """Connect the app to DATABASE_URL; with `check`, refuse a database behind the migrations (or not reachable)."""
     url = app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
     # parameters (emails, hashes) are left out of SQLAlchemy's error messages, which reach the log
-    options = {"pool_pre_ping": True, "hide_parameters": True}
+    options = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": POOL_TIMEOUT_S}
     if url.startswith("postgresql"):
-        options["connect_args"] = {"connect_timeout": 3}  # an unreachable server costs a request 3 s, not 2 minutes
+        # an unreachable server costs a request 3 s, not 2 minutes; a stalled one (a lock held, an overloaded server)
+        # answers 503 after STATEMENT_TIMEOUT_S; one gone silent on the network is given up after TCP_TIMEOUT_MS
+        options["connect_args"] = {"connect_timeout": 3, "options": f"-c statement_timeout={STATEMENT_TIMEOUT_S}s",
+                                   "tcp_user_timeout": TCP_TIMEOUT_MS}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     if not check:  # a `flask` command: `flask db …` (Flask-Migrate, over Alembic) needs this, serving does not

@@ -8,10 +8,8 @@ import json
 import math
 import socket
 import threading
-import urllib.error
 import urllib.parse
-import urllib.request
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 from xml.etree import ElementTree
 
 from corridor import __version__
@@ -22,6 +20,8 @@ from corridor.settings import ConfigError
 
 TIMEOUT_S = 10.0  # for a whole answer, however slowly it trickles in
 MAX_BYTES = 2 * 2**20
+MAX_REDIRECTS = 3
+REDIRECTS = (301, 302, 303, 307, 308)
 
 
 class FeedError(Exception):
@@ -51,46 +51,113 @@ def shown_url(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
 
 
-def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> bytes:
-    """The body of a 200 answer to GET `url` within `timeout` seconds (TIMEOUT_S), all of it, and `max_bytes`; or FeedError."""
+class Answer(NamedTuple):
+    """A feed's whole answer, and the URL it came from (another than the one asked for, after a redirect)."""
+
+    body: bytes
+    url: str
+
+
+def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> Answer:
+    """The 200 answer to GET `url` within `timeout` seconds (TIMEOUT_S), all of it, and `max_bytes`; or FeedError.
+
+    Redirects are followed only to the same scheme, host and port (at most MAX_REDIRECTS): a feed is trusted where it
+    is configured, not wherever it points."""
     timeout = TIMEOUT_S if timeout is None else timeout
-    # a thread of its own, so that the deadline covers the name lookup and an answer that trickles
-    # in too; one that misses it is abandoned, and ends at its socket's own timeout
-    outcome: list = []
-    worker = threading.Thread(target=lambda: outcome.append(_get(url, timeout, max_bytes)), daemon=True)
+    # a thread of its own, so that the deadline covers the name lookup and an answer that trickles in too; one that
+    # misses it has its connection closed under it, which ends it at once
+    fetch = _Fetch(url, timeout, max_bytes)
+    worker = threading.Thread(target=fetch.run, daemon=True)
     worker.start()
     worker.join(timeout)
-    if not outcome:
+    if worker.is_alive():
+        fetch.abandon()
         raise FeedError(f"no whole answer within {timeout:g} s")
-    body, error = outcome[0]
-    if error is not None:
-        raise FeedError(error)
-    return body
+    if fetch.error is not None:
+        raise FeedError(fetch.error)
+    return Answer(fetch.body, fetch.url)
 
 
-def _get(url: str, timeout: float, max_bytes: int) -> tuple[bytes, str | None]:
-    """(body, None), or (b"", why not): nothing it raises may end the thread unsaid."""
-    try:
-        request = urllib.request.Request(url, headers={"User-Agent": f"corridor-api/{__version__}"})
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
+class _Fetch:
+    """One GET, its redirects and its outcome: (body, final URL) or why not; nothing it raises ends it unsaid."""
+
+    def __init__(self, url: str, timeout: float, max_bytes: int) -> None:
+        self.url, self.timeout, self.max_bytes = url, timeout, max_bytes
+        self.body, self.error = b"", None
+        self._connection: http.client.HTTPConnection | None = None
+        self._abandoned = False
+
+    def run(self) -> None:
+        try:
+            self.body = self._get()
+        except FeedError as err:
+            self.error = str(err)
+        except (TimeoutError, socket.timeout):
+            self.error = f"no whole answer within {self.timeout:g} s"
+        except http.client.IncompleteRead:
+            self.error = "the answer was cut short"
+        except Exception as err:  # a malformed answer, a reset connection: said by kind, never with the URL
+            self.error = f"cannot read the answer ({type(err).__name__})"
+        finally:
+            self._close()
+
+    def abandon(self) -> None:
+        """Close the connection under the thread: its read fails, and it ends."""
+        self._abandoned = True
+        self._close()
+
+    def _close(self) -> None:
+        connection = self._connection
+        if connection is not None:
+            if connection.sock is not None:
+                try:
+                    connection.sock.shutdown(socket.SHUT_RDWR)  # wakes a read blocked in another thread
+                except OSError:
+                    pass
+            connection.close()
+
+    def _get(self) -> bytes:
+        for _ in range(MAX_REDIRECTS + 1):
+            parts = urllib.parse.urlsplit(self.url)
+            kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+            self._connection = kind(parts.hostname, parts.port, timeout=self.timeout)
+            if self._abandoned:
+                raise FeedError(f"no whole answer within {self.timeout:g} s")
+            target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+            try:
+                self._connection.request("GET", target, headers={"User-Agent": f"corridor-api/{__version__}",
+                                                                 "Accept-Encoding": "identity"})
+            except (TimeoutError, socket.timeout):
+                raise
+            except OSError as err:
+                raise FeedError(f"cannot connect: {_reason(err)}") from None
+            answer = self._connection.getresponse()
+            if answer.status in REDIRECTS:
+                self.url = _redirect_target(self.url, answer.getheader("Location") or "")
+                self._close()
+                continue
             if answer.status != 200:
-                return b"", f"HTTP {answer.status} instead of 200"
-            body = answer.read(max_bytes + 1)
-            if len(body) > max_bytes:
-                return b"", f"the answer is over {max_bytes:,} bytes"
+                raise FeedError(f"HTTP {answer.status} instead of 200")
+            body = answer.read(self.max_bytes + 1)
+            if len(body) > self.max_bytes:
+                raise FeedError(f"the answer is over {self.max_bytes:,} bytes")
             if answer.length:  # bytes its Content-Length promised that never came
-                return b"", "the answer was cut short"
-            return body, None
-    except urllib.error.HTTPError as err:
-        return b"", f"HTTP {err.code} instead of 200"
-    except urllib.error.URLError as err:
-        return b"", f"cannot connect: {_reason(err.reason)}"
-    except (TimeoutError, socket.timeout):
-        return b"", f"no whole answer within {timeout:g} s"
-    except http.client.IncompleteRead:
-        return b"", "the answer was cut short"
-    except Exception as err:  # a malformed answer, a reset connection: said by kind, never with the URL
-        return b"", f"cannot read the answer ({type(err).__name__})"
+                raise FeedError("the answer was cut short")
+            return body
+        raise FeedError(f"more than {MAX_REDIRECTS} redirects")
+
+
+def _redirect_target(url: str, location: str) -> str:
+    """Where a redirect from `url` points, if it is the same scheme, host and port; FeedError otherwise."""
+    target = urllib.parse.urljoin(url, location.strip())
+    before, after = urllib.parse.urlsplit(url), urllib.parse.urlsplit(target)
+    try:
+        same = (after.scheme, after.hostname, after.port) == (before.scheme, before.hostname, before.port)
+    except ValueError:  # a port that is not a number
+        same = False
+    if not location.strip() or not same:
+        raise FeedError(f"redirected to {shown_url(target)[:100]}, not the configured scheme, host and port: refused")
+    return target
 
 
 def _reason(reason: Any) -> str:

@@ -11,11 +11,16 @@ from typing import Callable, Mapping
 
 from corridor.data.feeds import (FeedError, feed_url, frankfurter_latest, frankfurter_series, frankfurter_url, get,
                                  merged_series, parse_ecb_daily, parse_frankfurter, shown_url)
-from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset
-from corridor.domain.rates import FeedRates
+from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
+from corridor.domain.rates import FeedRates, live_rates, rate_moves
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
 NOT_YET = "not fetched yet"
+# a feed's day is held back, unserved, when it moves any rate against the rates in force by more than MOVE_FACTOR
+# either way, or more than half of them by more than BROAD_MOVE: no currency moves so in a day but in a crisis, which
+# an operator confirms (docs/API.md#live-rates)
+MOVE_FACTOR, BROAD_MOVE = 2.0, 1.25
+ACCEPT = "flask --app app rates fetch --accept"
 
 
 @dataclass(frozen=True)
@@ -28,19 +33,23 @@ class FeedState:
     checked_at: dt.datetime | None = None
     error: str | None = NOT_YET
     changed_at: dt.datetime | None = None  # when the rates in force from it last changed
+    held: dt.date | None = None  # the day of an answer held back for moving the rates too far
 
     @property
     def status(self) -> str:
-        """`off`, `ok` (the last try gave usable rates) or `failing` (it did not, or none was made yet)."""
+        """`off`, `ok` (the last try gave usable rates), `held` (its rates moved too far to serve unconfirmed) or
+        `failing` (it gave nothing usable, or was not tried yet)."""
         if self.url is None:
             return "off"
-        return "ok" if self.error is None else "failing"
+        if self.error is None:
+            return "ok"
+        return "held" if self.held else "failing"
 
     def date(self, dataset: Dataset) -> dt.date | None:
         """The day of the rates in force from this feed: its own, or those the data file says it gave."""
         if self.rates is not None:
             return self.rates.date
-        return max((s.date for s in dataset.rates.sources.values() if s.source == self.source), default=None)
+        return _file_day(self.source, dataset.rates)
 
 
 @dataclass(frozen=True)
@@ -99,16 +108,22 @@ def report_from_json(data: bytes) -> list[dict]:
 
 
 def refresh_live(live: LiveRates, dataset: Dataset, ecb_history: set[str] | None, now: dt.datetime,
-                 log: logging.Logger) -> LiveRates:
+                 log: logging.Logger, accept: bool = False) -> LiveRates:
     """Ask each feed once; what one gives replaces its rates in force, a fault keeps them (one log line).
 
     `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks,
     Frankfurter is asked for its daily series since the last day held (a year back at first), whose
-    newest day gives the latest rates; None asks for the latest rates alone.
+    newest day gives the latest rates; None asks for the latest rates alone. An answer that moves the rates in
+    force too far is held back unless `accept` or the data file holds it already.
     """
+    in_force = live_rates(dataset.rates, live.feed_rates)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
-        ecb = _tried(ecb, dataset, now, log, lambda: parse_ecb_daily(get(ecb.url)))
+        def ecb_day() -> tuple[FeedRates, str]:
+            answer = get(ecb.url)
+            return parse_ecb_daily(answer.body), answer.url
+
+        ecb = _tried(ecb, dataset.rates, in_force, now, log, accept, ecb_day)
         if ecb.error is None and ecb.rates is not None:
             ecb_days[ecb.rates.date] = dict(ecb.rates.rates)
     frankfurter, series = live.frankfurter, live.series
@@ -122,12 +137,13 @@ def refresh_live(live: LiveRates, dataset: Dataset, ecb_history: set[str] | None
         url = frankfurter_url(frankfurter.url, base, others, _series_start(series, since) if wanted else None)
         fetched: dict = {}
 
-        def latest() -> FeedRates:
-            rows = parse_frankfurter(get(url), base)
+        def latest() -> tuple[FeedRates, str]:
+            answer = get(url)
+            rows = parse_frankfurter(answer.body, base)
             fetched.update(frankfurter_series(rows))
-            return frankfurter_latest(rows, base)
+            return frankfurter_latest(rows, base), answer.url
 
-        frankfurter = _tried(frankfurter, dataset, now, log, latest)
+        frankfurter = _tried(frankfurter, dataset.rates, in_force, now, log, accept, latest)
         if wanted and frankfurter.error is None:
             series = merged_series(series, fetched, since)
     return LiveRates(ecb, frankfurter, ecb_days, series, base)
@@ -138,24 +154,62 @@ def _series_start(held: Mapping[str, Mapping[dt.date, float]], since: dt.date) -
     return max(min((max(days) for days in held.values() if days), default=since), since)
 
 
-def _tried(feed: FeedState, dataset: Dataset, now: dt.datetime, log: logging.Logger,
-           fetch: Callable[[], FeedRates]) -> FeedState:
-    in_force = feed.date(dataset)
+def _tried(feed: FeedState, file_rates: Rates, in_force: Rates, now: dt.datetime, log: logging.Logger, accept: bool,
+           fetch: Callable[[], tuple[FeedRates, str]]) -> FeedState:
+    """The feed after one try: its answer (and the URL it came from, after any redirect) served, held back, or
+    refused."""
+    day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
+    kept = f"the rates of {day_in_force}" if day_in_force else "the data file's rates"
     try:
-        rates = fetch()
-        _check_rebased(rates, dataset.rates.base)
-        if in_force is not None and rates.date < in_force:
-            raise FeedError(f"ignored: its day {rates.date} is older than the rates in force ({in_force})")
+        rates, answered = fetch()
+        _check_rebased(rates, file_rates.base)
+        tomorrow = now.date() + dt.timedelta(days=1)
+        if rates.date > tomorrow:
+            raise FeedError(f"its day {rates.date} is after tomorrow ({tomorrow}, UTC)")
+        if day_in_force is not None and rates.date < day_in_force:
+            raise FeedError(f"ignored: its day {rates.date} is older than the rates in force ({day_in_force})")
     except Exception as err:  # a FeedError, or anything else an answer could cause: the rates in force stay
         reason = str(err) if isinstance(err, FeedError) else f"cannot use the answer ({type(err).__name__})"
-        kept = f"the rates of {in_force}" if in_force else "the data file's rates"
         log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url), reason, kept)
-        return dataclasses.replace(feed, checked_at=now, error=reason)
+        return dataclasses.replace(feed, checked_at=now, error=reason, held=None)
+    move = None if accept else unusual_move(rates, in_force, file_rates)
+    if move is not None:
+        reason = f"held back: its day {rates.date} {move}; if it is right, take it with `{ACCEPT}`, then HUP"
+        log.warning("Rates feed %s (%s) %s; keeping %s.", feed.source, shown_url(answered), reason, kept)
+        return dataclasses.replace(feed, checked_at=now, error=reason, held=rates.date)
     changed = feed.rates is None or (feed.rates.rates, feed.rates.dates) != (rates.rates, rates.dates)
     if changed:
-        log.info("Rates feed %s (%s): %d rates of %s.", feed.source, shown_url(feed.url), len(rates.rates), rates.date)
-    return dataclasses.replace(feed, rates=rates, checked_at=now, error=None,
+        log.info("Rates feed %s (%s): %d rates of %s.", feed.source, shown_url(answered), len(rates.rates), rates.date)
+    return dataclasses.replace(feed, rates=rates, checked_at=now, error=None, held=None,
                                changed_at=now if changed else feed.changed_at)
+
+
+def _file_day(source: str, file_rates: Rates) -> dt.date | None:
+    return max((s.date for s in file_rates.sources.values() if s.source == source), default=None)
+
+
+def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | None:
+    """How the feed's rates move the rates in force too far to serve unconfirmed, or None. A move the data file holds
+    already (an operator took the day in with `rates fetch --accept`) is confirmed."""
+    moves = rate_moves(in_force, rates)
+    if not moves:
+        return None
+    factor = {code: max(move, 1 / move) for code, move in moves.items()}
+    worst = max(sorted(moves), key=lambda code: float(f"{factor[code]:.3g}"))  # the first by code of equal moves
+    wide = [code for code in moves if factor[code] > BROAD_MOVE]
+    if factor[worst] > MOVE_FACTOR:
+        base = in_force.base
+        move = (f"moves the {base}→{worst} rate {moves[worst]:.3g}-fold ({in_force.interbank[worst]:.6g} → "
+                f"{in_force.interbank[worst] * moves[worst]:.6g})")
+    elif len(wide) * 2 > len(moves):
+        move = f"moves {len(wide)} of its {len(moves)} rates by more than {BROAD_MOVE - 1:.0%}"
+    else:
+        return None
+    taken = live_rates(file_rates, [rates])
+    if all(taken.sources[code] == file_rates.sources[code]
+           and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code] for code in moves):
+        return None
+    return move
 
 
 def _check_rebased(rates: FeedRates, base: str) -> None:

@@ -5,7 +5,6 @@ decides what a request is charged and answers for it."""
 from __future__ import annotations
 
 import math
-import threading
 import time
 from time import monotonic
 from typing import Any, NamedTuple
@@ -15,14 +14,17 @@ from limits import RateLimitItem
 from limits.errors import StorageError
 from limits.storage import Storage, storage_from_string
 
-from corridor.settings import ConfigError
+from corridor.settings import WORKER_CONNECTIONS, ConfigError
 
 STORES = ("memory", "redis", "rediss")
 # a store on the same network answers in well under a millisecond: waiting longer only holds requests up
 STORE_TIMEOUT_SECONDS = 0.25
-# connections each process keeps to Redis: a count takes well under a millisecond, and without a cap every waiting
-# greenlet of a gevent worker would open its own
-REDIS_CONNECTIONS = 20
+# connections each process may open to Redis: one for every request a gevent worker serves at once, so that no request
+# waits for another's; a pool that ran dry was once taken for a store that cannot be reached, and the limits went off
+REDIS_CONNECTIONS = WORKER_CONNECTIONS
+# past REDIS_CONNECTIONS (a threaded server, or more greenlets than gunicorn.conf.py allows), a request waits this
+# long for a connection to come back before it is served uncounted
+POOL_WAIT_SECONDS = 5
 # once the store fails, requests skip it this long rather than each wait for it
 DOWN_SECONDS = 5
 WARN_EVERY_SECONDS = 60
@@ -45,28 +47,39 @@ class RateLimits:
         self.budgets = budgets
         self._logger = logger
         self._storage: Storage | None = None
-        self._opening = threading.Lock()
         self._down_until = 0.0
         self._warned_at = -math.inf
 
     def _store(self) -> Storage:
-        # opened lazily: a gunicorn master that loads the app must fork no store's threads or sockets
+        # opened lazily: a gunicorn master that loads the app must fork no store's threads or sockets. Without a lock:
+        # opening yields (a memory store starts a thread), and a lock made in the master, before gevent patches the
+        # worker, held across that yield stopped the whole worker. Two requests may open one each: the first kept
+        # serves both, and the other is dropped unused.
         if self._storage is None:
-            with self._opening:
-                if self._storage is None:
-                    options = {} if self.uri.startswith("memory") else {"connection_pool": redis_pool(self.uri)}
-                    self._storage = storage_from_string(self.uri, wrap_exceptions=True, **options)
+            options = {} if self.uri.startswith("memory") else {"connection_pool": redis_pool(self.uri)}
+            opened = storage_from_string(self.uri, wrap_exceptions=True, **options)
+            if self._storage is None:
+                self._storage = opened
         return self._storage
 
     def charge(self, budget: str, identity: str, cost: int = 1) -> Count | None:
         """Count `cost` against `identity`'s `budget`; None while the store cannot be reached."""
+        return self._counted(budget, identity, cost)
+
+    def spent(self, budget: str, identity: str) -> Count | None:
+        """Where `identity`'s `budget` stands if nothing is left of it, counting nothing; None if something is, or
+        while the store cannot be reached."""
+        count = self._counted(budget, identity, 0)
+        return count if count is not None and count.remaining == 0 else None
+
+    def _counted(self, budget: str, identity: str, cost: int) -> Count | None:
         if monotonic() < self._down_until:
             return None
         item = self.budgets[budget]
         key = item.key_for(budget, identity)
         try:
             store = self._store()
-            used = store.incr(key, item.get_expiry(), amount=cost)
+            used = store.incr(key, item.get_expiry(), amount=cost) if cost else store.get(key)
             ends = store.get_expiry(key)
         except StorageError as error:
             self._fail(error.storage_error)
@@ -97,7 +110,7 @@ def redis_pool(uri: str) -> Any:
     from redis.retry import Retry
 
     return BlockingConnectionPool.from_url(
-        uri, max_connections=REDIS_CONNECTIONS, timeout=STORE_TIMEOUT_SECONDS, socket_timeout=STORE_TIMEOUT_SECONDS,
+        uri, max_connections=REDIS_CONNECTIONS, timeout=POOL_WAIT_SECONDS, socket_timeout=STORE_TIMEOUT_SECONDS,
         socket_connect_timeout=STORE_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0))
 
 

@@ -47,6 +47,16 @@ def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
     return Rates(rates.base, interbank, consumer, with_base_source(sources, rates.base))
 
 
+def rate_moves(rates: Rates, feed: FeedRates) -> dict[str, float]:
+    """How the feed would move each interbank rate of `rates` it gives, re-based: new ÷ old (none without the base)."""
+    per_base = {**feed.rates, feed.base: 1.0}
+    if rates.base not in per_base:
+        return {}
+    through = per_base[rates.base]
+    return {code: per_base[code] / through / rate for code, rate in rates.interbank.items()
+            if code != rates.base and code in per_base}
+
+
 def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
     """The dataset priced at the feeds' rates (see `live_rates`)."""
     return dataclasses.replace(dataset, rates=live_rates(dataset.rates, feeds))

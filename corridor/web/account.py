@@ -28,7 +28,7 @@ from corridor.data.accounts import (
 from corridor.data.database import db
 from corridor.web.account_keys import AccountKeys
 from corridor.web.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm
-from corridor.web.rate_limits import limit_sign_in
+from corridor.web.rate_limits import count_failed_sign_in, refuse_spent_email
 from corridor.web.sessions import configure_sessions
 
 # no script at all on these pages, no framing, forms posted only here
@@ -107,7 +107,6 @@ def invalid(*forms: FlaskForm) -> int:
 def signup() -> Any:
     form = SignupForm()
     if form.validate_on_submit():
-        limit_sign_in(form.email.data)
         try:
             account = create_account(form.email.data, form.password.data)
         except EmailTaken:
@@ -122,10 +121,11 @@ def signup() -> Any:
 def login() -> Any:
     form, wrong = LoginForm(), False
     if form.validate_on_submit():
-        limit_sign_in(form.email.data)
+        refuse_spent_email(form.email.data)
         account = authenticate(form.email.data, form.password.data)
         if account is not None:
             return sign_in(account)
+        count_failed_sign_in(form.email.data)
         wrong = True
     return page("login.html", 400 if wrong else invalid(form), form=form, wrong=wrong)
 
@@ -188,7 +188,9 @@ def delete(account: Account) -> Any:
     form = PasswordForm()
     if not form.validate_on_submit():
         return keys_page(account, 400, delete_form=form)
+    refuse_spent_email(account.email)
     if not password_matches(account, form.password.data):
+        count_failed_sign_in(account.email)
         form.password.errors.append("The password is wrong; the account is kept.")
         return keys_page(account, 400, delete_form=form)
     account_id = account.id

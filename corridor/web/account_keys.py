@@ -41,26 +41,25 @@ class AccountKeys:
         self._down_until = 0.0
         self._lock = threading.Lock()  # cachetools' caches are not thread-safe (`flask run` is threaded)
 
-    def live(self, key: str, key_digest: bytes) -> bool:
-        """Whether `key` (whose SHA-256 is `key_digest`) is a live account key; its use recorded. KeysUnavailable if
-        the database fails."""
+    def live(self, key: str, key_digest: bytes, before_asking: Callable[[bytes], None]) -> KeyRecord | None:
+        """The live account key `key` (whose SHA-256 is `key_digest`), or None; `before_asking(key_digest)` runs before
+        the database is asked (and may refuse the request). KeysUnavailable if the database fails."""
         if not _FORMAT.fullmatch(key):
-            return False
+            return None
         digest = key_digest.hex()
         with self._lock:
             record = self._live.get(digest)
             unknown = digest in self._unknown
         if unknown:
-            return False
+            return None
         if record is None:
+            before_asking(key_digest)
             record = self._look_up(digest)
             if record is None:
-                return False
-        now = utcnow()
-        if record.expires_at is not None and record.expires_at <= now:
-            return False
-        self._record_use(record.id, now)
-        return True
+                return None
+        if record.expires_at is not None and record.expires_at <= utcnow():
+            return None
+        return record
 
     def forget(self, *digests: str) -> None:
         """Ask the database next time: this process has just made, revoked or deleted these keys."""
@@ -87,12 +86,13 @@ class AccountKeys:
                 self._live[digest] = record
         return record
 
-    def _record_use(self, key_id: int, now: dt.datetime) -> None:
+    def record_use(self, record: KeyRecord) -> None:
+        """Write that a live key was used now, at most once every USE_EVERY per process."""
         with self._lock:
-            if key_id in self._used:
+            if record.id in self._used:
                 return
-            self._used[key_id] = True
+            self._used[record.id] = True
         try:
-            record_use(key_id, now, USE_EVERY)
+            record_use(record.id, utcnow(), USE_EVERY)
         except SQLAlchemyError as err:  # a missed "last used" must not refuse a live key; the next minute tries again
             current_app.logger.warning("A key's last use could not be written: %s", type(err).__name__)

@@ -4,7 +4,6 @@ from corridor.domain.pricing import CorridorFigures, MidRate, Quote
 from corridor.web.auth import require_api_key
 from corridor.web.caching import cached
 from corridor.web.queries import Blueprint
-from corridor.web.rate_limits import limit_by_key
 from corridor.web.service import current_catalog
 from corridor.web.shared import register_shared_views
 from schemas.api import (
@@ -20,8 +19,7 @@ from schemas.query import CorridorQuery, CurrencyPairQuery, NoQuery
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-bp.before_request(require_api_key)  # before any parameter is looked at
-bp.before_request(limit_by_key)  # then the key's budget
+bp.before_request(require_api_key)  # before any parameter is looked at; then the key's budget
 
 
 @bp.route("/corridors")

@@ -9,13 +9,13 @@ import secrets
 import stat
 from typing import Iterable, NamedTuple
 
-from flask import current_app, g, request
+from flask import current_app, request
 
-from corridor.data.accounts import key_digest
+from corridor.data.accounts import KeyRecord, key_digest
 from corridor.settings import ConfigError
 from corridor.web.account_keys import KeysUnavailable
 from corridor.web.errors import ApiError
-from corridor.web.rate_limits import limit_refused_key
+from corridor.web.rate_limits import limit_key, limit_key_lookup, limit_refused_key
 
 _REALM = 'Bearer realm="corridor-api"'
 _HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
@@ -97,18 +97,19 @@ def operator_key(candidate: bytes) -> bool:
     return found
 
 
-def account_key(token: str, candidate: bytes) -> bool:
-    """Whether `token` (whose digest is `candidate`) is a live key an account holder made; 503 if the accounts
-    database cannot be asked."""
+def account_key(token: str, candidate: bytes) -> KeyRecord | None:
+    """The live account key `token` (whose digest is `candidate`), if it is one; 503 if the accounts database cannot be
+    asked. The database is asked only once the request is counted (corridor.web.rate_limits.limit_key_lookup)."""
     try:
-        return current_app.extensions["account_keys"].live(token, candidate)
+        return current_app.extensions["account_keys"].live(token, candidate, before_asking=limit_key_lookup)
     except KeysUnavailable:
         raise ApiError(503, "unavailable", "API keys cannot be checked right now; try again in a minute.",
                        {"Retry-After": "60"}) from None
 
 
 def require_api_key() -> None:
-    """Group A's before_request hook: a 401 ApiError unless the request is OPTIONS or sends `Bearer <a live key>`."""
+    """Group A's before_request hook: a 401 ApiError unless the request is OPTIONS or sends `Bearer <a live key>`; then
+    the key's budget counts it, and an account key's use is recorded."""
     if request.method == "OPTIONS":
         return
     header = request.headers.get("Authorization")
@@ -121,10 +122,16 @@ def require_api_key() -> None:
     scheme, _, token = header.partition(" ")
     token = token.strip(" ")
     candidate = key_digest(token) if scheme.lower() == "bearer" and token else None
-    if candidate is None or not (operator_key(candidate) or account_key(token, candidate)):
+    record = None
+    if candidate is not None and not operator_key(candidate):
+        record = account_key(token, candidate)
+        candidate = candidate if record is not None else None
+    if candidate is None:
         limit_refused_key()  # 429 instead once the address has spent its budget
         raise ApiError(
             401, "invalid_api_key", "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},
         )
-    g.api_key_digest = candidate  # the key's budget is counted by it (corridor.web.rate_limits)
+    limit_key(candidate)
+    if record is not None:
+        current_app.extensions["account_keys"].record_use(record)

@@ -1,4 +1,5 @@
-"""A logging filter for gunicorn's error log: nothing a client sent that could be a key reaches it."""
+"""Logging filters: nothing a client sent that could be a key reaches gunicorn's error log, and nothing a client sent
+can start a line of its own in any log."""
 
 from __future__ import annotations
 
@@ -15,6 +16,30 @@ _SECRETS = [  # in any other message: a URL's query, fragment and credentials, a
 ]
 
 
+# C0 and C1 controls, DEL and Unicode's line and paragraph separators: each could end a line, or restyle a terminal
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escape_control(text: str) -> str:
+    """`text` with each control character written as an escape (`\\x0a`), so that it stays on its line."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100 else
+                        f"\\u{ord(match[0]):04x}", text)
+
+
+class EscapeControl(logging.Filter):
+    """Escapes control characters in each record's arguments (gunicorn's access line takes a dict of them, the app's
+    messages a tuple): a path or header a client sent cannot forge a line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, dict):
+            for name, value in record.args.items():
+                if isinstance(value, str):
+                    record.args[name] = escape_control(value)
+        elif isinstance(record.args, tuple):
+            record.args = tuple(escape_control(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True
+
+
 def redact_text(text: str) -> str:
     """A message of gunicorn's with nothing a client sent that could be a key."""
     bad = _BAD_REQUEST.match(text)
@@ -27,14 +52,15 @@ def redact_text(text: str) -> str:
 
 
 class RedactClientText(logging.Filter):
-    """Redacts each record's message and traceback in place (gunicorn.conf.py adds it to gunicorn.error)."""
+    """Redacts each record's message and traceback in place, and escapes the message's control characters
+    (gunicorn.conf.py adds it to gunicorn.error)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
         except Exception:  # a malformed call: logging reports it as it would without this filter
             return True
-        record.msg, record.args = redact_text(message), None
+        record.msg, record.args = escape_control(redact_text(message)), None
         if record.exc_info:
             record.exc_text = redact_text(logging.Formatter().formatException(record.exc_info))
         return True

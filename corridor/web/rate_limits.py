@@ -17,18 +17,20 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 
-from corridor.data.rate_counts import RateLimits, store
+from corridor.data.rate_counts import Count, RateLimits, store
 from corridor.settings import ConfigError
 from corridor.web.errors import ApiError
 
-BUDGETS = {  # name: its setting, and whose budget it is, as a 429 says
-    "api": ("RATE_LIMIT_API", "this API key"),
-    "public": ("RATE_LIMIT_PUBLIC", "your address"),
-    "login": ("RATE_LIMIT_LOGIN", "sign-in attempts from your address"),
-    "email": ("RATE_LIMIT_LOGIN", "sign-in attempts for this email"),
+BUDGETS = {  # name: its setting, how many times it, and whose budget it is, as a 429 says
+    "api": ("RATE_LIMIT_API", 1, "this API key"),
+    "public": ("RATE_LIMIT_PUBLIC", 1, "your address"),
+    "login": ("RATE_LIMIT_LOGIN", 1, "sign-in attempts from your address"),
+    # wrong passwords only, and many more than one address may try: one address's budget stops a guesser long before,
+    # so that guesses for an email from one address never lock its owner out at another
+    "email": ("RATE_LIMIT_LOGIN", 10, "failed sign-ins for this email"),
 }
 UNLIMITED = frozenset({"poc.health"})  # probes must always get through
-SIGN_IN = frozenset({"account.login", "account.signup"})
+PASSWORD_FORMS = frozenset({"account.login", "account.signup", "account.delete"})  # each hashes a password
 
 
 def register_rate_limits(app: Flask) -> None:
@@ -37,7 +39,7 @@ def register_rate_limits(app: Flask) -> None:
     switch = str(config["RATE_LIMITS"]).strip().lower()
     if switch not in ("on", "off"):
         raise ConfigError(f"RATE_LIMITS must be on or off, not {config['RATE_LIMITS']!r}.")
-    budgets = {name: budget(config, setting) for name, (setting, _) in BUDGETS.items()}
+    budgets = {name: budget(config, setting, times) for name, (setting, times, _) in BUDGETS.items()}
     uri = store(str(config["RATE_LIMIT_STORAGE"]).strip())
     if switch == "off":
         return
@@ -46,8 +48,9 @@ def register_rate_limits(app: Flask) -> None:
     app.after_request(add_rate_limit_headers)
 
 
-def budget(config: dict, setting: str) -> RateLimitItem:
-    """The setting's `N/second|minute|hour|day` (or `N/5 minutes`), as `limits` reads it; ConfigError otherwise."""
+def budget(config: dict, setting: str, times: int = 1) -> RateLimitItem:
+    """`times` the setting's `N/second|minute|hour|day` (or `N/5 minutes`), as `limits` reads it; ConfigError
+    otherwise."""
     text = str(config[setting]).strip()
     try:
         items = parse_many(text)
@@ -57,7 +60,7 @@ def budget(config: dict, setting: str) -> RateLimitItem:
     if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
         raise ConfigError(f"{setting} must be one limit such as 600/minute (N per second, minute, hour or day), "
                           f"not {text!r}.")
-    return item
+    return type(item)(item.amount * times, item.multiples)
 
 
 def client_address() -> str:
@@ -77,15 +80,25 @@ def client_address() -> str:
 def charge(budget: str, identity: str, cost: int = 1) -> None:
     """Count a request against a budget; keep the tightest count for the headers; 429 if it is over."""
     count = current_app.extensions["rate_limits"].charge(budget, identity, cost)
-    if count is None:
-        return
+    if count is not None:
+        _answer(budget, count)
+
+
+def refuse_if_spent(budget: str, identity: str) -> None:
+    """429 if nothing is left of a budget, counting nothing."""
+    count = current_app.extensions["rate_limits"].spent(budget, identity)
+    if count is not None:
+        _answer(budget, count._replace(over=True))
+
+
+def _answer(budget: str, count: Count) -> None:
     kept = g.get("rate_limit")
     if kept is None or count.over or (count.remaining, -count.reset) < (kept.remaining, -kept.reset):
         g.rate_limit = count
     if count.over:
         raise ApiError(429, "rate_limited",
                        f"Too many requests: {describe(current_app.extensions['rate_limits'].budgets[budget])} for "
-                       f"{BUDGETS[budget][1]}. Try again in {count.reset} seconds.",
+                       f"{BUDGETS[budget][2]}. Try again in {count.reset} seconds.",
                        {"Retry-After": str(count.reset)})
 
 
@@ -97,37 +110,58 @@ def describe(item: RateLimitItem) -> str:
 
 def limit_by_address() -> None:
     """The app's before-request hook: every request but Group A's (counted per key), the probe's and CORS
-    preflights (a browser reads nothing of a refused one), per address."""
+    preflights (a browser reads nothing of a refused one), per address; a password form's post per sign-in budget."""
     if request.blueprint == "api" or request.endpoint in UNLIMITED or request.method == "OPTIONS":
         return
     address = client_address()
     g.rate_budget = ("public", address)
     charge("public", address)
-    if request.endpoint in SIGN_IN and request.method == "POST":
+    if request.endpoint in PASSWORD_FORMS and request.method == "POST":
         charge("login", address)
 
 
-def limit_by_key() -> None:
-    """Group A's before-request hook, once the key is checked: per key (by its digest, never the key)."""
-    if "rate_limits" in current_app.extensions and "api_key_digest" in g:
-        identity = g.api_key_digest.hex()
+def limit_key(digest: bytes) -> None:
+    """Count a Group A request against its key's budget (by the key's digest, never the key), once the key is known
+    to be live."""
+    if "rate_limits" in current_app.extensions:
+        identity = digest.hex()
         g.rate_budget = ("api", identity)
         charge("api", identity)
 
 
-def limit_refused_key() -> None:
-    """Count a Group A request refused for its key against its address's budget: guessing keys is not free."""
+def limit_key_lookup(digest: bytes) -> None:
+    """Before the accounts database is asked about a key: count the request against its address (guessing keys is not
+    free), and refuse it if the key's own budget is spent; a refused request never reaches the database."""
     if "rate_limits" in current_app.extensions:
+        g.address_counted = True
+        charge("public", client_address())
+        refuse_if_spent("api", digest.hex())
+
+
+def limit_refused_key() -> None:
+    """Count a Group A request refused for its key against its address's budget, unless its look-up was counted."""
+    if "rate_limits" in current_app.extensions and not g.get("address_counted"):
         charge("public", client_address())
 
 
-def limit_sign_in(email: str) -> None:
-    """Count a sign-in or sign-up attempt against the email's budget, by a keyed digest: the store holds no email,
-    nor a digest anyone could match against a list of emails without SECRET_KEY."""
+def email_identity(email: str) -> str:
+    """An email as the store knows it, a keyed digest: the store holds no email, nor a digest anyone could match
+    against a list of emails without SECRET_KEY."""
+    secret = current_app.secret_key
+    secret = secret if isinstance(secret, bytes) else str(secret).encode()
+    return hmac.new(secret, email.strip().lower().encode(), hashlib.sha256).hexdigest()
+
+
+def refuse_spent_email(email: str) -> None:
+    """Before a password is checked: 429 if the email has had its budget of failed sign-ins."""
     if "rate_limits" in current_app.extensions:
-        secret = current_app.secret_key
-        secret = secret if isinstance(secret, bytes) else str(secret).encode()
-        charge("email", hmac.new(secret, email.strip().lower().encode(), hashlib.sha256).hexdigest())
+        refuse_if_spent("email", email_identity(email))
+
+
+def count_failed_sign_in(email: str) -> None:
+    """A wrong password for an email: counted against the email's budget of failed sign-ins."""
+    if "rate_limits" in current_app.extensions:
+        charge("email", email_identity(email))
 
 
 def weighted(weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
