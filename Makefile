@@ -9,7 +9,7 @@ BENCH_ARGS ?=
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help
 
-.PHONY: help migrate run test test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale soak clean
+.PHONY: help migrate run test lint test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale soak clean
 
 help:  ## list the targets with what each does
 	@grep -hE '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | \
@@ -40,6 +40,9 @@ run: migrate  ## apply the database migrations, then serve on 127.0.0.1:$(PORT) 
 
 test: $(VENV)/.dev tools  ## the whole suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev  ## ruff on the whole tree (its rules: pyproject.toml)
+	$(BIN)/ruff check .
 
 # the whole suite on the newest release of every direct dependency, in a venv of its own
 test-latest: tools  ## the whole suite on the newest releases (no pins)

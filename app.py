@@ -3,49 +3,43 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import click
 from flask import Flask
 
+from corridor.accounts import register_accounts
+from corridor.api import register_api
 from corridor.cli import register_commands
 from corridor.data.database import init_database
+from corridor.limits import register_limits
+from corridor.pages import register_pages
+from corridor.service import init_service, serving
+from corridor.serving.http import allow_any_origin, register_http
+from corridor.serving.logs import EscapeControl
+from corridor.serving.refresher import register_rates_refresh
 from corridor.settings import ConfigError, settings_from_env
-from corridor.web import api, poc
-from corridor.web.account import register_accounts
-from corridor.web.docs import register_docs
-from corridor.web.errors import register_error_handlers
-from corridor.web.http import configure_http
-from corridor.web.logs import EscapeControl
-from corridor.web.openapi import register_api
-from corridor.web.page import register_page
-from corridor.web.rate_limits import register_rate_limits
-from corridor.web.reference import register_reference
-from corridor.web.refresher import register_rates_refresh
-from corridor.web.service import init_service, serving
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app from the environment (or `test_config`); refuse bad data or a database behind its migrations."""
-    # templates beside the web package: found alike in a checkout and in an installed copy
-    app = Flask(__name__, template_folder="corridor/web/templates")
+    app = Flask(__name__)
     app.jinja_options = {"trim_blocks": True, "lstrip_blocks": True}  # tags on lines of their own leave no blank lines
     app.config.from_mapping(settings_from_env())
     if test_config is not None:
         app.config.from_mapping(test_config)
     configure_logging(app)
     refuse_debugger(app)
-    configure_http(app)
-    register_rate_limits(app)
-    documented = register_api(app, api.bp, poc.bp)
-    register_error_handlers(app)
-    register_docs(app, documented)
-    register_reference(app)
-    register_page(app)
+    init_service(app)
+    register_http(app)
+    register_limits(app)
+    register_api(app)
+    register_pages(app)
     init_database(app, check=serving())
     register_accounts(app)
+    allow_any_origin(app)
     register_commands(app)
-    init_service(app)
     register_rates_refresh(app)
     return app
 

@@ -53,12 +53,10 @@ preload_app = True
 
 
 def on_starting(server):
-    """gunicorn's own messages about requests it cannot parse quote them: keep what the client sent out; and escape
-    control characters in the access line, whose path a client chose."""
-    from corridor.web.logs import EscapeControl, RedactClientText
+    """Keep what a client sent out of gunicorn's own messages, and on its line in the access log."""
+    from corridor.serving import hooks
 
-    server.log.error_log.addFilter(RedactClientText())
-    server.log.access_log.addFilter(EscapeControl())
+    hooks.on_starting(server)
 
 
 def pre_fork(server, worker):
@@ -70,7 +68,8 @@ def pre_fork(server, worker):
 
 
 def post_fork(server, worker):
-    """Keep a stop that comes while the worker boots: until it sets its own handlers, the master's would queue it unseen."""
+    """Keep a stop that comes while the worker boots: until it sets its own handlers, the master's would queue it
+    unseen."""
     import signal
 
     def stop_once_booted(signum, frame):
@@ -82,18 +81,24 @@ def post_fork(server, worker):
 
 def when_ready(server):
     """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
-    # it takes over HUP (wake it: it re-reads the keys and the data file and asks the feeds) and
-    # WINCH (its own: serve what it brought, with fresh workers); docs/OPERATIONS.md#refreshing-the-data-and-the-rates
-    from corridor.web.rates_process import start_rates_process
+    from corridor.serving import hooks
 
-    start_rates_process(server)
+    hooks.when_ready(server)
+
+
+def on_reload(server):
+    """On HUP, before gunicorn forks new workers: serve the keys and data read anew, and the rates the refresher
+    brought (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
+    from corridor.serving import hooks
+
+    hooks.on_reload(server)
 
 
 def on_exit(server):
     """Stop the rates refresher with the master."""
-    from corridor.web.rates_process import stop_rates_process
+    from corridor.serving import hooks
 
-    stop_rates_process(server)
+    hooks.on_exit(server)
 
 
 def post_request(worker, req, environ, resp):

@@ -1,6 +1,7 @@
-"""The project's own functions one request runs outside the pure domain, in the order first called.
+"""The project's own functions one request runs outside the pure domain, in the order first called: the short-path
+target (docs/PERFORMANCE.md) is at most 10 with rate limits off and 14 with them on.
 
-Usage: python -m bench.call_path [URL]   (default: a quote at an amount, built afresh, then served again)
+Usage: python -m bench.call_path [URL]   (default: every URL the target names, limits off then on)
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "corridor" / "domain"
+# the first request of a new URL: a one-off quote in each group, a repeated quote, a history range, the two lists
+URLS = ["/api/providers?corridor=USD_MXN&amount=1234.56", "/api/poc/providers?corridor=USD_MXN&amount=2345.67",
+        "/api/providers?corridor=USD_MXN", "/api/history?from=USD&to=MXN&start=2026-01-01&end=2026-06-30",
+        "/api/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1"]
 
 
 def project_calls(app, url: str, headers: dict[str, str]) -> list[str]:
@@ -38,19 +43,25 @@ def project_calls(app, url: str, headers: dict[str, str]) -> list[str]:
 
 
 def main() -> None:
-    url = sys.argv[1] if len(sys.argv) > 1 else "/api/providers?corridor=USD_MXN&amount=1000"
+    urls = sys.argv[1:] or URLS
     key = secrets.token_urlsafe(24)
     os.environ["API_KEYS"] = key
     sys.path.insert(0, str(ROOT))
     from app import create_app
 
-    app = create_app()
     headers = {"Authorization": f"Bearer {key}"}
-    for when in ("first request (built)", "repeated (kept)"):
-        calls = project_calls(app, url, headers)
-        print(f"GET {url}, {when}: {len(calls)} project functions outside corridor/domain")
-        for name in calls:
-            print(f"  {name}")
+    for limits in ("off", "on"):
+        app = create_app({"RATE_LIMITS": limits, "RATE_LIMIT_API": "1000000/minute",
+                          "RATE_LIMIT_PUBLIC": "1000000/minute"})
+        worst = 0
+        for url in urls:
+            for when in ("first request (built)", "repeated (kept)"):
+                calls = project_calls(app, url, headers)
+                worst = max(worst, len(calls))
+                print(f"limits {limits}: GET {url}, {when}: {len(calls)} project functions outside corridor/domain")
+                for name in calls:
+                    print(f"  {name}")
+        print(f"limits {limits}: at most {worst}\n")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,9 @@ def generate(corridors: int, seed: int = 1) -> dict:
     if corridors > len(pairs):
         raise SystemExit(f"at most {len(pairs)} corridors over {len(interbank)} currencies")
     data["providers"] = providers
-    data["corridors"] = [_corridor(number, pair, providers, interbank, rng) for number, pair in enumerate(pairs[:corridors], 1)]
+    data["corridors"] = [
+        _corridor(number, pair, providers, interbank, rng) for number, pair in enumerate(pairs[:corridors], 1)
+    ]
     return data
 
 
@@ -45,12 +47,16 @@ def _corridor(number: int, pair: tuple[str, str], providers: list[dict], interba
     source, destination = pair
     per_usd = interbank[source] / interbank["USD"]  # fees in the source currency, USD-like in size
     return {
-        "id": number, "from_currency": source, "to_currency": destination,
+        "id": number,
+        "from_currency": source,
+        "to_currency": destination,
         "source": f"{get_currency_name(source, locale='en')} area",
         "destination": f"{get_currency_name(destination, locale='en')} area",
-        "active": True, "compliance": rng.choice(COMPLIANCE_LEVELS),
+        "active": True,
+        "compliance": rng.choice(COMPLIANCE_LEVELS),
         "compliance_notes": "Standard KYC with government-issued ID.",
-        "score": rng.randint(40, 95), "annual_flow_bn": round(rng.uniform(0.1, 12.0), 1),
+        "score": rng.randint(40, 95),
+        "annual_flow_bn": round(rng.uniform(0.1, 12.0), 1),
         "offers": [
             {
                 "provider": provider["id"],

@@ -41,7 +41,10 @@ def size(base: str, url: str, key: str) -> int:
 def main() -> None:
     args = argparse.Namespace(rounds=3, duration=3, connections=32)
     key = secrets.token_urlsafe(24)
-    with gunicorn("wsgi:app", {"API_KEYS": key}) as plain, gunicorn("bench.gzip:compressed_app()", {"API_KEYS": key}) as packed:
+    with (
+        gunicorn("wsgi:app", {"API_KEYS": key}) as plain,
+        gunicorn("bench.gzip:compressed_app()", {"API_KEYS": key}) as packed,
+    ):
         rows = side_by_side(plain, packed, key, args, URLS, (GZIP,))
         sizes = {url: (size(plain, url, key), size(packed, url, key)) for url in URLS}
     print("Clients sending `Accept-Encoding: gzip`; ratio: median of the rounds' shipped ÷ Flask-Compress.\n")

@@ -36,7 +36,9 @@ def in_process(key: str, iterations: int) -> list[tuple[str, float, float]]:
     rows = []
     for url in URLS:
         path, _, query = concrete(url).partition("?")
-        environ = EnvironBuilder(path=path, query_string=query, headers={"Authorization": f"Bearer {key}"}).get_environ()
+        environ = EnvironBuilder(
+            path=path, query_string=query, headers={"Authorization": f"Bearer {key}"}
+        ).get_environ()
         times = {service: [], baseline: []}
         for _ in range(10):  # alternate in blocks, so drift in machine load hits both sides alike
             for app in (service, baseline):

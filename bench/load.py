@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench.urls import URLS, concrete
-from corridor.web.rates_process import PROCESS_NAME as REFRESHER
+from corridor.serving.rates_process import PROCESS_NAME as REFRESHER
 
 ROOT = Path(__file__).resolve().parent.parent
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -36,7 +36,8 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
 
 def _children(master: int) -> list[tuple[int, str]]:
     """A gunicorn master's children: (pid, process name)."""
-    pids = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    # every thread's: a child started by one of the master's threads (the refresher, restarted) is listed under it
+    pids = [pid for task in Path(f"/proc/{master}/task").iterdir() for pid in (task / "children").read_text().split()]
     return [(int(pid), Path(f"/proc/{pid}/comm").read_text().strip()) for pid in pids]
 
 

@@ -97,7 +97,10 @@ def print_targets(rows: list[dict]) -> None:
     for name, target in (("memory", MEMORY_TARGET), ("redis", REDIS_TARGET)):
         if name in rows[0]:
             low = min(row[name] / row["off"] for row in rows)
-            print(f"| rate limits in {name} ≥ {target} × off, per CPU-second | {verdict[low >= target]}: lowest {low:.3f} |")
+            print(
+                f"| rate limits in {name} ≥ {target} × off, per CPU-second | {verdict[low >= target]}: "
+                f"lowest {low:.3f} |"
+            )
 
 
 def main() -> None:

@@ -4,7 +4,8 @@ Starts the service and the floor (bench/baseline.py: the service's exact bytes f
 gunicorn with the same config on loopback, drives each URL with wrk alternately (service, floor,
 service, floor…), and prints requests/s, the ratio, p50/p99 latency and errors; then the shipped
 worker configuration against plain sync workers, what rate limits cost per CPU-second, the targets
-met or missed, and each handler's time in-process. Usage: python -m bench.run [--duration S] [--rounds N] [--connections N]
+met or missed, and each handler's time in-process.
+Usage: python -m bench.run [--duration S] [--rounds N] [--connections N]
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import platform
 import secrets
 import statistics
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bench import rate_limits
 from bench.accounts import account_key
@@ -38,8 +39,15 @@ def summarise(runs: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
-def side_by_side(first: str, second: str, key: str, args: argparse.Namespace, urls: list[str],
-                 headers: tuple[str, ...] = (), second_key: str | None = None) -> list[dict]:
+def side_by_side(
+    first: str,
+    second: str,
+    key: str,
+    args: argparse.Namespace,
+    urls: list[str],
+    headers: tuple[str, ...] = (),
+    second_key: str | None = None,
+) -> list[dict]:
     """Each URL on both servers alternately, `args.rounds` times each, sending `headers` (and `second_key` to the
     second if given); the ratio is the median of the rounds' first/second, so a slow spell of a shared machine weighs
     on both sides of a pair."""
@@ -49,8 +57,10 @@ def side_by_side(first: str, second: str, key: str, args: argparse.Namespace, ur
         for _ in range(args.rounds):
             runs["first"].append(wrk(first + url, key, args.duration, args.connections, *headers))
             runs["second"].append(wrk(second + url, second_key or key, args.duration, args.connections, *headers))
-        ratio = statistics.median(a["rps"] / b["rps"] for a, b in zip(runs["first"], runs["second"]))
-        rows.append({"url": url, "service": summarise(runs["first"]), "floor": summarise(runs["second"]), "ratio": ratio})
+        ratio = statistics.median(a["rps"] / b["rps"] for a, b in zip(runs["first"], runs["second"], strict=True))
+        rows.append(
+            {"url": url, "service": summarise(runs["first"]), "floor": summarise(runs["second"]), "ratio": ratio}
+        )
         print(f"  measured {url}: ratio {ratio:.2f}", file=sys.stderr)
     return rows
 
@@ -67,8 +77,11 @@ def print_table(rows: list[dict], first: str, second: str) -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         s, f = row["service"], row["floor"]
-        print(f"| `{row['url']}` | {s['rps']:.0f} | {f['rps']:.0f} | {row['ratio']:.2f} | {s['p50']:.1f} / {f['p50']:.1f} | "
-              f"{s['p99']:.1f} / {f['p99']:.1f} | {s['p99_worst']:.1f} / {f['p99_worst']:.1f} | {s['errors']} / {f['errors']} |")
+        print(
+            f"| `{row['url']}` | {s['rps']:.0f} | {f['rps']:.0f} | {row['ratio']:.2f} | "
+            f"{s['p50']:.1f} / {f['p50']:.1f} | {s['p99']:.1f} / {f['p99']:.1f} | "
+            f"{s['p99_worst']:.1f} / {f['p99_worst']:.1f} | {s['errors']} / {f['errors']} |"
+        )
 
 
 def print_targets(rows: list[dict], workers: list[dict], keys: list[dict]) -> None:
@@ -78,22 +91,34 @@ def print_targets(rows: list[dict], workers: list[dict], keys: list[dict]) -> No
     print("\n| target | result |\n|---|---|")
     if repeated:
         low = min(repeated, key=lambda row: row["ratio"])
-        print(f"| every repeated URL ≥ {REPEATED_TARGET} × the floor | {verdict[low['ratio'] >= REPEATED_TARGET]}: "
-              f"lowest {low['ratio']:.3f} at `{low['url']}` |")
+        print(
+            f"| every repeated URL ≥ {REPEATED_TARGET} × the floor | {verdict[low['ratio'] >= REPEATED_TARGET]}: "
+            f"lowest {low['ratio']:.3f} at `{low['url']}` |"
+        )
     for row in rows:
         if row["url"] in ONE_OFFS:
-            print(f"| `{row['url']}` ≥ {ONE_OFF_TARGET} × the floor | {verdict[row['ratio'] >= ONE_OFF_TARGET]}: "
-                  f"{row['ratio']:.3f} |")
+            print(
+                f"| `{row['url']}` ≥ {ONE_OFF_TARGET} × the floor | {verdict[row['ratio'] >= ONE_OFF_TARGET]}: "
+                f"{row['ratio']:.3f} |"
+            )
         elif row["url"] in UNCACHED:
             print(f"| `{row['url']}` (built per request, no target) | {row['ratio']:.3f} |")
     slowest = max(rows, key=lambda row: row["service"]["p99"])
-    print(f"| every URL p99 < {P99_TARGET_MS:.0f} ms (median of the rounds) | "
-          f"{verdict[slowest['service']['p99'] < P99_TARGET_MS]}: highest {slowest['service']['p99']:.1f} ms at `{slowest['url']}` |")
+    print(
+        f"| every URL p99 < {P99_TARGET_MS:.0f} ms (median of the rounds) | "
+        f"{verdict[slowest['service']['p99'] < P99_TARGET_MS]}: "
+        f"highest {slowest['service']['p99']:.1f} ms at `{slowest['url']}` |"
+    )
     against_sync = ", ".join(f"{row['ratio']:.3f}×" for row in workers)
-    print(f"| gunicorn.conf.py at least as fast as plain sync | {verdict[min(r['ratio'] for r in workers) >= 1]}: {against_sync} |")
+    print(
+        f"| gunicorn.conf.py at least as fast as plain sync | "
+        f"{verdict[min(r['ratio'] for r in workers) >= 1]}: {against_sync} |"
+    )
     for row in keys:
-        print(f"| account key on `{row['url']}` ≥ {ACCOUNT_KEY_TARGET} × an operator key | "
-              f"{verdict[row['ratio'] >= ACCOUNT_KEY_TARGET]}: {row['ratio']:.3f} |")
+        print(
+            f"| account key on `{row['url']}` ≥ {ACCOUNT_KEY_TARGET} × an operator key | "
+            f"{verdict[row['ratio'] >= ACCOUNT_KEY_TARGET]}: {row['ratio']:.3f} |"
+        )
 
 
 def main() -> None:
@@ -106,14 +131,19 @@ def main() -> None:
     args = parser.parse_args()
     urls = [url for url in URLS if args.only in url]
     key = secrets.token_urlsafe(24)
-    print(f"# Corridor API benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} alternating rounds per side\n")
+    print(f"# Corridor API benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} alternating rounds per side\n"
+    )
     with service_and_floor(key) as (service, floor):
         rows = side_by_side(service, floor, key, args, urls)
         # the same server and URL, a key made in an account against the operator's
-        keys = [] if args.only else side_by_side(service, service, account_key(service), args, [ACCOUNT_KEY_URL],
-                                                 second_key=key)
+        keys = (
+            []
+            if args.only
+            else side_by_side(service, service, account_key(service), args, [ACCOUNT_KEY_URL], second_key=key)
+        )
     workers = [] if args.only else worker_models(key, args)
     limits = [] if args.only else rate_limits.measure(args)
     print("Medians over the rounds (service / floor); ratio: median of the rounds' service ÷ floor.\n")
@@ -141,8 +171,10 @@ def print_history_memory() -> None:
     from corridor.data.history import default_history_path, load_history
 
     history = load_history(default_history_path(), 64 * 2**20)
-    print(f"\nECB rate history in memory: {history.nbytes() / 2**20:.1f} MiB of arrays "
-          f"({len(history.days):,} business days × {len(history.rates)} currencies), target < 20 MB")
+    print(
+        f"\nECB rate history in memory: {history.nbytes() / 2**20:.1f} MiB of arrays "
+        f"({len(history.days):,} business days × {len(history.rates)} currencies), target < 20 MB"
+    )
 
 
 if __name__ == "__main__":

@@ -94,19 +94,32 @@ def main() -> None:
         figures = {"shipped": measure(shipped, key, args), "large": measure(large, key, args)}
         hup = hup_under_load(shipped, large, key)
     print(f"# Corridor API at scale: shipped file against {args.corridors} corridors, 3 workers\n")
-    print(f"| figure | shipped ({sizes['shipped']:,} bytes) | {args.corridors} corridors ({sizes['large']:,} bytes) | target |")
+    print(
+        f"| figure | shipped ({sizes['shipped']:,} bytes) | {args.corridors} corridors ({sizes['large']:,} bytes) "
+        "| target |"
+    )
     print("|---|---:|---:|---|")
-    print(f"| ready to answer after start, s | {figures['shipped']['ready']:.1f} | {figures['large']['ready']:.1f} | < 5 |")
+    print(
+        f"| ready to answer after start, s | {figures['shipped']['ready']:.1f} | {figures['large']['ready']:.1f} "
+        "| < 5 |"
+    )
     for name, label in (("pss", "largest worker PSS, MiB"), ("uss", "largest worker USS, MiB")):
-        print(f"| {label} | {figures['shipped'][name]:.0f} | {figures['large'][name]:.0f} | "
-              f"{'< 100' if name == 'pss' else ''} |")
+        print(
+            f"| {label} | {figures['shipped'][name]:.0f} | {figures['large'][name]:.0f} | "
+            f"{'< 100' if name == 'pss' else ''} |"
+        )
     for url, target in URLS:
-        cells = [f"{figures[size]['p99'][url][0]:.1f}" + (f" ({figures[size]['p99'][url][1]} errors)"
-                                                           if figures[size]['p99'][url][1] else "")
-                 for size in ("shipped", "large")]
+        cells = [
+            f"{figures[size]['p99'][url][0]:.1f}"
+            + (f" ({figures[size]['p99'][url][1]} errors)" if figures[size]["p99"][url][1] else "")
+            for size in ("shipped", "large")
+        ]
         print(f"| p99 ms, `{url}` | {cells[0]} | {cells[1]} | < {target} |")
-    print(f"\nHUP shipped → {args.corridors} corridors → shipped under load (wrk, 2 × 16 connections, 30 s): "
-          f"{hup['requests']:,} requests, {hup['errors']} failed, slowest answer {hup['slowest']:.0f} ms (target: 0, < 1000).")
+    print(
+        f"\nHUP shipped → {args.corridors} corridors → shipped under load (wrk, 2 × 16 connections, 30 s): "
+        f"{hup['requests']:,} requests, {hup['errors']} failed, slowest answer {hup['slowest']:.0f} ms "
+        "(target: 0, < 1000)."
+    )
 
 
 if __name__ == "__main__":

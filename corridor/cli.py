@@ -9,14 +9,14 @@ from flask.cli import AppGroup
 
 from corridor.data.ecb import ImportReport, ecb_feed, merge_into, read_ecb
 from corridor.data.history import default_history_path, load_history
+from corridor.data.keys import generate_key
 from corridor.data.live import LiveRates, refresh_live
 from corridor.data.load import load_dataset, read_data_file
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
 from corridor.domain.rounding import round_significant
+from corridor.service.versions import load_data
 from corridor.settings import whole_number
-from corridor.web.auth import generate_key
-from corridor.web.service import load_data
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
@@ -83,7 +83,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise click.ClickException("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
-    live = refresh_live(live, dataset, None, dt.datetime.now(dt.timezone.utc).replace(microsecond=0), current_app.logger,
+    live = refresh_live(live, dataset, None, dt.datetime.now(dt.UTC).replace(microsecond=0), current_app.logger,
                         accept)
     for feed in live.feeds:
         click.echo(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
@@ -114,14 +114,18 @@ def _print_report(report: ImportReport, path: str) -> None:
 @click.option("--start", type=click.DateTime(["%Y-%m-%d"]), help="First day (default: end minus 365 days).")
 @click.option("--end", type=click.DateTime(["%Y-%m-%d"]), help="Last day (default: the history's last).")
 @click.option("--interval", type=click.Choice(tuple(INTERVALS)), default="day", show_default=True)
-def show_history(from_code: str, to_code: str, start: dt.datetime | None, end: dt.datetime | None, interval: str) -> None:
+def show_history(
+    from_code: str, to_code: str, start: dt.datetime | None, end: dt.datetime | None, interval: str
+) -> None:
     """Print the ECB rates of FROM in TO (HISTORY_DATA, or the shipped history) as a table."""
     path = current_app.config["HISTORY_DATA"] or default_history_path()
     history = load_history(path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)
     from_code, to_code = from_code.upper(), to_code.upper()
     for code in (from_code, to_code):
         if code not in history.currencies:
-            raise click.ClickException(f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}.")
+            raise click.ClickException(
+                f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}."
+            )
     first, last = history.default_range(start and start.date(), end and end.date())
     if first > last:
         raise click.ClickException(f"--start {first} is after --end {last}.")

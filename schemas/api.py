@@ -10,51 +10,117 @@ from schemas.fields import DisplayDate, Rounded, SignificantFigures
 RATE_DIGITS = 6  # significant figures of a series' rates
 SERIES_SOURCE = ("Where the points come from: ECB, the European Central Bank's reference rates; or Frankfurter, its "
                   "daily series, for a pair with a currency the ECB does not publish.")
-_RATE_OF_DAY = ("Units of `to` per unit of `from` that day: rate[to] / rate[from] in the source's quotes (the ECB's per "
-                "euro, Frankfurter's per US dollar), 6 significant figures.")
+_RATE_OF_DAY = (
+    "Units of `to` per unit of `from` that day: rate[to] / rate[from] in the source's quotes (the ECB's per "
+    "euro, Frankfurter's per US dollar), 6 significant figures."
+)
 
 
 class CorridorSummarySchema(Schema):
-    from_currency = fields.String(attribute="corridor.from_currency", metadata={"description": "Currency sent.", "example": "USD"})
-    to_currency = fields.String(attribute="corridor.to_currency", metadata={"description": "Currency received.", "example": "MXN"})
-    source = fields.String(attribute="corridor.source", metadata={"description": "Sending country.", "example": "United States"})
-    destination = fields.String(attribute="corridor.destination", metadata={"description": "Receiving country.", "example": "Mexico"})
-    mid_market = SignificantFigures(metadata={"description": "Interbank mid-market rate, 6 significant figures.", "example": 18.4215})
-    best_rate = SignificantFigures(attribute="best.rate", metadata={"description": "Rate of the rank-1 provider.", "example": 18.3441})
-    best_provider = fields.String(attribute="best.offer.provider", metadata={"description": "Name of the rank-1 provider.", "example": "Wise"})
-    true_cost_pct = Rounded(attribute="best.true_cost_pct", metadata={"description": "True cost of the rank-1 provider at the reference amount, %.", "example": 1.49})
-    compliance = fields.String(attribute="corridor.compliance", metadata={"description": "Compliance level: Low, Medium or High.", "example": "Low"})
-    score = fields.Integer(attribute="corridor.score", metadata={"description": "Corridor score, 0–100.", "example": 91})
-    key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO, as /api/providers takes it.", "example": "USD_MXN"})
-    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Mean true cost of the corridor's offers at the reference amount, %.", "example": 6.54})
-    sdg_target_met = fields.Boolean(metadata={"description": "avg_cost_pct is at most 3: the UN SDG 10.c target.", "example": False})
-    offers_over_5_pct = fields.Integer(metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4})
+    from_currency = fields.String(
+        attribute="corridor.from_currency", metadata={"description": "Currency sent.", "example": "USD"}
+    )
+    to_currency = fields.String(
+        attribute="corridor.to_currency", metadata={"description": "Currency received.", "example": "MXN"}
+    )
+    source = fields.String(
+        attribute="corridor.source", metadata={"description": "Sending country.", "example": "United States"}
+    )
+    destination = fields.String(
+        attribute="corridor.destination", metadata={"description": "Receiving country.", "example": "Mexico"}
+    )
+    mid_market = SignificantFigures(
+        metadata={"description": "Interbank mid-market rate, 6 significant figures.", "example": 18.4215}
+    )
+    best_rate = SignificantFigures(
+        attribute="best.rate", metadata={"description": "Rate of the rank-1 provider.", "example": 18.3441}
+    )
+    best_provider = fields.String(
+        attribute="best.offer.provider", metadata={"description": "Name of the rank-1 provider.", "example": "Wise"}
+    )
+    true_cost_pct = Rounded(
+        attribute="best.true_cost_pct",
+        metadata={"description": "True cost of the rank-1 provider at the reference amount, %.", "example": 1.49},
+    )
+    compliance = fields.String(
+        attribute="corridor.compliance",
+        metadata={"description": "Compliance level: Low, Medium or High.", "example": "Low"},
+    )
+    score = fields.Integer(
+        attribute="corridor.score", metadata={"description": "Corridor score, 0–100.", "example": 91}
+    )
+    key = fields.String(
+        attribute="corridor.key",
+        metadata={"description": "Corridor key FROM_TO, as /api/providers takes it.", "example": "USD_MXN"},
+    )
+    avg_cost_pct = Rounded(
+        attribute="avg_cost",
+        metadata={
+            "description": "Mean true cost of the corridor's offers at the reference amount, %.",
+            "example": 6.54,
+        },
+    )
+    sdg_target_met = fields.Boolean(
+        metadata={"description": "avg_cost_pct is at most 3: the UN SDG 10.c target.", "example": False}
+    )
+    offers_over_5_pct = fields.Integer(
+        metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4}
+    )
 
 
 class RankedProviderSchema(Schema):
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
     rate = SignificantFigures(metadata={"description": "Rate given: mid-market less the spread.", "example": 18.3441})
-    flat_fee = Rounded(attribute="offer.flat_fee", metadata={"description": "Fixed fee in the source currency.", "example": 4.14})
-    fee_pct = Rounded(attribute="offer.fee_pct", metadata={"description": "Fee as % of the amount sent.", "example": 0.0})
-    spread_pct = Rounded(attribute="offer.spread_pct", metadata={"description": "FX margin over mid-market, %.", "example": 0.42})
+    flat_fee = Rounded(
+        attribute="offer.flat_fee", metadata={"description": "Fixed fee in the source currency.", "example": 4.14}
+    )
+    fee_pct = Rounded(
+        attribute="offer.fee_pct", metadata={"description": "Fee as % of the amount sent.", "example": 0.0}
+    )
+    spread_pct = Rounded(
+        attribute="offer.spread_pct", metadata={"description": "FX margin over mid-market, %.", "example": 0.42}
+    )
     true_cost_pct = Rounded(metadata={"description": "Fees plus FX margin as % of the amount sent.", "example": 2.49})
-    settlement = fields.String(attribute="offer.settlement", metadata={"description": "Typical time to arrive.", "example": "1 hour"})
-    payout_methods = fields.List(fields.String(), attribute="offer.payout_methods", metadata={"description": "Ways the recipient can collect.", "example": ["bank_deposit"]})
-    svc_score = fields.Integer(attribute="offer.svc_score", metadata={"description": "Service score, 0–100.", "example": 94})
-    send_amount = Rounded(metadata={"description": "Amount sent, source currency: `amount`, or the reference amount.", "example": 200.0})
-    fee_total = Rounded(metadata={"description": "flat_fee + amount × fee_pct / 100, source currency, paid on top.", "example": 1.99})
+    settlement = fields.String(
+        attribute="offer.settlement", metadata={"description": "Typical time to arrive.", "example": "1 hour"}
+    )
+    payout_methods = fields.List(
+        fields.String(),
+        attribute="offer.payout_methods",
+        metadata={"description": "Ways the recipient can collect.", "example": ["bank_deposit"]},
+    )
+    svc_score = fields.Integer(
+        attribute="offer.svc_score", metadata={"description": "Service score, 0–100.", "example": 94}
+    )
+    send_amount = Rounded(
+        metadata={"description": "Amount sent, source currency: `amount`, or the reference amount.", "example": 200.0}
+    )
+    fee_total = Rounded(
+        metadata={"description": "flat_fee + amount × fee_pct / 100, source currency, paid on top.", "example": 1.99}
+    )
     recipient_gets = Rounded(metadata={"description": "amount × rate, destination currency.", "example": 3639.48})
     settlement_minutes = fields.Integer(metadata={"description": "Settlement time in minutes.", "example": 10})
-    total_paid = Rounded(metadata={"description": "send_amount + fee_total: what the sender pays in all, source currency.", "example": 201.99})
+    total_paid = Rounded(
+        metadata={
+            "description": "send_amount + fee_total: what the sender pays in all, source currency.",
+            "example": 201.99,
+        }
+    )
 
 
 class CurrencySchema(Schema):
     code = fields.String(metadata={"description": "ISO 4217 currency code.", "example": "MXN"})
-    name = fields.String(metadata={"description": "English name, from the Unicode CLDR (Babel).", "example": "Mexican Peso"})
-    source = fields.String(metadata={"description": "Where its interbank rate comes from: ECB, Frankfurter, or data file "
-                                                    "(neither feed gives it). The base, USD, takes the newest rates' source.",
-                                     "example": "ECB"})
+    name = fields.String(
+        metadata={"description": "English name, from the Unicode CLDR (Babel).", "example": "Mexican Peso"}
+    )
+    source = fields.String(
+        metadata={
+            "description": "Where its interbank rate comes from: ECB, Frankfurter, or data file "
+            "(neither feed gives it). The base, USD, takes the newest rates' source.",
+            "example": "ECB",
+        }
+    )
     date = fields.Date(metadata={"description": "Day of that rate, YYYY-MM-DD.", "example": "2026-10-30"})
 
 
@@ -63,8 +129,12 @@ class MidRateSchema(Schema):
     to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
     ref_rate_a = SignificantFigures(metadata={"description": "Consumer reference rate.", "example": 18.4012})
     ref_rate_b = SignificantFigures(metadata={"description": "Interbank mid-market rate.", "example": 18.4215})
-    updated = DisplayDate(metadata={"description": "Day of the rates used, `Mon D, YYYY`: the older of the two "
-                                                   "currencies' rates.", "example": "Oct 30, 2026"})
+    updated = DisplayDate(
+        metadata={
+            "description": "Day of the rates used, `Mon D, YYYY`: the older of the two currencies' rates.",
+            "example": "Oct 30, 2026",
+        }
+    )
 
 
 class HistoryPointSchema(Schema):
@@ -89,23 +159,71 @@ class HistorySchema(Schema):
     from_currency = fields.String(data_key="from", metadata={"description": "Currency sent.", "example": "USD"})
     to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
     source = fields.String(metadata={"description": SERIES_SOURCE, "example": "ECB"})
-    interval = fields.String(metadata={"description": "day, week or month: which business days are listed.", "example": "day"})
-    start = fields.Date(metadata={"description": "First day asked for (or defaulted), YYYY-MM-DD.", "example": "2025-10-30"})
-    end = fields.Date(metadata={"description": "Last day asked for (or defaulted), YYYY-MM-DD.", "example": "2026-10-30"})
+    interval = fields.String(
+        metadata={"description": "day, week or month: which business days are listed.", "example": "day"}
+    )
+    start = fields.Date(
+        metadata={"description": "First day asked for (or defaulted), YYYY-MM-DD.", "example": "2025-10-30"}
+    )
+    end = fields.Date(
+        metadata={"description": "Last day asked for (or defaulted), YYYY-MM-DD.", "example": "2026-10-30"}
+    )
     points = SeriesPoints(metadata={"description": "One point per listed business day, oldest first."})
 
 
 class BenchmarkCorridorSchema(Schema):
-    key = fields.String(attribute="corridor.key", metadata={"description": "Corridor key FROM_TO.", "example": "SGD_IDR"})
-    avg_cost_pct = Rounded(attribute="avg_cost", metadata={"description": "Its mean true cost at the reference amount, %.", "example": 2.77})
+    key = fields.String(
+        attribute="corridor.key", metadata={"description": "Corridor key FROM_TO.", "example": "SGD_IDR"}
+    )
+    avg_cost_pct = Rounded(
+        attribute="avg_cost",
+        metadata={"description": "Its mean true cost at the reference amount, %.", "example": 2.77},
+    )
 
 
 class BenchmarkSchema(Schema):
-    corridor_count = fields.Integer(attribute="count", metadata={"description": "Active corridors measured.", "example": 19})
-    avg_cost_pct = Rounded(allow_none=True, attribute="avg_cost", metadata={"description": "Simple mean of the corridors' mean true costs, %; null with no active corridor.", "example": 4.6})
-    weighted_avg_cost_pct = Rounded(allow_none=True, attribute="weighted_avg_cost", metadata={"description": "Mean of the corridors' mean true costs weighted by annual_flow_bn, %; null when every flow is 0 or no corridor is active.", "example": 5.2})
-    smart_avg_cost_pct = Rounded(allow_none=True, attribute="smart_avg_cost", metadata={"description": "Mean over corridors of their three cheapest offers' mean true cost, %; null with no active corridor.", "example": 2.87})
-    corridors_meeting_target = fields.Integer(metadata={"description": "Corridors whose avg_cost_pct is at most 3.", "example": 2})
-    corridors_with_offer_over_5_pct = fields.Integer(metadata={"description": "Corridors with at least one offer above 5 %.", "example": 15})
-    cheapest = fields.Nested(BenchmarkCorridorSchema, allow_none=True, metadata={"description": "The corridor with the lowest avg_cost_pct; null with no active corridor."})
-    costliest = fields.Nested(BenchmarkCorridorSchema, allow_none=True, metadata={"description": "The corridor with the highest avg_cost_pct; null with no active corridor."})
+    corridor_count = fields.Integer(
+        attribute="count", metadata={"description": "Active corridors measured.", "example": 19}
+    )
+    avg_cost_pct = Rounded(
+        allow_none=True,
+        attribute="avg_cost",
+        metadata={
+            "description": "Simple mean of the corridors' mean true costs, %; null with no active corridor.",
+            "example": 4.6,
+        },
+    )
+    weighted_avg_cost_pct = Rounded(
+        allow_none=True,
+        attribute="weighted_avg_cost",
+        metadata={
+            "description": "Mean of the corridors' mean true costs weighted by annual_flow_bn, %; null when every flow "
+            "is 0 or no corridor is active.",
+            "example": 5.2,
+        },
+    )
+    smart_avg_cost_pct = Rounded(
+        allow_none=True,
+        attribute="smart_avg_cost",
+        metadata={
+            "description": "Mean over corridors of their three cheapest offers' mean true cost, %; null with no "
+            "active corridor.",
+            "example": 2.87,
+        },
+    )
+    corridors_meeting_target = fields.Integer(
+        metadata={"description": "Corridors whose avg_cost_pct is at most 3.", "example": 2}
+    )
+    corridors_with_offer_over_5_pct = fields.Integer(
+        metadata={"description": "Corridors with at least one offer above 5 %.", "example": 15}
+    )
+    cheapest = fields.Nested(
+        BenchmarkCorridorSchema,
+        allow_none=True,
+        metadata={"description": "The corridor with the lowest avg_cost_pct; null with no active corridor."},
+    )
+    costliest = fields.Nested(
+        BenchmarkCorridorSchema,
+        allow_none=True,
+        metadata={"description": "The corridor with the highest avg_cost_pct; null with no active corridor."},
+    )

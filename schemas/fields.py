@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from marshmallow import fields
 
@@ -49,18 +50,9 @@ class IsoDate(fields.Date):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class QueryDate(IsoDate):
-    """A date in a query, `YYYY-MM-DD`; the pattern is also documented in OpenAPI."""
-
-    default_error_messages = {"invalid": "must be a real date written YYYY-MM-DD, such as 2025-10-30."}
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["metadata"] = {"pattern": f"^{self.pattern}$", **kwargs.get("metadata", {})}
-        super().__init__(**kwargs)
-
-
 class PatternString(fields.String):
-    """A string whose whole value matches `pattern`, loaded as `loads` makes it; the pattern is also documented in OpenAPI."""
+    """A string whose whole value matches `pattern`, loaded as `loads` makes it; the pattern is also documented in
+    OpenAPI."""
 
     pattern = ""
     loads: Callable[[str], Any] = str
@@ -74,7 +66,22 @@ class PatternString(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         if not self._regex.fullmatch(text):
             raise self.make_error("invalid")
-        return self.loads(text)
+        try:
+            return self.loads(text)
+        except ValueError:  # well formed, yet not a value (a 30 February)
+            raise self.make_error("invalid") from None
+
+
+class QueryDate(PatternString):
+    """A date in a query, `YYYY-MM-DD`, a real one."""
+
+    default_error_messages = {"invalid": "must be a real date written YYYY-MM-DD, such as 2025-10-30."}
+    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    loads = staticmethod(dt.date.fromisoformat)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {"format": "date", **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
 
 
 class CurrencyCode(PatternString):
@@ -115,25 +122,24 @@ class CorridorKey(PatternString):
 
 
 class Rounded(fields.Float):
-    """A number rounded half-up to `places` decimals when dumped (percentages, fees)."""
+    """A number rounded half-up when dumped: to `places` decimals (percentages, fees), or to `digits` significant
+    figures (rates)."""
 
-    def __init__(self, places: int = 2, **kwargs: Any) -> None:
-        self.places = places
+    def __init__(self, places: int = 2, *, digits: int | None = None, **kwargs: Any) -> None:
+        self.places, self.digits = places, digits
         super().__init__(**kwargs)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
-        return None if value is None else round_half_up(value, self.places)
+        if value is None:
+            return None
+        return round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)
 
 
-class SignificantFigures(fields.Float):
+class SignificantFigures(Rounded):
     """A rate rounded half-up to `digits` significant figures when dumped."""
 
     def __init__(self, digits: int = 6, **kwargs: Any) -> None:
-        self.digits = digits
-        super().__init__(**kwargs)
-
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
-        return None if value is None else round_significant(value, self.digits)
+        super().__init__(digits=digits, **kwargs)
 
 
 def display_date(day: dt.date) -> str:

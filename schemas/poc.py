@@ -5,7 +5,6 @@ Every field carries `description` and `example` metadata: the guide is generated
 
 from marshmallow import Schema, fields, pre_dump
 
-from corridor.domain.pricing import CorridorFigures
 from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
@@ -37,13 +36,22 @@ class CountSchema(Schema):
 class CorridorSchema(Schema):
     id = fields.Integer(attribute="corridor.id", **_meta("Corridor id, for /api/poc/corridors/<id>.", 1))
     corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
-    annualFlowBn = BillionsText(attribute="corridor.annual_flow_bn", **_meta("Money sent along the corridor a year, USD billions.", "$63.3B"))
+    annualFlowBn = BillionsText(
+        attribute="corridor.annual_flow_bn", **_meta("Money sent along the corridor a year, USD billions.", "$63.3B")
+    )
     avgCost = PercentText(attribute="avg_cost", **_meta("Mean true cost over the corridor's providers.", "6.54%"))
     bestCost = PercentText(attribute="best_cost", **_meta("Lowest true cost over the corridor's providers.", "2.38%"))
-    compliance = fields.String(attribute="corridor.compliance", **_meta("Compliance level: Low, Medium or High.", "Low"))
+    compliance = fields.String(
+        attribute="corridor.compliance", **_meta("Compliance level: Low, Medium or High.", "Low")
+    )
     settlement = fields.String(**_meta("Settlement time of the fastest provider.", "5 minutes"))
-    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO, as the `corridor` query parameter takes it.", "USD_MXN"))
-    sdgTargetMet = fields.Boolean(attribute="sdg_target_met", **_meta("avgCost is at most 3.00%: the UN SDG 10.c target.", False))
+    key = fields.String(
+        attribute="corridor.key",
+        **_meta("Corridor key FROM_TO, as the `corridor` query parameter takes it.", "USD_MXN"),
+    )
+    sdgTargetMet = fields.Boolean(
+        attribute="sdg_target_met", **_meta("avgCost is at most 3.00%: the UN SDG 10.c target.", False)
+    )
     offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
 
 
@@ -54,32 +62,47 @@ class ProviderEntrySchema(Schema):
     fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
     feePct = PercentText(attribute="offer.fee_pct", **_meta("Fee as a share of the amount sent.", "0.00%"))
     spreadPct = PercentText(attribute="offer.spread_pct", **_meta("FX margin over the mid-market rate.", "1.38%"))
-    trueCostPct = PercentText(attribute="true_cost_pct", **_meta("Fees plus FX margin as a share of the amount sent.", "2.38%"))
+    trueCostPct = PercentText(
+        attribute="true_cost_pct", **_meta("Fees plus FX margin as a share of the amount sent.", "2.38%")
+    )
     settlement = fields.String(attribute="offer.settlement", **_meta("Typical time to arrive.", "10 minutes"))
-    payoutMethods = fields.List(fields.String(), attribute="offer.payout_methods", **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]))
+    payoutMethods = fields.List(
+        fields.String(),
+        attribute="offer.payout_methods",
+        **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]),
+    )
     score = fields.Integer(attribute="offer.svc_score", **_meta("Provider service score, 0–100.", 90))
-    sendAmount = Rounded(attribute="send_amount", **_meta("Amount sent, source currency: `amount`, or the reference amount.", 200.0))
-    feeTotal = Rounded(attribute="fee_total", **_meta("fee + amount × fee % / 100, source currency, paid on top.", 1.99))
+    sendAmount = Rounded(
+        attribute="send_amount", **_meta("Amount sent, source currency: `amount`, or the reference amount.", 200.0)
+    )
+    feeTotal = Rounded(
+        attribute="fee_total", **_meta("fee + amount × fee % / 100, source currency, paid on top.", 1.99)
+    )
     recipientGets = Rounded(attribute="recipient_gets", **_meta("amount × rate, destination currency.", 3639.48))
     settlementMinutes = fields.Integer(attribute="settlement_minutes", **_meta("Settlement time in minutes.", 10))
-    totalPaid = Rounded(attribute="total_paid", **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99))
+    totalPaid = Rounded(
+        attribute="total_paid", **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99)
+    )
 
 
 class ProviderGroupSchema(Schema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
     corridor = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
-    count = fields.Integer(**_meta("Number of providers in the list that follows.", 6))
-    providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
-
-    @pre_dump
-    def count_providers(self, figures, **kwargs):
-        return {"corridor": figures.corridor, "count": len(figures.quotes), "quotes": figures.quotes}
+    count = fields.Integer(attribute="count", **_meta("Number of providers in the list that follows.", 6))
+    providers = fields.List(
+        fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost.")
+    )
 
 
 class FullCorridorSchema(CorridorSchema):
-    complianceNotes = fields.String(attribute="corridor.compliance_notes", **_meta("What senders and recipients must show.", "Standard KYC with government-issued ID."))
-    providers = fields.List(fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost."))
+    complianceNotes = fields.String(
+        attribute="corridor.compliance_notes",
+        **_meta("What senders and recipients must show.", "Standard KYC with government-issued ID."),
+    )
+    providers = fields.List(
+        fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost.")
+    )
 
 
 class CorridorListResponse(CountSchema, OkSchema):
@@ -88,11 +111,9 @@ class CorridorListResponse(CountSchema, OkSchema):
 
 
 class CorridorResponse(OkSchema):
-    corridor = fields.Nested(CorridorSchema, **_meta("One corridor."))
+    """Dumped from `{"corridor": figures}`."""
 
-    @pre_dump
-    def envelope(self, figures, **kwargs):
-        return {"corridor": figures}
+    corridor = fields.Nested(CorridorSchema, **_meta("One corridor."))
 
 
 class ProvidersResponse(ProviderGroupSchema, OkSchema):
@@ -101,15 +122,21 @@ class ProvidersResponse(ProviderGroupSchema, OkSchema):
 
 class ProviderGroupsResponse(CountSchema, OkSchema):
     listed = "corridors"
-    corridors = fields.List(fields.Nested(ProviderGroupSchema), **_meta("One provider group per active corridor, by id."))
+    corridors = fields.List(
+        fields.Nested(ProviderGroupSchema), **_meta("One provider group per active corridor, by id.")
+    )
 
 
 class FullResponse(OkSchema):
     """Dumped from the catalog: its date and every active corridor."""
 
-    updated = DisplayDate(**_meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026"))
+    updated = DisplayDate(
+        **_meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026")
+    )
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
-    corridors = fields.List(fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers."))
+    corridors = fields.List(
+        fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers.")
+    )
 
     @pre_dump
     def from_catalog(self, catalog, **kwargs):
@@ -130,22 +157,39 @@ class GuideFieldSchema(Schema):
 
 class GuideResponse(CountSchema, OkSchema):
     listed = "fields"
-    entries = fields.List(fields.Nested(GuideFieldSchema), data_key="fields", attribute="fields", **_meta("Every field name of every Group B payload, from the schemas."))
+    entries = fields.List(
+        fields.Nested(GuideFieldSchema),
+        data_key="fields",
+        attribute="fields",
+        **_meta("Every field name of every Group B payload, from the schemas."),
+    )
 
 
 class FeedHealthSchema(Schema):
     source = fields.String(**_meta("The feed: ECB or Frankfurter.", "ECB"))
-    status = fields.String(**_meta("ok: its last try gave usable rates; held: they moved the rates in force too far to "
-                                   "serve unconfirmed (error says how), and the last good rates stay; failing: it gave "
-                                   "nothing usable (or was not tried yet), and the last good rates stay; off: turned "
-                                   "off by the operator.", "ok"))
-    date = fields.Date(allow_none=True, **_meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.",
-                                                "2026-11-24"))
-    checkedAt = fields.DateTime(format="iso", allow_none=True,
-                                **_meta("When it was last tried, ISO 8601 UTC; null before the first try.",
-                                        "2026-11-25T09:00:00+00:00"))
-    error = fields.String(allow_none=True, **_meta("Why the last try was refused or held back; null when it was not.",
-                                                   "cannot connect: connection refused"))
+    status = fields.String(
+        **_meta(
+            "ok: its last try gave usable rates; held: they moved the rates in force too far to "
+            "serve unconfirmed (error says how), and the last good rates stay; failing: it gave "
+            "nothing usable (or was not tried yet), and the last good rates stay; off: turned "
+            "off by the operator.",
+            "ok",
+        )
+    )
+    date = fields.Date(
+        allow_none=True, **_meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.", "2026-11-24")
+    )
+    checkedAt = fields.DateTime(
+        format="iso",
+        allow_none=True,
+        **_meta("When it was last tried, ISO 8601 UTC; null before the first try.", "2026-11-25T09:00:00+00:00"),
+    )
+    error = fields.String(
+        allow_none=True,
+        **_meta(
+            "Why the last try was refused or held back; null when it was not.", "cannot connect: connection refused"
+        ),
+    )
 
 
 class HealthResponse(OkSchema):
@@ -154,8 +198,12 @@ class HealthResponse(OkSchema):
     dataAsOf = fields.Date(attribute="data_as_of", **_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
     corridors = fields.Integer(**_meta("Number of active corridors served.", 19))
     uptimeSeconds = fields.Integer(attribute="uptime_seconds", **_meta("Seconds since this worker started.", 42))
-    historyStart = fields.Date(attribute="history_start", **_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
-    historyEnd = fields.Date(attribute="history_end", **_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
+    historyStart = fields.Date(
+        attribute="history_start", **_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04")
+    )
+    historyEnd = fields.Date(
+        attribute="history_end", **_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30")
+    )
     rates = fields.List(fields.Nested(FeedHealthSchema), **_meta("The rate feeds, the ECB first."))
 
 
@@ -179,22 +227,41 @@ class CorridorCostSchema(Schema):
 
 class BenchmarkResponse(OkSchema):
     corridorCount = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
-    avgCost = PercentText(allow_none=True, attribute="avg_cost", **_meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%"))
-    weightedAvgCost = PercentText(allow_none=True, attribute="weighted_avg_cost", **_meta("Mean of the corridors' mean true costs weighted by annual flow; null when every flow is 0 or no corridor is active.", "5.20%"))
-    smartAvgCost = PercentText(allow_none=True, attribute="smart_avg_cost", **_meta("Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.", "2.87%"))
-    meetingTarget = fields.Integer(attribute="corridors_meeting_target", **_meta("Corridors whose avgCost is at most 3.00%.", 2))
-    withOfferOver5Pct = fields.Integer(attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 15))
-    cheapest = fields.Nested(CorridorCostSchema, allow_none=True, **_meta("The corridor with the lowest avgCost; null with no active corridor."))
-    costliest = fields.Nested(CorridorCostSchema, allow_none=True, **_meta("The corridor with the highest avgCost; null with no active corridor."))
-
-
-class OneOrEvery(Schema):
-    """One corridor's answer when a view returns its figures, every corridor's when it returns a list of them."""
-
-    # an endpoint of two shapes: the document gives it as the oneOf of the two schemas
-    def __init__(self, one: Schema, every: Schema) -> None:
-        super().__init__()
-        self.one, self.every = one, every
-
-    def dump(self, obj, *, many=None):
-        return (self.one if isinstance(obj, CorridorFigures) else self.every).dump(obj)
+    avgCost = PercentText(
+        allow_none=True,
+        attribute="avg_cost",
+        **_meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%"),
+    )
+    weightedAvgCost = PercentText(
+        allow_none=True,
+        attribute="weighted_avg_cost",
+        **_meta(
+            "Mean of the corridors' mean true costs weighted by annual flow; null when every flow is 0 or no corridor "
+            "is active.",
+            "5.20%",
+        ),
+    )
+    smartAvgCost = PercentText(
+        allow_none=True,
+        attribute="smart_avg_cost",
+        **_meta(
+            "Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.",
+            "2.87%",
+        ),
+    )
+    meetingTarget = fields.Integer(
+        attribute="corridors_meeting_target", **_meta("Corridors whose avgCost is at most 3.00%.", 2)
+    )
+    withOfferOver5Pct = fields.Integer(
+        attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 15)
+    )
+    cheapest = fields.Nested(
+        CorridorCostSchema,
+        allow_none=True,
+        **_meta("The corridor with the lowest avgCost; null with no active corridor."),
+    )
+    costliest = fields.Nested(
+        CorridorCostSchema,
+        allow_none=True,
+        **_meta("The corridor with the highest avgCost; null with no active corridor."),
+    )

@@ -1,12 +1,13 @@
 """Query schemas of both groups: loaded per request, expanded into OpenAPI parameters.
 
 A schema may set `required_if_any`: when any of its parameters is given, these become required
-(Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`).
+(Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); and `exclusive`: a parameter,
+the ones it cannot be given with, and what to say then (corridor/api/queries.py reads both).
 """
 
 from typing import TypedDict
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 from marshmallow.experimental.context import Context
 
 from corridor.domain.history import INTERVALS, Histories
@@ -53,21 +54,24 @@ class QuoteOptions(Schema):
                                  "score: best service score first, then cost.", "example": "speed"},
     )
 
-    @validates_schema
-    def check_amounts(self, data: dict, **kwargs: object) -> None:
-        """What is sent or what is received, not both."""
-        if "amount" in data and "receive_amount" in data:
-            raise ValidationError("cannot be given with amount; give what is sent or what is received.",
-                                  field_name="receive_amount")
+    exclusive = (
+        ("receive_amount", ("amount",), "cannot be given with amount; give what is sent or what is received."),
+    )
 
 
 class _CorridorRequired(Schema):
-    corridor = CorridorKey(required=True, metadata={"description": "Corridor key FROM_TO, any case.", "example": "USD_MXN"})
+    corridor = CorridorKey(
+        required=True, metadata={"description": "Corridor key FROM_TO, any case.", "example": "USD_MXN"}
+    )
 
 
 class _CorridorOptional(Schema):
-    corridor = CorridorKey(metadata={"description": "Corridor key FROM_TO, any case; omit it (and the options) "
-                                                    "for every corridor.", "example": "USD_MXN"})
+    corridor = CorridorKey(
+        metadata={
+            "description": "Corridor key FROM_TO, any case; omit it (and the options) for every corridor.",
+            "example": "USD_MXN",
+        }
+    )
 
 
 # marshmallow orders inherited fields from the last base to the first: `corridor` comes first
@@ -84,51 +88,71 @@ class OptionalCorridorQuery(QuoteOptions, _CorridorOptional):
 class CurrencyPairQuery(Schema):
     """Group A `/api/midrate`: any pair of currencies in the rate tables."""
 
-    from_currency = CurrencyCode(data_key="from", required=True, metadata={"description": "Currency sent, any case.", "example": "USD"})
-    to_currency = CurrencyCode(data_key="to", required=True, metadata={"description": "Currency received, any case.", "example": "MXN"})
+    from_currency = CurrencyCode(
+        data_key="from", required=True, metadata={"description": "Currency sent, any case.", "example": "USD"}
+    )
+    to_currency = CurrencyCode(
+        data_key="to", required=True, metadata={"description": "Currency received, any case.", "example": "MXN"}
+    )
 
 
 class OptionalCurrencyPairQuery(Schema):
     """Group B `/api/poc/corridors`: `from` and `to` pick one corridor; giving one makes both required."""
 
     required_if_any = ("from", "to")
-    from_currency = CurrencyCode(data_key="from", metadata={"description": "Currency sent, any case.", "example": "USD"})
-    to_currency = CurrencyCode(data_key="to", metadata={"description": "Currency received, any case.", "example": "MXN"})
+    from_currency = CurrencyCode(
+        data_key="from", metadata={"description": "Currency sent, any case.", "example": "USD"}
+    )
+    to_currency = CurrencyCode(
+        data_key="to", metadata={"description": "Currency received, any case.", "example": "MXN"}
+    )
 
 
 class HistoryQuery(CurrencyPairQuery):
     """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
-    start = QueryDate(metadata={"description": "First day, YYYY-MM-DD; default: end minus 365 days.", "example": "2025-10-30"})
-    end = QueryDate(metadata={"description": "Last day, YYYY-MM-DD; default: the last day of the history.", "example": "2026-10-30"})
-    date = QueryDate(metadata={"description": "Instead of start and end: the rate in force that day, from the last "
-                                              "business day on or before it.", "example": "2026-10-25"})
+    start = QueryDate(
+        metadata={"description": "First day, YYYY-MM-DD; default: end minus 365 days.", "example": "2025-10-30"}
+    )
+    end = QueryDate(
+        metadata={"description": "Last day, YYYY-MM-DD; default: the last day of the history.", "example": "2026-10-30"}
+    )
+    date = QueryDate(
+        metadata={
+            "description": "Instead of start and end: the rate in force that day, from the last "
+            "business day on or before it.",
+            "example": "2026-10-25",
+        }
+    )
     interval = fields.String(
         load_default="day",
         validate=validate.OneOf(tuple(INTERVALS), error="must be one of: {choices}."),
-        metadata={"description": "day (default): every business day; week: the last business day of each ISO week; "
-                                 "month: the last business day of each month.", "example": "month"},
+        metadata={
+            "description": "day (default): every business day; week: the last business day of each ISO week; "
+            "month: the last business day of each month.",
+            "example": "month",
+        },
     )
     format = fields.String(
         load_default="json",
         validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        metadata={"description": "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
-                                 "gets the file from the .csv operation instead.", "example": "csv"},
+        metadata={
+            "description": "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
+            "gets the file from the .csv operation instead.",
+            "example": "csv",
+        },
     )
 
-    @validates_schema
-    def check_dates(self, data: dict, **kwargs: object) -> None:
-        """A date or a range, and a range in order."""
-        if "date" in data and ("start" in data or "end" in data):
-            raise ValidationError("cannot be given with start or end; give a date, or a range.", field_name="date")
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
+    exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
 
     @post_load
     def one_spelling(self, data: dict, **kwargs: object) -> dict:
-        """A range with its defaults, within the served history's days: equal ranges load equal."""
+        """A range in order, with its defaults, within the served history's days: equal ranges load equal."""
+        if "start" in data and "end" in data and data["start"] > data["end"]:
+            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
         served = ServedContext.get(None)
         if served is not None and "date" not in data:
-            data["start"], data["end"] = served["history"].span(data["from_currency"], data["to_currency"],
-                                                                data.get("start"), data.get("end"))
+            data["start"], data["end"] = served["history"].span(
+                data["from_currency"], data["to_currency"], data.get("start"), data.get("end")
+            )
         return data

@@ -11,6 +11,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from corridor.domain.currencies import is_known_currency
 from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, RATE_RANGE, RATE_SOURCES, Dataset, build_dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
+
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
 
 currency_code = validate.Regexp(
@@ -74,7 +75,9 @@ class RatesSeedSchema(Schema):
         interbank, consumer = data["interbank"], data["consumer"]
         if set(interbank) != set(consumer):
             odd = sorted(set(interbank) ^ set(consumer))
-            raise ValidationError(f"Both tables must hold the same currencies; differing: {', '.join(odd)}.", "consumer")
+            raise ValidationError(
+                f"Both tables must hold the same currencies; differing: {', '.join(odd)}.", "consumer"
+            )
         unknown = sorted(code for code in interbank if not is_known_currency(code))
         if unknown:
             raise ValidationError(f"Not ISO 4217 currencies known to CLDR: {', '.join(unknown)}.", "interbank")
@@ -94,7 +97,9 @@ class RatesSeedSchema(Schema):
 class ProviderSeedSchema(Schema):
     id = fields.String(
         required=True,
-        validate=validate.Regexp(r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'."),
+        validate=validate.Regexp(
+            r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'."
+        ),
     )
     name = fields.String(required=True, validate=text)
 
@@ -120,7 +125,9 @@ class CorridorSeedSchema(Schema):
     source = fields.String(required=True, validate=text)
     destination = fields.String(required=True, validate=text)
     active = StrictBool(required=True)
-    compliance = fields.String(required=True, validate=validate.OneOf(COMPLIANCE_LEVELS, error="Must be one of: {choices}."))
+    compliance = fields.String(
+        required=True, validate=validate.OneOf(COMPLIANCE_LEVELS, error="Must be one of: {choices}.")
+    )
     compliance_notes = fields.String(required=True)
     score = fields.Integer(required=True, strict=True, validate=score)
     annual_flow_bn = StrictFloat(required=True, validate=amount)
@@ -140,17 +147,29 @@ class CorridorSeedSchema(Schema):
 
 class SeedSchema(Schema):
     as_of = IsoDate(required=True)
-    reference_amount_usd = StrictFloat(required=True, validate=validate.Range(min=1, max=1e9, error="Must be from 1 to 1000000000."))
+    reference_amount_usd = StrictFloat(
+        required=True, validate=validate.Range(min=1, max=1e9, error="Must be from 1 to 1000000000.")
+    )
     rates = fields.Nested(RatesSeedSchema, required=True)
-    providers = fields.List(fields.Nested(ProviderSeedSchema), required=True, validate=validate.Length(min=1, error="Must list at least one provider."))
-    corridors = fields.List(fields.Nested(CorridorSeedSchema), required=True, validate=validate.Length(min=1, error="Must list at least one corridor."))
+    providers = fields.List(
+        fields.Nested(ProviderSeedSchema),
+        required=True,
+        validate=validate.Length(min=1, error="Must list at least one provider."),
+    )
+    corridors = fields.List(
+        fields.Nested(CorridorSeedSchema),
+        required=True,
+        validate=validate.Length(min=1, error="Must list at least one corridor."),
+    )
 
     @validates_schema
     def check_references(self, data: dict, **kwargs: Any) -> None:
         errors: dict[str, Any] = {}
         for key in ("id", "name"):
             if twice := repeated([p[key] for p in data["providers"]]):
-                errors.setdefault("providers", []).append(f"Provider {key}s must be unique; repeated: {', '.join(twice)}.")
+                errors.setdefault("providers", []).append(
+                    f"Provider {key}s must be unique; repeated: {', '.join(twice)}."
+                )
         provider_ids = {p["id"] for p in data["providers"]}
         currencies = data["rates"]["interbank"]
         seen_ids: set[int] = set()
@@ -167,7 +186,9 @@ class SeedSchema(Schema):
         return build_dataset(data)
 
 
-def _corridor_problems(corridor: dict, provider_ids: set[str], currencies: dict, seen_ids: set, seen_pairs: set) -> dict:
+def _corridor_problems(
+    corridor: dict, provider_ids: set[str], currencies: dict, seen_ids: set, seen_pairs: set
+) -> dict:
     problems: dict[str, Any] = {}
     if corridor["id"] in seen_ids:
         problems["id"] = [f"Corridor id {corridor['id']} is used twice."]

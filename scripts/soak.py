@@ -47,8 +47,13 @@ def main() -> int:
     command = (ROOT / "Procfile").read_text().split("web:", 1)[1].split()
     env = {**os.environ, "API_KEYS": key, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off",
            "RATE_LIMITS": "off"}  # no run reaches the internet, and one address sends every request
-    server = subprocess.Popen([sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -56,9 +61,22 @@ def main() -> int:
                 break
             time.sleep(0.1)
         time.sleep(1)
-        load = subprocess.Popen(["wrk", "-t2", f"-c{args.connections}", f"-d{args.seconds}s", "--latency",
-                                 "-s", str(ROOT / "scripts/mixed.lua"), "-H", f"Authorization: Bearer {key}", base],
-                                stdout=subprocess.PIPE, text=True)
+        load = subprocess.Popen(
+            [
+                "wrk",
+                "-t2",
+                f"-c{args.connections}",
+                f"-d{args.seconds}s",
+                "--latency",
+                "-s",
+                str(ROOT / "scripts/mixed.lua"),
+                "-H",
+                f"Authorization: Bearer {key}",
+                base,
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         samples = []
         while load.poll() is None:
             samples.append(rss_kib(server.pid))
@@ -75,10 +93,14 @@ def main() -> int:
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     first, last = statistics.fmean(samples[:10]), statistics.fmean(samples[-10:])
     growth = 100 * (last - first) / first
-    print(f"soak: {args.seconds} s, {args.connections} connections, {requests} requests ({rps:.0f}/s), "
-          f"p99 {p99}, errors {errors}")
-    print(f"workers' resident memory: first 10 s {first / 1024:.1f} MiB, last 10 s {last / 1024:.1f} MiB, "
-          f"growth {growth:+.1f} % (limit 10 %)")
+    print(
+        f"soak: {args.seconds} s, {args.connections} connections, {requests} requests ({rps:.0f}/s), "
+        f"p99 {p99}, errors {errors}"
+    )
+    print(
+        f"workers' resident memory: first 10 s {first / 1024:.1f} MiB, last 10 s {last / 1024:.1f} MiB, "
+        f"growth {growth:+.1f} % (limit 10 %)"
+    )
     return 0 if errors == 0 and growth < 10 else 1
 
 

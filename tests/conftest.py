@@ -20,17 +20,17 @@ from typing import NamedTuple
 
 import pytest
 import sqlalchemy as sa
+from expected import SEED, shipped_seed
+from feeds import FeedServer
+from harness import DIRECT, ROOT, SECRET_KEY, gunicorn_env, migrate_database, unused_port
+from holders import Holder
 from werkzeug.security import generate_password_hash
 
 from app import create_app
-from corridor.data import accounts
+from corridor.accounts import models as accounts
+from corridor.accounts.keys import AccountKeys
 from corridor.data.database import db
-from corridor.web.account_keys import AccountKeys
-from corridor.web.refresher import Refresher, serve_snapshot
-from expected import SEED, shipped_seed
-from feeds import FeedServer
-from holders import Holder
-from harness import DIRECT, ROOT, SECRET_KEY, gunicorn_env, migrate_database, unused_port
+from corridor.serving.refresher import Refresher
 
 RAW_KEY = "test-key-raw-0123456789"
 HASHED_KEY = "test-key-hashed-9876543210"
@@ -38,9 +38,17 @@ API_KEYS = f" {RAW_KEY} , ,sha256:{hashlib.sha256(HASHED_KEY.encode()).hexdigest
 
 
 # every Group B URL whose body is data (not health, not an error)
-GROUP_B_DATA_URLS = ["/api/poc/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1",
-                     "/api/poc/providers", "/api/poc/providers?corridor=USD_MXN", "/api/poc/full", "/api/poc/guide",
-                     "/api/poc/currencies", "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed"]
+GROUP_B_DATA_URLS = [
+    "/api/poc/corridors",
+    "/api/poc/corridors?from=USD&to=MXN",
+    "/api/poc/corridors/1",
+    "/api/poc/providers",
+    "/api/poc/providers?corridor=USD_MXN",
+    "/api/poc/full",
+    "/api/poc/guide",
+    "/api/poc/currencies",
+    "/api/poc/providers?corridor=USD_MXN&amount=1000&payout=cash_pickup&sort=speed",
+]
 
 
 def ok_json(client, url):
@@ -74,8 +82,18 @@ def migrated_sqlite(tmp_path_factory):
 def build_app(**config):
     # feeds off unless a test serves its own on loopback: no test reaches the internet; rate limits off
     # unless a test counts them, as the suite sends hundreds of requests from one address
-    return create_app({"TESTING": True, "API_KEYS": API_KEYS, "SEED_DATA": str(SEED), "ECB_RATES_URL": "off",
-                       "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, "RATE_LIMITS": "off", **config})
+    return create_app(
+        {
+            "TESTING": True,
+            "API_KEYS": API_KEYS,
+            "SEED_DATA": str(SEED),
+            "ECB_RATES_URL": "off",
+            "FRANKFURTER_URL": "off",
+            "SECRET_KEY": SECRET_KEY,
+            "RATE_LIMITS": "off",
+            **config,
+        }
+    )
 
 
 @pytest.fixture(scope="session")
@@ -156,7 +174,7 @@ def database_url(accounts_app):
             db.session.execute(sa.text("DELETE FROM api_keys"))
             db.session.execute(sa.text("DELETE FROM accounts"))
         db.session.commit()
-    accounts_app.extensions["account_keys"] = AccountKeys()
+    accounts_app.extensions["corridor"].account_keys = AccountKeys()
     return accounts_app.config["DATABASE_URL"]
 
 
@@ -164,8 +182,9 @@ def database_url(accounts_app):
 def quick_hashes(monkeypatch):
     """Passwords hashed with scrypt at 1/32 of the shipped cost, for the tests about everything else
     (test_the_password_is_kept_only_as_a_memory_hard_hash checks the shipped cost; gunicorn's tests use it)."""
-    monkeypatch.setattr(accounts, "generate_password_hash",
-                        functools.partial(generate_password_hash, method="scrypt:1024:8:1"))
+    monkeypatch.setattr(
+        accounts, "generate_password_hash", functools.partial(generate_password_hash, method="scrypt:1024:8:1")
+    )
 
 
 @pytest.fixture
@@ -176,7 +195,8 @@ def holder(accounts_app, database_url):
 
 @pytest.fixture
 def make_app(write_seed):
-    """An app of the test's own: `data` (a dict or text) served instead of the shipped file, `config` over the defaults."""
+    """An app of the test's own: `data` (a dict or text) served instead of the shipped file, `config` over the
+    defaults."""
 
     def make(data=None, **config):
         if data is not None:
@@ -239,8 +259,13 @@ def start_gunicorn(log, command=None, cwd=ROOT, **env):
     port = unused_port()
     with open(log, "w") as output:  # a file, not a pipe: a full pipe would stall the server
         # a second at most for the workers to finish at a stop, not the shipped 20: tests stop servers often
-        process = subprocess.Popen([sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "1"], cwd=cwd,
-                                   env=gunicorn_env(**env), stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "1"],
+            cwd=cwd,
+            env=gunicorn_env(**env),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     return Server(f"http://127.0.0.1:{port}", process, Path(log))
 
 
@@ -304,17 +329,17 @@ def reread(app):
     try:
         refresher = Refresher(app)
         refresher.reread()
-        serve_snapshot(app, refresher.snapshot)
+        refresher.serve()
     finally:
         app.logger.removeHandler(handler)
     return errors
 
 
-FEEDS_NOW = dt.datetime(2026, 11, 25, 12, tzinfo=dt.timezone.utc)  # the day tests/feeds.py's stand-ins answer for
+FEEDS_NOW = dt.datetime(2026, 11, 25, 12, tzinfo=dt.UTC)  # the day tests/feeds.py's stand-ins answer for
 
 
 def refresh(app):
     """One refresh of the app's feeds, served at once (what the refresher's snapshot does under gunicorn)."""
     refresher = Refresher(app)
     refresher.fetch(FEEDS_NOW)
-    serve_snapshot(app, refresher.snapshot)
+    refresher.serve()

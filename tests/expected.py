@@ -26,7 +26,9 @@ def ecb_history():
         text = archive.read(archive.namelist()[0]).decode()
     days = {}
     for row in csv.DictReader(io.StringIO(text)):
-        rates = {code: float(value) for code, value in row.items() if code and code != "Date" and value not in ("N/A", "")}
+        rates = {
+            code: float(value) for code, value in row.items() if code and code != "Date" and value not in ("N/A", "")
+        }
         days[dt.date.fromisoformat(row["Date"])] = {**rates, "EUR": 1.0}
     return dict(sorted(days.items()))
 
@@ -108,18 +110,20 @@ def ranked(raw, corridor, amount=None, payout=None, sort="cost", receive=None):
             send = receive / rate if receive is not None else amount or reference_amount(raw, corridor)
             fee_total = offer["flat_fee"] + send * offer["fee_pct"] / 100
             cost = 100 * offer["flat_fee"] / send + offer["fee_pct"] + offer["spread_pct"]
-            rows.append(dict(
-                offer,
-                name=names[offer["provider"]],
-                rate=rate,
-                cost=cost,
-                amount=send,
-                fee_total=fee_total,
-                gets=send * rate,
-                total=send + fee_total,
-                rank_cost=cost if receive is None else send + fee_total,
-                minutes=minutes(offer["settlement"]),
-            ))
+            rows.append(
+                dict(
+                    offer,
+                    name=names[offer["provider"]],
+                    rate=rate,
+                    cost=cost,
+                    amount=send,
+                    fee_total=fee_total,
+                    gets=send * rate,
+                    total=send + fee_total,
+                    rank_cost=cost if receive is None else send + fee_total,
+                    minutes=minutes(offer["settlement"]),
+                )
+            )
     return sorted(rows, key=ORDERS[sort])
 
 
@@ -142,7 +146,8 @@ def corridor_costs(raw, corridor):
 
 
 def rate_source(raw, code):
-    """(source, ISO day) of a currency's interbank rate: as listed, the data file's of as_of, or, for the base, the newest."""
+    """(source, ISO day) of a currency's interbank rate: as listed, the data file's of as_of, or, for the base, the
+    newest."""
     listed = raw["rates"].get("sources", {})
     if code != raw["rates"]["base"]:
         entry = listed.get(code, {"source": "data file", "date": raw["as_of"]})

@@ -28,22 +28,36 @@ FRANKFURTER_RATES = {"PKR": 283.40, "BDT": 121.90, "LKR": 301.10, "NPR": 140.20,
 def ecb_xml(day: dt.date = ECB_DAY, rates: dict | None = None) -> bytes:
     """eurofxref-daily.xml as the ECB writes it."""
     cubes = "".join(f"<Cube currency='{code}' rate='{rate}'/>" for code, rate in (rates or ECB_RATES).items())
-    return ("<?xml version='1.0' encoding='UTF-8'?>\n<gesmes:Envelope xmlns:gesmes='http://www.gesmes.org/xml/2002-08-01'"
-            " xmlns='http://www.ecb.int/vocabulary/2002-08-01/eurofxref'><gesmes:subject>Reference rates</gesmes:subject>"
-            f"<Cube><Cube time='{day.isoformat()}'>{cubes}</Cube></Cube></gesmes:Envelope>").encode()
+    return (
+        "<?xml version='1.0' encoding='UTF-8'?>\n<gesmes:Envelope xmlns:gesmes='http://www.gesmes.org/xml/2002-08-01'"
+        " xmlns='http://www.ecb.int/vocabulary/2002-08-01/eurofxref'><gesmes:subject>Reference rates</gesmes:subject>"
+        f"<Cube><Cube time='{day.isoformat()}'>{cubes}</Cube></Cube></gesmes:Envelope>"
+    ).encode()
 
 
 def frankfurter_rows(query: dict[str, str], day: dt.date = FRANKFURTER_DAY, rates: dict | None = None) -> list[dict]:
     """Frankfurter v2's answer to /rates?base=USD[&quotes=…][&from=…]: each weekday from `from`, or `day`."""
-    table = rates or {**FRANKFURTER_RATES, **{c: r / ECB_RATES["USD"] for c, r in ECB_RATES.items() if c != "USD"},
-                      "EUR": 1 / ECB_RATES["USD"]}
+    table = rates or {
+        **FRANKFURTER_RATES,
+        **{c: r / ECB_RATES["USD"] for c, r in ECB_RATES.items() if c != "USD"},
+        "EUR": 1 / ECB_RATES["USD"],
+    }
     quotes = query["quotes"].split(",") if "quotes" in query else sorted(table)
     # a `from` after `day` (a run long after it) still gets the last week, as if the feed's day were today
     start = min(dt.date.fromisoformat(query["from"]), day - dt.timedelta(days=7)) if "from" in query else day
     days = [start + dt.timedelta(n) for n in range((day - start).days + 1)]
-    return [{"date": d.isoformat(), "base": query.get("base", "USD"), "quote": code,
-             "rate": round(table[code] * (1 + (d - day).days / 10_000), 6)}
-            for d in days if d.weekday() < 5 for code in quotes if code in table]
+    return [
+        {
+            "date": d.isoformat(),
+            "base": query.get("base", "USD"),
+            "quote": code,
+            "rate": round(table[code] * (1 + (d - day).days / 10_000), 6),
+        }
+        for d in days
+        if d.weekday() < 5
+        for code in quotes
+        if code in table
+    ]
 
 
 @dataclass
@@ -67,7 +81,7 @@ class FeedServer:
         feeds = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:  # http.server's name
                 path, _, query = self.path.partition("?")
                 with feeds.lock:
                     feeds.asked.append(self.path)

@@ -8,7 +8,6 @@ import sys
 import urllib.request
 
 import pytest
-
 from expected import SEED
 
 ROOT = SEED.parent
@@ -24,7 +23,8 @@ def _missing(tools):
 
 
 def _not_installed(missing):
-    return f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed (Debian: apt-get install {' '.join(missing)})"
+    verb = "is" if len(missing) == 1 else "are"
+    return f"{' and '.join(missing)} {verb} not installed (Debian: apt-get install {' '.join(missing)})"
 
 
 def requires(*tools):
@@ -47,25 +47,58 @@ def unused_port():
         return sock.getsockname()[1]
 
 
-_SERVICE_SETTINGS = {"API_KEYS", "API_KEYS_FILE", "HISTORY_DATA", "SEED_DATA", "PORT", "PROXY_HOPS", "WEB_CONCURRENCY", "LOG_LEVEL", "FLASK_DEBUG",
-                     "GUNICORN_CMD_ARGS", "DATA_MAX_MB", "CACHE_MB", "ECB_RATES_URL", "FRANKFURTER_URL",
-                     "RATES_REFRESH_MINUTES", "SECRET_KEY", "RATE_LIMITS", "RATE_LIMIT_API", "RATE_LIMIT_PUBLIC",
-                     "RATE_LIMIT_LOGIN", "RATE_LIMIT_STORAGE"}
+_SERVICE_SETTINGS = {
+    "API_KEYS",
+    "API_KEYS_FILE",
+    "HISTORY_DATA",
+    "SEED_DATA",
+    "PORT",
+    "PROXY_HOPS",
+    "WEB_CONCURRENCY",
+    "LOG_LEVEL",
+    "FLASK_DEBUG",
+    "GUNICORN_CMD_ARGS",
+    "DATA_MAX_MB",
+    "CACHE_MB",
+    "ECB_RATES_URL",
+    "FRANKFURTER_URL",
+    "RATES_REFRESH_MINUTES",
+    "SECRET_KEY",
+    "RATE_LIMITS",
+    "RATE_LIMIT_API",
+    "RATE_LIMIT_PUBLIC",
+    "RATE_LIMIT_LOGIN",
+    "RATE_LIMIT_STORAGE",
+}
 
 
 def gunicorn_env(**changes):
     """The test process's environment without the service's or gunicorn's settings, in UTC, feeds and rate limits
     off, plus `changes`."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_SETTINGS}
-    env.update({"TZ": "UTC", "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "SECRET_KEY": SECRET_KEY, "RATE_LIMITS": "off",
-                **changes})  # no test reaches the internet  # the access line's time is local; the tests read +0000
+    env.update(
+        {
+            "TZ": "UTC",
+            "ECB_RATES_URL": "off",
+            "FRANKFURTER_URL": "off",
+            "SECRET_KEY": SECRET_KEY,
+            "RATE_LIMITS": "off",
+            **changes,
+        }
+    )  # no test reaches the internet  # the access line's time is local; the tests read +0000
     return env
 
 
 def flask_command(*args, timeout=60, **env):
     """`flask --app app …` in the checkout, with `env` over gunicorn_env's."""
-    return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=gunicorn_env(**env),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", *args],
+        cwd=ROOT,
+        env=gunicorn_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def migrate_database(url):

@@ -6,7 +6,7 @@ import re
 import requests
 import sqlalchemy as sa
 
-from corridor.data.accounts import ApiKey
+from corridor.accounts.models import ApiKey
 from corridor.data.database import engine_url
 
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')

@@ -5,15 +5,15 @@ import urllib.error
 import urllib.request
 
 import pytest
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as arrived
-from selenium.webdriver.support.ui import Select, WebDriverWait
-
 from conftest import running_gunicorn
 from harness import DIRECT, requires
 from holders import KEY_FORMAT, PASSWORD
-from scripts.page_screenshots import SIZES, chrome
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as arrived
+from selenium.webdriver.support.ui import Select, WebDriverWait
 from test_page_browser import RUN_AXE, axe_source  # noqa: F401  (axe_source: the fixture)
+
+from scripts.page_screenshots import SIZES, chrome
 
 pytestmark = requires("chromium", "chromedriver")
 

@@ -8,13 +8,13 @@ import string
 
 import pytest
 import sqlalchemy as sa
+from conftest import RAW_KEY, build_app
+from holders import CSRF, EMAIL, KEY_FORMAT, KEYS, PASSWORD, Holder, api, query, set_keys, signed_up
 from werkzeug.security import generate_password_hash
 
-from conftest import RAW_KEY, build_app
-from corridor.data import accounts
+from corridor.accounts import models as accounts
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
-from holders import CSRF, EMAIL, KEY_FORMAT, KEYS, PASSWORD, Holder, api, query, set_keys, signed_up
 
 pytestmark = pytest.mark.usefixtures("quick_hashes")
 SHIPPED_SCRYPT = "scrypt:32768:8:1$"  # Werkzeug's default: 32 MiB and about 0.1 s a hash
@@ -173,7 +173,7 @@ def test_a_new_key_is_shown_once_and_only_its_digest_is_kept(holder, database_ur
     assert key not in page
     row = re.search(r'<tr>\s*<th scope="row">(.*?)</th>' + r"\s*<td[^>]*>(.*?)</td>" * 4, page, re.S)
     name, shown, created, used, expires = (re.sub(r"<[^>]+>", "", cell).strip() for cell in row.groups())
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     assert (name, shown, used) == ("checkout server", key[:12] + "…", "never")
     assert created in {(now - dt.timedelta(minutes=m)).strftime("%Y-%m-%d %H:%M UTC") for m in (0, 1)}
     assert expires in {(now + dt.timedelta(days=30, minutes=-m)).strftime("%Y-%m-%d %H:%M UTC") for m in (0, 1)}

@@ -29,7 +29,9 @@ def until_refused(holder, key):
 
 def test_a_holders_path_through_gunicorn(tmp_path, database_url):
     # no operator key at all: the service starts, and Group A is open to account keys only
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url
+    ) as server:
         ana = HttpHolder(server.base)
         response = ana.sign_up("ana@example.com")
         assert (response.status_code, response.headers["Location"]) == (303, "/account")
@@ -55,8 +57,10 @@ def test_a_holders_path_through_gunicorn(tmp_path, database_url):
 
 
 def test_two_instances_on_one_database_agree(tmp_path, database_url):
-    with running_gunicorn(tmp_path / "a.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as first, \
-         running_gunicorn(tmp_path / "b.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as second:
+    with (
+        running_gunicorn(tmp_path / "a.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as first,
+        running_gunicorn(tmp_path / "b.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url) as second,
+    ):
         ana = HttpHolder(first.base)
         ana.sign_up("ana@example.com")
         key = ana.make_key()
@@ -74,8 +78,14 @@ def test_make_run_migrates_a_new_database_and_prints_a_working_key(tmp_path):
     database = f"sqlite:///{tmp_path}/run.sqlite3"  # no table yet: `make run` applies the migrations itself
     env = gunicorn_env(DATABASE_URL=database, WEB_CONCURRENCY="1")
     with open(tmp_path / "make.log", "w") as output:
-        process = subprocess.Popen(["make", "--no-print-directory", "run", f"PORT={port}"], cwd=ROOT, env=env,
-                                   stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            ["make", "--no-print-directory", "run", f"PORT={port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 120
         while "Booting worker" not in (log := (tmp_path / "make.log").read_text()):
@@ -95,8 +105,9 @@ def test_make_run_migrates_a_new_database_and_prints_a_working_key(tmp_path):
 def test_a_slow_postgresql_query_holds_up_no_other_request_of_its_worker(tmp_path, postgres_url):
     import psycopg
 
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1",
-                          DATABASE_URL=postgres_url) as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1", DATABASE_URL=postgres_url
+    ) as server:
         holder = HttpHolder(server.base)
         with psycopg.connect(postgres_url) as blocker, concurrent.futures.ThreadPoolExecutor(1) as pool:
             blocker.execute("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE")  # every key look-up now waits

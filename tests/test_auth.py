@@ -6,10 +6,10 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import HASHED_KEY, RAW_KEY
 from harness import ROOT, unused_port
-from corridor.web.auth import parse_api_keys
+
+from corridor.data.keys import parse_api_keys
 from corridor.settings import ConfigError
 
 REALM = 'Bearer realm="corridor-api"'

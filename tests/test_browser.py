@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
 from conftest import RAW_KEY
 from harness import requires
 

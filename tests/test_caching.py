@@ -4,9 +4,9 @@ import gc
 import tracemalloc
 
 import pytest
-
-from corridor.web.caching import ResponseCache
 from conftest import reread
+
+from corridor.service.responses import ResponseCache
 
 
 @pytest.fixture
@@ -32,15 +32,30 @@ def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(keeps, a
     assert len(built) == 1
 
 
-@pytest.mark.parametrize("path, spellings", [
-    ("/api/providers", ["corridor=GBP_INR&payout=cash_pickup&sort=speed", "sort=speed&&payout=cash_pickup&corridor=gbp_inr",
-                        "corridor=Gbp_Inr&sort=speed&payout=cash_pickup&"]),
-    ("/api/providers", ["corridor=usd_mxn", "corridor=USD_MXN&sort=cost", "&corridor=USD_MXN&"]),
-    ("/api/midrate", ["from=usd&to=eur", "to=EUR&from=USD", "&from=Usd&to=eUR"]),
-    ("/api/poc/full", ["", "&&", "&" * 3000]),
-    ("/api/poc/history", ["from=usd&to=jpy&start=1970-01-01&end=1999-12-31", "from=USD&to=JPY&start=1999-01-04&end=1999-12-31"]),
-    ("/api/history", ["from=USD&to=JPY", "from=USD&to=JPY&end=2026-10-30", "from=USD&to=JPY&start=2025-10-30&end=2999-12-31"]),
-])
+@pytest.mark.parametrize(
+    "path, spellings",
+    [
+        (
+            "/api/providers",
+            [
+                "corridor=GBP_INR&payout=cash_pickup&sort=speed",
+                "sort=speed&&payout=cash_pickup&corridor=gbp_inr",
+                "corridor=Gbp_Inr&sort=speed&payout=cash_pickup&",
+            ],
+        ),
+        ("/api/providers", ["corridor=usd_mxn", "corridor=USD_MXN&sort=cost", "&corridor=USD_MXN&"]),
+        ("/api/midrate", ["from=usd&to=eur", "to=EUR&from=USD", "&from=Usd&to=eUR"]),
+        ("/api/poc/full", ["", "&&", "&" * 3000]),
+        (
+            "/api/poc/history",
+            ["from=usd&to=jpy&start=1970-01-01&end=1999-12-31", "from=USD&to=JPY&start=1999-01-04&end=1999-12-31"],
+        ),
+        (
+            "/api/history",
+            ["from=USD&to=JPY", "from=USD&to=JPY&end=2026-10-30", "from=USD&to=JPY&start=2025-10-30&end=2999-12-31"],
+        ),
+    ],
+)
 def test_spellings_of_one_query_share_one_kept_response(keeps, auth, path, spellings):
     app, built = keeps
     client = app.test_client()
@@ -51,12 +66,21 @@ def test_spellings_of_one_query_share_one_kept_response(keeps, auth, path, spell
 def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
     app, built = keeps
     client = app.test_client()
-    bodies = {client.get(f"/api/providers?corridor=USD_MXN&amount={amount}", headers=auth).data for amount in (10, 20, 30)}
+    bodies = {
+        client.get(f"/api/providers?corridor=USD_MXN&amount={amount}", headers=auth).data for amount in (10, 20, 30)
+    }
     assert len(bodies) == 3 and len(built) == 3
 
 
-@pytest.mark.parametrize("url", ["/api/providers?corridor=USD_XYZ", "/api/providers?corridor=1", "/api/poc/corridors/999",
-                                 "/api/history?from=USD&to=NGN"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/providers?corridor=USD_XYZ",
+        "/api/providers?corridor=1",
+        "/api/poc/corridors/999",
+        "/api/history?from=USD&to=NGN",
+    ],
+)
 def test_errors_are_never_kept(keeps, auth, url):
     app, built = keeps
     assert app.test_client().get(url, headers=auth).status_code in (400, 404)
@@ -88,8 +112,11 @@ def _json(app, n):
 
 
 def _csv(app, n):
-    return app.response_class(b"date,rate\r\n2026-10-%02d,18.%d\r\n" % (n % 28 + 1, n), mimetype="text/csv",
-                              headers={"Content-Disposition": f'attachment; filename="USD_MXN_{n}_{n}.csv"'})
+    return app.response_class(
+        b"date,rate\r\n2026-10-%02d,18.%d\r\n" % (n % 28 + 1, n),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="USD_MXN_{n}_{n}.csv"'},
+    )
 
 
 @pytest.mark.parametrize("small_response", [_json, _csv])

@@ -1,9 +1,9 @@
 """Every currency of the rate tables with its English name, from Babel's CLDR data."""
 
 import pytest
+from expected import rate_source
 
 from corridor.data.load import DataError, load_dataset
-from expected import rate_source
 
 EXPECTED_NAMES = {"USD": "US Dollar", "EUR": "Euro", "MXN": "Mexican Peso", "INR": "Indian Rupee",
                   "GBP": "British Pound", "PHP": "Philippine Peso", "NGN": "Nigerian Naira", "KRW": "South Korean Won"}

@@ -7,14 +7,16 @@ import sys
 from statistics import fmean
 
 import pytest
-
 from conftest import SEED
-from harness import ROOT
-from corridor.settings import ConfigError
-from corridor.data.load import DataError, load_dataset
 from expected import active, ranked
+from harness import ROOT
 
-REQUIRED_CURRENCIES = "USD EUR GBP JPY CHF CAD AUD CNY INR MXN PHP BRL ZAR SGD AED SAR PKR NGN KRW TRY IDR VND GTQ MAD".split()
+from corridor.data.load import DataError, load_dataset
+from corridor.settings import ConfigError
+
+REQUIRED_CURRENCIES = (
+    "USD EUR GBP JPY CHF CAD AUD CNY INR MXN PHP BRL ZAR SGD AED SAR PKR NGN KRW TRY IDR VND GTQ MAD".split()
+)
 
 
 def test_shipped_data_loads(raw_seed):
@@ -83,8 +85,16 @@ BROKEN = {
     "as_of basic ISO": (_set(("as_of",), "20261120"), "$.as_of", "YYYY-MM-DD"),
     "reference amount zero": (_set(("reference_amount_usd",), 0), "$.reference_amount_usd", "from 1 to 1000000000"),
     "base lower-case": (_set(("rates", "base"), "usd"), "$.rates.base", "three-letter"),
-    "currency code of 4 letters": (_set(("rates", "interbank", "USDX"), 1.0), "$.rates.interbank.USDX (the key)", "three-letter"),
-    "currency code with newline": (_set(("rates", "consumer", "EU\n"), 1.0), r'$.rates.consumer["EU\n"] (the key)', "three-letter"),
+    "currency code of 4 letters": (
+        _set(("rates", "interbank", "USDX"), 1.0),
+        "$.rates.interbank.USDX (the key)",
+        "three-letter",
+    ),
+    "currency code with newline": (
+        _set(("rates", "consumer", "EU\n"), 1.0),
+        r'$.rates.consumer["EU\n"] (the key)',
+        "three-letter",
+    ),
     "rate zero": (_set(("rates", "interbank", "EUR"), 0), "$.rates.interbank.EUR", "from 0.000001 to 1000000000"),
     "rate negative": (_set(("rates", "consumer", "EUR"), -0.86), "$.rates.consumer.EUR", "from 0.000001"),
     "rate too large to price": (_set(("rates", "interbank", "MXN"), 1e308), "$.rates.interbank.MXN", "to 1000000000"),
@@ -92,36 +102,120 @@ BROKEN = {
     "rate boolean": (_set(("rates", "interbank", "EUR"), True), "$.rates.interbank.EUR", "finite JSON number"),
     "base not 1": (_set(("rates", "interbank", "USD"), 1.01), "$.rates.interbank", "value 1"),
     "tables differ": (_delete(("rates", "consumer", "JPY")), "$.rates.consumer", "same currencies; differing: JPY"),
-    "no EUR": (lambda d: [d["rates"][t].pop("EUR") for t in ("interbank", "consumer")], "$.rates.interbank", "Must include EUR"),
+    "no EUR": (
+        lambda d: [d["rates"][t].pop("EUR") for t in ("interbank", "consumer")],
+        "$.rates.interbank",
+        "Must include EUR",
+    ),
     "provider id not a slug": (_set(("providers", 0, "id"), "Wise UK"), "$.providers[0].id", "slug"),
-    "provider ids repeat": (lambda d: d["providers"].append(dict(d["providers"][0], name="Other")), "$.providers", "ids must be unique"),
+    "provider ids repeat": (
+        lambda d: d["providers"].append(dict(d["providers"][0], name="Other")),
+        "$.providers",
+        "ids must be unique",
+    ),
     "corridor id zero": (_set(("corridors", 0, "id"), 0), "$.corridors[0].id", "positive integer"),
     "corridor id float": (_set(("corridors", 0, "id"), 1.0), "$.corridors[0].id", "integer"),
     "corridor ids repeat": (_copy_corridor(1, from_currency="ZAR"), "$.corridors[", "used twice"),
     "pair repeats": (_copy_corridor(0, id=999), "$.corridors[", "listed twice"),
     "from equals to": (_set(("corridors", 0, "to_currency"), "USD"), "$.corridors[0].to_currency", "differ"),
-    "currency not in tables": (_set(("corridors", 0, "to_currency"), "XYZ"), "$.corridors[0].to_currency", "not in the rate tables"),
-    "compliance unknown": (_set(("corridors", 0, "compliance"), "low"), "$.corridors[0].compliance", "Low, Medium, High"),
+    "currency not in tables": (
+        _set(("corridors", 0, "to_currency"), "XYZ"),
+        "$.corridors[0].to_currency",
+        "not in the rate tables",
+    ),
+    "compliance unknown": (
+        _set(("corridors", 0, "compliance"), "low"),
+        "$.corridors[0].compliance",
+        "Low, Medium, High",
+    ),
     "score over 100": (_set(("corridors", 0, "score"), 101), "$.corridors[0].score", "0 to 100"),
     "active as 1": (_set(("corridors", 0, "active"), 1), "$.corridors[0].active", "Not a valid boolean"),
-    "annual flow negative": (_set(("corridors", 0, "annual_flow_bn"), -1), "$.corridors[0].annual_flow_bn", "from 0 to"),
+    "annual flow negative": (
+        _set(("corridors", 0, "annual_flow_bn"), -1),
+        "$.corridors[0].annual_flow_bn",
+        "from 0 to",
+    ),
     "no offers": (_set(("corridors", 0, "offers"), []), "$.corridors[0].offers", "at least one offer"),
-    "spread 100": (_set(("corridors", 0, "offers", 0, "spread_pct"), 100), "$.corridors[0].offers[0].spread_pct", "below 100"),
-    "fee_pct negative": (_set(("corridors", 0, "offers", 0, "fee_pct"), -0.1), "$.corridors[0].offers[0].fee_pct", "at least 0"),
-    "flat fee negative": (_set(("corridors", 0, "offers", 0, "flat_fee"), -1), "$.corridors[0].offers[0].flat_fee", "from 0 to"),
-    "flat fee beyond any price": (_set(("corridors", 0, "offers", 0, "flat_fee"), 1e12), "$.corridors[0].offers[0].flat_fee", "to 1000000000"),
-    "svc_score negative": (_set(("corridors", 0, "offers", 0, "svc_score"), -1), "$.corridors[0].offers[0].svc_score", "0 to 100"),
-    "settlement plural for 1": (_set(("corridors", 0, "offers", 0, "settlement"), "1 hours"), "$.corridors[0].offers[0].settlement", "plural"),
-    "settlement singular for 2": (_set(("corridors", 0, "offers", 0, "settlement"), "2 day"), "$.corridors[0].offers[0].settlement", "plural"),
-    "settlement leading zero": (_set(("corridors", 0, "offers", 0, "settlement"), "05 minutes"), "$.corridors[0].offers[0].settlement", "plural"),
-    "settlement trailing newline": (_set(("corridors", 0, "offers", 0, "settlement"), "1 hour\n"), "$.corridors[0].offers[0].settlement", "plural"),
-    "settlement unit weeks": (_set(("corridors", 0, "offers", 0, "settlement"), "2 weeks"), "$.corridors[0].offers[0].settlement", "plural"),
-    "payout empty": (_set(("corridors", 0, "offers", 0, "payout_methods"), []), "$.corridors[0].offers[0].payout_methods", "at least one"),
-    "payout repeated": (_set(("corridors", 0, "offers", 0, "payout_methods"), ["card", "card"]), "$.corridors[0].offers[0].payout_methods", "repeat: card"),
-    "payout unknown": (_set(("corridors", 0, "offers", 0, "payout_methods"), ["crypto"]), "$.corridors[0].offers[0].payout_methods[0]", "Must be one of"),
-    "offer unknown key": (_set(("corridors", 0, "offers", 0, "bonus"), 1), "$.corridors[0].offers[0].bonus", "Unknown field"),
-    "two offers, one provider": (lambda d: d["corridors"][0]["offers"].append(dict(d["corridors"][0]["offers"][0])), "$.corridors[0].offers", "one offer per provider"),
-    "unknown provider": (_set(("corridors", 0, "offers", 0, "provider"), "nobody"), "$.corridors[0].offers[0].provider", "No provider has the id 'nobody'"),
+    "spread 100": (
+        _set(("corridors", 0, "offers", 0, "spread_pct"), 100),
+        "$.corridors[0].offers[0].spread_pct",
+        "below 100",
+    ),
+    "fee_pct negative": (
+        _set(("corridors", 0, "offers", 0, "fee_pct"), -0.1),
+        "$.corridors[0].offers[0].fee_pct",
+        "at least 0",
+    ),
+    "flat fee negative": (
+        _set(("corridors", 0, "offers", 0, "flat_fee"), -1),
+        "$.corridors[0].offers[0].flat_fee",
+        "from 0 to",
+    ),
+    "flat fee beyond any price": (
+        _set(("corridors", 0, "offers", 0, "flat_fee"), 1e12),
+        "$.corridors[0].offers[0].flat_fee",
+        "to 1000000000",
+    ),
+    "svc_score negative": (
+        _set(("corridors", 0, "offers", 0, "svc_score"), -1),
+        "$.corridors[0].offers[0].svc_score",
+        "0 to 100",
+    ),
+    "settlement plural for 1": (
+        _set(("corridors", 0, "offers", 0, "settlement"), "1 hours"),
+        "$.corridors[0].offers[0].settlement",
+        "plural",
+    ),
+    "settlement singular for 2": (
+        _set(("corridors", 0, "offers", 0, "settlement"), "2 day"),
+        "$.corridors[0].offers[0].settlement",
+        "plural",
+    ),
+    "settlement leading zero": (
+        _set(("corridors", 0, "offers", 0, "settlement"), "05 minutes"),
+        "$.corridors[0].offers[0].settlement",
+        "plural",
+    ),
+    "settlement trailing newline": (
+        _set(("corridors", 0, "offers", 0, "settlement"), "1 hour\n"),
+        "$.corridors[0].offers[0].settlement",
+        "plural",
+    ),
+    "settlement unit weeks": (
+        _set(("corridors", 0, "offers", 0, "settlement"), "2 weeks"),
+        "$.corridors[0].offers[0].settlement",
+        "plural",
+    ),
+    "payout empty": (
+        _set(("corridors", 0, "offers", 0, "payout_methods"), []),
+        "$.corridors[0].offers[0].payout_methods",
+        "at least one",
+    ),
+    "payout repeated": (
+        _set(("corridors", 0, "offers", 0, "payout_methods"), ["card", "card"]),
+        "$.corridors[0].offers[0].payout_methods",
+        "repeat: card",
+    ),
+    "payout unknown": (
+        _set(("corridors", 0, "offers", 0, "payout_methods"), ["crypto"]),
+        "$.corridors[0].offers[0].payout_methods[0]",
+        "Must be one of",
+    ),
+    "offer unknown key": (
+        _set(("corridors", 0, "offers", 0, "bonus"), 1),
+        "$.corridors[0].offers[0].bonus",
+        "Unknown field",
+    ),
+    "two offers, one provider": (
+        lambda d: d["corridors"][0]["offers"].append(dict(d["corridors"][0]["offers"][0])),
+        "$.corridors[0].offers",
+        "one offer per provider",
+    ),
+    "unknown provider": (
+        _set(("corridors", 0, "offers", 0, "provider"), "nobody"),
+        "$.corridors[0].offers[0].provider",
+        "No provider has the id 'nobody'",
+    ),
 }
 
 
@@ -133,7 +227,7 @@ def test_broken_data_is_refused_naming_file_path_and_rule(seed_copy, write_seed,
         load_dataset(path)
     message = caught.value.format_message()
     assert message.startswith(f"{path} is not valid corridor data")
-    line = next((l for l in message.splitlines() if l.strip().startswith(where)), None)
+    line = next((text for text in message.splitlines() if text.strip().startswith(where)), None)
     assert line is not None, message
     assert rule in line
 
@@ -173,9 +267,12 @@ def test_app_refuses_to_start_on_broken_data(make_app, seed_copy):
 def test_data_check_command_ok(app):
     result = app.test_cli_runner().invoke(args=["data", "check"])
     assert result.exit_code == 0
-    assert re.fullmatch(r".*seed_data\.json: OK, as of \d{4}-\d\d-\d\d: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, \d+ currencies\n"
-                        r".*eurofxref-hist\.zip: OK, ECB rates of 42 currencies, 7,126 business days from 1999-01-04 to 2026-10-30\n",
-                        result.output)
+    assert re.fullmatch(
+        r".*seed_data\.json: OK, as of \d{4}-\d\d-\d\d: \d+ corridors \(\d+ active\), "
+        r"\d+ providers, \d+ offers, \d+ currencies\n"
+        r".*eurofxref-hist\.zip: OK, ECB rates of 42 currencies, 7,126 business days from 1999-01-04 to 2026-10-30\n",
+        result.output,
+    )
 
 
 def test_data_check_command_reports_errors(app, seed_copy, write_seed):
@@ -190,10 +287,15 @@ def test_data_check_command_reports_errors(app, seed_copy, write_seed):
     assert "Traceback" not in result.output
 
 
-
 def test_cli_commands_work_whatever_the_configured_data_and_keys(tmp_path):
     env = {**os.environ, "SEED_DATA": str(tmp_path / "missing.json"), "API_KEYS": "sha256:nonsense"}
     for args in (["data", "check", str(SEED)], ["keys", "generate"], ["routes"]):
-        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=env,
-                                capture_output=True, text=True, timeout=30)
+        result = subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "app", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert result.returncode == 0, (args, result.stderr)

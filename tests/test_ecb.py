@@ -48,9 +48,13 @@ def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, 
     assert table["MXN"] == float(f"{21.4280 / ECB_USD:.6g}")
     assert table["AED"] == before["rates"]["interbank"]["AED"]  # not in the ECB file: kept
     consumer, was = after["rates"]["consumer"], before["rates"]["consumer"]
-    assert consumer["EUR"] == float(f"{was['EUR'] * table['EUR'] / before['rates']['interbank']['EUR']:.6g}")  # its margin
+    assert consumer["EUR"] == float(
+        f"{was['EUR'] * table['EUR'] / before['rates']['interbank']['EUR']:.6g}"
+    )  # its margin
     assert consumer["AED"] == was["AED"] and consumer["USD"] == 1
-    assert after["rates"]["sources"]["EUR"] == after["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-21"}
+    assert (
+        after["rates"]["sources"]["EUR"] == after["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-21"}
+    )
     # still the data file's, of the day before as_of moved
     assert after["rates"]["sources"]["AED"] == {"source": "data file", "date": "2026-11-20"}
     assert after["corridors"] == before["corridors"] and after["providers"] == before["providers"]
@@ -59,8 +63,8 @@ def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, 
     assert dataset.as_of.isoformat() == "2026-11-21"
     lines = result.output.splitlines()
     assert f"changed  EUR: {before['rates']['interbank']['EUR']} -> 0.860585 (ECB, 2026-11-21)" in lines
-    assert any(l.startswith("kept their old rates (no feed gives them): AED, BDT") for l in lines)
-    assert any(l.startswith("given but not in the data, ignored: BGN") for l in lines)
+    assert any(line.startswith("kept their old rates (no feed gives them): AED, BDT") for line in lines)
+    assert any(line.startswith("given but not in the data, ignored: BGN") for line in lines)
     assert lines[-2:] == [f"wrote {data_copy}. Send gunicorn HUP to serve it.", "as_of: 2026-11-20 -> 2026-11-21"]
     assert sorted(p.name for p in data_copy.parent.iterdir()) == sorted({"seed_data.json", "eurofxref.zip"})
 

@@ -8,11 +8,11 @@ import threading
 import time
 
 import pytest
-
 from conftest import FEEDS_NOW, RAW_KEY, refresh, reread
-from corridor.data.feeds import FeedError, get
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_RATES, Reply, ecb_xml
 from harness import unused_port
+
+from corridor.data.feeds import FeedError, get
 
 NEXT_DAY = ECB_DAY + dt.timedelta(days=1)
 
@@ -87,7 +87,9 @@ def test_an_operator_takes_a_held_day_into_the_file_and_a_hup_serves_it(make_app
     fetched = app.test_cli_runner().invoke(args=["rates", "fetch", "--data", path])
     assert "ECB: held (held back: its day 2026-11-25 moves the USD→NOK rate 54.6-fold" in fetched.output  # the file's
     kept = json.loads(open(path).read())["rates"]  # Frankfurter's genuine rates written, the ECB's day not
-    assert kept["sources"]["GBP"]["source"] == "Frankfurter" and kept["interbank"]["GBP"] == pytest.approx(genuine, rel=1e-5)
+    assert kept["sources"]["GBP"]["source"] == "Frankfurter" and kept["interbank"]["GBP"] == pytest.approx(
+        genuine, rel=1e-5
+    )
     accepted = app.test_cli_runner().invoke(args=["rates", "fetch", "--accept", "--data", path])
     assert accepted.exit_code == 0 and "ECB: ok" in accepted.output, accepted.output
     assert json.loads(open(path).read())["rates"]["sources"]["GBP"] == {"source": "ECB", "date": NEXT_DAY.isoformat()}

@@ -5,10 +5,9 @@ import json
 from urllib.parse import quote
 
 import pytest
+from conftest import RAW_KEY
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
-from conftest import RAW_KEY
 
 ENDPOINTS = ["/api/corridors", "/api/providers", "/api/midrate", "/api/poc/corridors", "/api/poc/corridors/1",
              "/api/poc/providers", "/api/poc/full", "/api/poc/guide", "/api/poc/health", "/api/history",
@@ -19,8 +18,27 @@ FUZZ = settings(max_examples=400, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
-codes = st.sampled_from(["USD", "usd", "MXN", "EUR", "XYZ", "US", "USDX", "USD_MXN", "usd_mxn", "GBP_INR", "", "0001-01-01",
-                         "9999-12-31", "2025-02-29", "2025-12-25", "week", "month"])
+codes = st.sampled_from(
+    [
+        "USD",
+        "usd",
+        "MXN",
+        "EUR",
+        "XYZ",
+        "US",
+        "USDX",
+        "USD_MXN",
+        "usd_mxn",
+        "GBP_INR",
+        "",
+        "0001-01-01",
+        "9999-12-31",
+        "2025-02-29",
+        "2025-12-25",
+        "week",
+        "month",
+    ]
+)
 values = st.one_of(codes, text)
 queries = st.lists(st.tuples(st.one_of(st.sampled_from(NAMES), text), values), max_size=4)
 header_text = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=60)
@@ -33,7 +51,8 @@ def check(response, method="GET"):
         return
     if response.mimetype == "text/html":  # the comparison page at /
         assert response.status_code in (200, 400) and response.headers["Content-Security-Policy"] == (
-            "default-src 'self'; frame-ancestors 'none'")
+            "default-src 'self'; frame-ancestors 'none'"
+        )
         return
     if response.status_code in (204, 304) or method == "HEAD":
         assert response.get_data() == b""
@@ -56,7 +75,10 @@ def test_any_query_string(client, endpoint, query):
 
 
 @FUZZ
-@given(segments=st.lists(text, min_size=1, max_size=4), prefix=st.sampled_from(["/api", "/api/poc", "/api/poc/corridors", ""]))
+@given(
+    segments=st.lists(text, min_size=1, max_size=4),
+    prefix=st.sampled_from(["/api", "/api/poc", "/api/poc/corridors", ""]),
+)
 def test_any_path(client, segments, prefix):
     path = prefix + "/" + "/".join(quote(s, safe="") for s in segments)
     assume(not path.startswith("//"))  # the test client would read a host there; odd paths are tested apart
@@ -65,9 +87,12 @@ def test_any_path(client, segments, prefix):
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
 @FUZZ
-@given(authorization=st.one_of(st.none(), header_text, header_text.map(lambda t: "Bearer " + t)),
-       request_id=header_text, if_none_match=header_text,
-       method=st.sampled_from(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]))
+@given(
+    authorization=st.one_of(st.none(), header_text, header_text.map(lambda t: "Bearer " + t)),
+    request_id=header_text,
+    if_none_match=header_text,
+    method=st.sampled_from(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]),
+)
 def test_any_headers_and_method(client, endpoint, authorization, request_id, if_none_match, method):
     headers = {"X-Request-ID": request_id, "If-None-Match": if_none_match}
     if authorization is not None:

@@ -17,10 +17,23 @@ import typing
 import attrs
 import httpx
 import pytest
-
 from conftest import RAW_KEY, running_gunicorn
-from expected import (active, ecb_history, corridor_costs, display_date, updated, group_a_entries, group_b_entries, half_up, key, mid, pct,
-                      ranked, shipped_seed, sig6)
+from expected import (
+    active,
+    corridor_costs,
+    display_date,
+    ecb_history,
+    group_a_entries,
+    group_b_entries,
+    half_up,
+    key,
+    mid,
+    pct,
+    ranked,
+    shipped_seed,
+    sig6,
+    updated,
+)
 
 PACKAGE = "corridor_api_client"
 RAW = shipped_seed()
@@ -254,20 +267,34 @@ def test_problems_type_ok_as_bool_and_type_as_str(generated):
 
 def test_group_a_corridors_are_summaries_by_id_led_by_usd_mxn(generated, keyed):
     summaries = call(generated.operations["api_corridors"], keyed, model=generated.models.CorridorSummary)
-    assert [(s.from_currency, s.to_currency) for s in summaries] == [(c["from_currency"], c["to_currency"]) for c in ACTIVE]
+    pairs = [(c["from_currency"], c["to_currency"]) for c in ACTIVE]
+    assert [(s.from_currency, s.to_currency) for s in summaries] == pairs
     first, best = summaries[0], ranked(RAW, USD_MXN)[0]
     assert (first.from_currency, first.to_currency, first.source, first.destination) == (
-        "USD", "MXN", "United States", "Mexico")
+        "USD",
+        "MXN",
+        "United States",
+        "Mexico",
+    )
     assert first.mid_market == sig6(mid(RAW, "USD", "MXN"))
-    assert (first.best_provider, first.best_rate, first.true_cost_pct) == (best["name"], sig6(best["rate"]), half_up(best["cost"]))
+    assert (first.best_provider, first.best_rate, first.true_cost_pct) == (
+        best["name"],
+        sig6(best["rate"]),
+        half_up(best["cost"]),
+    )
     assert (first.compliance, first.score) == (USD_MXN["compliance"], USD_MXN["score"])
 
 
 @pytest.mark.parametrize("options", PROVIDER_OPTIONS)
 def test_group_a_providers_of_usd_mxn_are_ranked_as_the_options_say(generated, keyed, options):
     models = generated.models
-    providers = call(generated.operations["api_providers"], keyed, model=models.RankedProvider, corridor="usd_mxn",
-                     **with_enums(options, models.ApiProvidersPayout, models.ApiProvidersSort))
+    providers = call(
+        generated.operations["api_providers"],
+        keyed,
+        model=models.RankedProvider,
+        corridor="usd_mxn",
+        **with_enums(options, models.ApiProvidersPayout, models.ApiProvidersSort),
+    )
     assert [p.to_dict() for p in providers] == group_a_entries(RAW, USD_MXN, **as_expected(options))
     assert [p.rank for p in providers] == list(range(1, len(providers) + 1))
     if "payout" in options:
@@ -301,8 +328,9 @@ def test_group_a_answers_the_keyless_client_with_a_typed_problem(generated, publ
 
 
 def test_a_client_over_its_budget_gets_a_typed_429_with_when_to_retry(generated, tmp_path):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1", RATE_LIMITS="on",
-                          RATE_LIMIT_API="2/minute") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1", RATE_LIMITS="on", RATE_LIMIT_API="2/minute"
+    ) as server:
         with generated.package.AuthenticatedClient(base_url=server.base, token=RAW_KEY, **_HTTPX) as client:
             answers = [generated.operations["api_corridors"].sync_detailed(client=client) for _ in range(3)]
     assert [a.status_code for a in answers] == [200, 200, 429]
@@ -316,7 +344,8 @@ def test_a_client_over_its_budget_gets_a_typed_429_with_when_to_retry(generated,
 def test_a_generated_client_fetches_a_series_as_csv_text(generated, keyed, public, operation_id):
     client = keyed if operation_id.startswith("api_") else public
     response = generated.operations[operation_id].sync_detailed(
-        client=client, from_="USD", to="MXN", start=dt.date(2026, 10, 26), end=dt.date(2026, 10, 30))
+        client=client, from_="USD", to="MXN", start=dt.date(2026, 10, 26), end=dt.date(2026, 10, 30)
+    )
     assert response.status_code == 200 and response.headers["Content-Type"] == "text/csv; charset=utf-8"
     days = {day: rates for day, rates in ecb_history().items() if dt.date(2026, 10, 26) <= day <= dt.date(2026, 10, 30)}
     rows = [f"{day.isoformat()},{sig6(rates['MXN'] / rates['USD'])!r}" for day, rates in days.items()]
@@ -335,10 +364,13 @@ def test_group_b_corridors_list_every_active_corridor(generated, public):
     assert listing.corridors[0].corridor == "USD\u2192MXN"
 
 
-@pytest.mark.parametrize("operation_id, args, kwargs", [
-    pytest.param("poc_corridors", (), {"from_": "usd", "to": "MXN"}, id="by-pair"),
-    pytest.param("poc_corridor", ("1",), {}, id="by-id"),
-])
+@pytest.mark.parametrize(
+    "operation_id, args, kwargs",
+    [
+        pytest.param("poc_corridors", (), {"from_": "usd", "to": "MXN"}, id="by-pair"),
+        pytest.param("poc_corridor", ("1",), {}, id="by-id"),
+    ],
+)
 def test_group_b_gives_usd_mxn_by_pair_or_by_id(generated, public, operation_id, args, kwargs):
     one = call(generated.operations[operation_id], public, *args, model=generated.models.CorridorResponse, **kwargs)
     costs = corridor_costs(RAW, USD_MXN)
@@ -346,7 +378,11 @@ def test_group_b_gives_usd_mxn_by_pair_or_by_id(generated, public, operation_id,
     corridor = one.corridor
     assert (corridor.id, corridor.corridor, corridor.compliance) == (1, "USD\u2192MXN", USD_MXN["compliance"])
     assert (corridor.annual_flow_bn, corridor.avg_cost, corridor.best_cost, corridor.settlement) == (
-        f"${half_up(USD_MXN['annual_flow_bn'], 1):.1f}B", pct(costs["avg"]), pct(costs["best"]), costs["settlement"])
+        f"${half_up(USD_MXN['annual_flow_bn'], 1):.1f}B",
+        pct(costs["avg"]),
+        pct(costs["best"]),
+        costs["settlement"],
+    )
 
 
 def test_group_b_providers_without_a_filter_are_grouped_by_corridor(generated, public):
@@ -356,14 +392,21 @@ def test_group_b_providers_without_a_filter_are_grouped_by_corridor(generated, p
     assert groups.ok is True and groups.count == len(ACTIVE)
     assert [g.corridor for g in groups.corridors] == [key(c) for c in ACTIVE]
     first = groups.corridors[0]
-    assert [p.to_dict() for p in first.providers] == group_b_entries(RAW, USD_MXN) and first.count == len(first.providers)
+    assert [p.to_dict() for p in first.providers] == group_b_entries(RAW, USD_MXN) and first.count == len(
+        first.providers
+    )
 
 
 @pytest.mark.parametrize("options", PROVIDER_OPTIONS)
 def test_group_b_providers_of_usd_mxn_are_ranked_as_the_options_say(generated, public, options):
     models = generated.models
-    one = call(generated.operations["poc_providers"], public, model=models.ProvidersResponse, corridor="usd_mxn",
-               **with_enums(options, models.PocProvidersPayout, models.PocProvidersSort))
+    one = call(
+        generated.operations["poc_providers"],
+        public,
+        model=models.ProvidersResponse,
+        corridor="usd_mxn",
+        **with_enums(options, models.PocProvidersPayout, models.PocProvidersSort),
+    )
     expected = group_b_entries(RAW, USD_MXN, **as_expected(options))
     assert (one.ok, one.corridor, one.count) == (True, "USD_MXN", len(expected))
     assert [p.to_dict() for p in one.providers] == expected
@@ -401,11 +444,14 @@ def test_group_b_health_reports_the_data_date_as_a_date(generated, public):
     assert health.uptime_seconds >= 0 and health.version
 
 
-@pytest.mark.parametrize("operation_id, args, kwargs, status, code", [
-    pytest.param("poc_corridor", ("999",), {}, 404, "not_found", id="unknown-id"),
-    pytest.param("poc_corridors", (), {"from_": "USD"}, 400, "missing_parameter", id="from-without-to"),
-    pytest.param("poc_providers", (), {"corridor": "USD_XYZ"}, 404, "unknown_corridor", id="unknown-corridor"),
-])
+@pytest.mark.parametrize(
+    "operation_id, args, kwargs, status, code",
+    [
+        pytest.param("poc_corridor", ("999",), {}, 404, "not_found", id="unknown-id"),
+        pytest.param("poc_corridors", (), {"from_": "USD"}, 400, "missing_parameter", id="from-without-to"),
+        pytest.param("poc_providers", (), {"corridor": "USD_XYZ"}, 404, "unknown_corridor", id="unknown-corridor"),
+    ],
+)
 def test_group_b_answers_a_bad_call_with_a_typed_problem(generated, public, operation_id, args, kwargs, status, code):
     response = generated.operations[operation_id].sync_detailed(*args, client=public, **kwargs)
     assert response.status_code == status

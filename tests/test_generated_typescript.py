@@ -13,7 +13,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from harness import ROOT, skip_without
 
 LOCKED = ROOT / "tests" / "typescript"

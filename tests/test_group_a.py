@@ -1,9 +1,7 @@
 """Group A: every field, type, order and value, re-derived from the data file."""
 
 import pytest
-
-from expected import (active, corridor_costs, updated, group_a_entries, half_up, key, mid, ranked, shipped_seed,
-                      sig6)
+from expected import active, corridor_costs, group_a_entries, half_up, key, mid, ranked, shipped_seed, sig6, updated
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
                   "best_provider", "true_cost_pct", "compliance", "score", "key", "avg_cost_pct",
@@ -23,7 +21,7 @@ def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
     assert [(c["from_currency"], c["to_currency"]) for c in body] == [
         (c["from_currency"], c["to_currency"]) for c in expected
     ]
-    for item, corridor in zip(body, expected):
+    for item, corridor in zip(body, expected, strict=True):
         best = ranked(raw_seed, corridor)[0]
         assert list(item) == SUMMARY_FIELDS
         assert item == {
@@ -114,7 +112,9 @@ def test_midrate_same_currency_is_one(client, auth):
 
 def test_midrate_of_a_corridor_equals_its_mid_market(client, auth):
     summary = client.get("/api/corridors", headers=auth).get_json()[0]
-    rate = client.get(f"/api/midrate?from={summary['from_currency']}&to={summary['to_currency']}", headers=auth).get_json()
+    rate = client.get(
+        f"/api/midrate?from={summary['from_currency']}&to={summary['to_currency']}", headers=auth
+    ).get_json()
     assert rate["ref_rate_b"] == summary["mid_market"]
 
 

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import ok_json
 from expected import active, corridor_costs, display_date, group_b_entries, half_up, key, minutes, pct, shipped_seed
 
@@ -75,8 +74,9 @@ def test_grouped_providers_are_every_corridors_ranking_at_the_reference_amount(c
     body = ok_json(client, "/api/poc/providers")
     assert list(body) == ["ok", "count", "corridors"]
     assert body["count"] == len(ACTIVE)
-    assert body["corridors"] == [{"corridor": key(c), "count": len(c["offers"]), "providers": group_b_entries(raw_seed, c)}
-                                 for c in ACTIVE]
+    assert body["corridors"] == [
+        {"corridor": key(c), "count": len(c["offers"]), "providers": group_b_entries(raw_seed, c)} for c in ACTIVE
+    ]
 
 
 def test_full(client, raw_seed):
@@ -86,9 +86,11 @@ def test_full(client, raw_seed):
     assert body["count"] == len(ACTIVE)
     for item, corridor in zip(body["corridors"], ACTIVE, strict=True):
         assert list(item) == CORRIDOR_FIELDS + ["complianceNotes", "providers"]
-        assert item == {**expected_corridor(raw_seed, corridor),
-                        "complianceNotes": corridor["compliance_notes"],
-                        "providers": group_b_entries(raw_seed, corridor)}
+        assert item == {
+            **expected_corridor(raw_seed, corridor),
+            "complianceNotes": corridor["compliance_notes"],
+            "providers": group_b_entries(raw_seed, corridor),
+        }
 
 
 def test_health(client, raw_seed):
@@ -97,8 +99,17 @@ def test_health(client, raw_seed):
     assert response.headers["Cache-Control"] == "no-store"
     assert "ETag" not in response.headers
     body = response.get_json()
-    assert list(body) == ["ok", "status", "version", "dataAsOf", "corridors", "uptimeSeconds", "historyStart", "historyEnd",
-                          "rates"]
+    assert list(body) == [
+        "ok",
+        "status",
+        "version",
+        "dataAsOf",
+        "corridors",
+        "uptimeSeconds",
+        "historyStart",
+        "historyEnd",
+        "rates",
+    ]
     assert body["rates"] == [  # the client's app has both feeds off
         {"source": "ECB", "status": "off", "date": "2026-10-30", "checkedAt": None, "error": None},
         {"source": "Frankfurter", "status": "off", "date": None, "checkedAt": None, "error": None},
@@ -114,13 +125,18 @@ def test_group_a_and_group_b_agree_everywhere(client, auth):
     summaries = client.get("/api/corridors", headers=auth).get_json()
     full = ok_json(client, "/api/poc/full")["corridors"]
     assert [s["from_currency"] + "_" + s["to_currency"] for s in summaries] == [c["key"] for c in full]
-    for summary, item in zip(summaries, full):
+    for summary, item in zip(summaries, full, strict=True):
         ranked_a = client.get(f"/api/providers?corridor={item['key']}", headers=auth).get_json()
         ranked_b = item["providers"]
         assert [(a["rank"], a["provider"]) for a in ranked_a] == [(b["rank"], b["provider"]) for b in ranked_b]
-        for a, b in zip(ranked_a, ranked_b):
+        for a, b in zip(ranked_a, ranked_b, strict=True):
             assert (a["rate"], a["flat_fee"], a["settlement"], a["payout_methods"], a["svc_score"]) == (
-                b["rate"], b["fee"], b["settlement"], b["payoutMethods"], b["score"])
+                b["rate"],
+                b["fee"],
+                b["settlement"],
+                b["payoutMethods"],
+                b["score"],
+            )
             assert f"{a['true_cost_pct']:.2f}%" == b["trueCostPct"]
             assert f"{a['fee_pct']:.2f}%" == b["feePct"] and f"{a['spread_pct']:.2f}%" == b["spreadPct"]
         costs = [float(b["trueCostPct"].rstrip("%")) for b in ranked_b]

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import GROUP_B_DATA_URLS
 from expected import shipped_seed
 

@@ -24,7 +24,14 @@ def test_guide_covers_every_key_of_every_payload_and_nothing_else(client):
     seen = {}
     for payload in payloads:
         _keys(payload, seen)
-    json_types = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array", "dict": "object"}
+    json_types = {
+        "str": "string",
+        "int": "integer",
+        "float": "number",
+        "bool": "boolean",
+        "list": "array",
+        "dict": "object",
+    }
     documented = {}
     for entry in guide["fields"]:
         assert list(entry) == ["name", "type", "description", "example"]

@@ -55,7 +55,9 @@ def test_gunicorn_refuses_broken_data(write_seed, seed_copy, tmp_path):
 
 
 def _smoke(base, *key):
-    return subprocess.run(["bash", "scripts/smoke.sh", base, *key], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["bash", "scripts/smoke.sh", base, *key], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 @requires("curl")  # scripts/smoke.sh runs it
@@ -71,6 +73,8 @@ def test_smoke_script_stops_at_the_first_failure(server):
     base, _, _ = server
     wrong_key = _smoke(base, "not-the-key")
     assert wrong_key.returncode == 1
-    assert wrong_key.stdout.splitlines()[-1].startswith("FAIL GET /api/corridors: expected 200 application/json, got 401")
+    assert wrong_key.stdout.splitlines()[-1].startswith(
+        "FAIL GET /api/corridors: expected 200 application/json, got 401"
+    )
     nobody = _smoke("http://127.0.0.1:1")
     assert nobody.returncode == 1 and "could not connect" in nobody.stdout

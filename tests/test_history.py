@@ -5,7 +5,6 @@ import datetime as dt
 import io
 
 import pytest
-
 from expected import ecb_history, sig6
 
 ECB = ecb_history()
@@ -41,8 +40,15 @@ def test_group_a_series_equal_the_ecb_file(client, auth, frm, to, start, end, in
     body = get(client, auth, url).get_json()
     assert list(body) == ["from", "to", "source", "interval", "start", "end", "points"]
     start = max(start, FIRST.isoformat())  # a range from before the history is the one from its first day
-    assert body == {"from": frm, "to": to, "source": "ECB", "interval": interval, "start": start, "end": end,
-                    "points": expected_points(frm, to, dt.date.fromisoformat(start), dt.date.fromisoformat(end), interval)}
+    assert body == {
+        "from": frm,
+        "to": to,
+        "source": "ECB",
+        "interval": interval,
+        "start": start,
+        "end": end,
+        "points": expected_points(frm, to, dt.date.fromisoformat(start), dt.date.fromisoformat(end), interval),
+    }
 
 
 def test_a_pair_with_rub_after_march_2022_has_no_points(client, auth):
@@ -68,13 +74,16 @@ def test_defaults_are_the_last_year_of_daily_rates(client, auth):
     assert 250 <= len(body["points"]) <= 260
 
 
-@pytest.mark.parametrize("asked, in_force", [
-    ("2025-12-25", "2025-12-24"),  # Christmas: a TARGET holiday
-    ("2025-12-27", "2025-12-24"),  # the Saturday after Boxing Day
-    ("2026-10-25", "2026-10-23"),  # a Sunday
-    ("2026-10-28", "2026-10-28"),  # a business day
-    ("2031-01-01", LAST.isoformat()),  # after the history ends: its last rate
-])
+@pytest.mark.parametrize(
+    "asked, in_force",
+    [
+        ("2025-12-25", "2025-12-24"),  # Christmas: a TARGET holiday
+        ("2025-12-27", "2025-12-24"),  # the Saturday after Boxing Day
+        ("2026-10-25", "2026-10-23"),  # a Sunday
+        ("2026-10-28", "2026-10-28"),  # a business day
+        ("2031-01-01", LAST.isoformat()),  # after the history ends: its last rate
+    ],
+)
 def test_date_gives_the_rate_in_force(client, auth, asked, in_force):
     body = get(client, auth, f"/api/history?from=GBP&to=USD&date={asked}").get_json()
     rates = ECB[dt.date.fromisoformat(in_force)]
@@ -82,31 +91,79 @@ def test_date_gives_the_rate_in_force(client, auth, asked, in_force):
     assert body["points"] == [{"date": in_force, "rate": sig6(rates["USD"] / rates["GBP"])}]
 
 
-@pytest.mark.parametrize("url, status, code, detail", [
-    ("/api/history?from=USD&to=NGN", 404, "no_history", "No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it is held."),
-    ("/api/history?from=XYZ&to=USD", 404, "unknown_currency", "No rates for currency XYZ in this service."),
-    ("/api/history?from=USD&to=MXN&date=1998-12-31", 404, "no_history",
-     "The ECB history begins on 1999-01-04; no rate was in force on 1998-12-31."),
-    ("/api/history?from=USD&to=MXN&date=0001-01-01", 404, "no_history",
-     "The ECB history begins on 1999-01-04; no rate was in force on 0001-01-01."),
-    ("/api/history?from=USD&to=MXN&date=2002-01-02", 404, "no_history",
-     "The ECB published no USD and MXN rates on 2002-01-02, the business day in force on 2002-01-02."),
-    ("/api/history?from=USD&to=MXN&start=2025-1-01", 400, "invalid_parameter",
-     "Query parameter 'start' must be a real date written YYYY-MM-DD, such as 2025-10-30."),
-    ("/api/history?from=USD&to=MXN&end=2025-02-29", 400, "invalid_parameter",
-     "Query parameter 'end' must be a real date written YYYY-MM-DD, such as 2025-10-30."),
-    ("/api/history?from=USD&to=MXN&start=2025-03-01&end=2025-02-01", 400, "invalid_parameter",
-     "Query parameter 'start' is after end; give a start on or before the end."),
-    ("/api/history?from=USD&to=MXN&date=2025-03-01&end=2025-04-01", 400, "invalid_parameter",
-     "Query parameter 'date' cannot be given with start or end; give a date, or a range."),
-    ("/api/history?from=USD&to=MXN&interval=year", 400, "invalid_parameter",
-     "Query parameter 'interval' must be one of: day, week, month."),
-    ("/api/history?from=USD&to=MXN&format=xml", 400, "invalid_parameter",
-     "Query parameter 'format' must be one of: json, csv."),
-    ("/api/history?from=USD", 400, "missing_parameter", "Query parameter 'to' needs a value, for example to=MXN."),
-    ("/api/poc/history?from=USD&to=MXN&date=", 400, "missing_parameter",
-     "Query parameter 'date' needs a value, for example date=2026-10-25."),
-])
+@pytest.mark.parametrize(
+    "url, status, code, detail",
+    [
+        (
+            "/api/history?from=USD&to=NGN",
+            404,
+            "no_history",
+            "No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it is held.",
+        ),
+        ("/api/history?from=XYZ&to=USD", 404, "unknown_currency", "No rates for currency XYZ in this service."),
+        (
+            "/api/history?from=USD&to=MXN&date=1998-12-31",
+            404,
+            "no_history",
+            "The ECB history begins on 1999-01-04; no rate was in force on 1998-12-31.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&date=0001-01-01",
+            404,
+            "no_history",
+            "The ECB history begins on 1999-01-04; no rate was in force on 0001-01-01.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&date=2002-01-02",
+            404,
+            "no_history",
+            "The ECB published no USD and MXN rates on 2002-01-02, the business day in force on 2002-01-02.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&start=2025-1-01",
+            400,
+            "invalid_parameter",
+            "Query parameter 'start' must be a real date written YYYY-MM-DD, such as 2025-10-30.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&end=2025-02-29",
+            400,
+            "invalid_parameter",
+            "Query parameter 'end' must be a real date written YYYY-MM-DD, such as 2025-10-30.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&start=2025-03-01&end=2025-02-01",
+            400,
+            "invalid_parameter",
+            "Query parameter 'start' is after end; give a start on or before the end.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&date=2025-03-01&end=2025-04-01",
+            400,
+            "invalid_parameter",
+            "Query parameter 'date' cannot be given with start or end; give a date, or a range.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&interval=year",
+            400,
+            "invalid_parameter",
+            "Query parameter 'interval' must be one of: day, week, month.",
+        ),
+        (
+            "/api/history?from=USD&to=MXN&format=xml",
+            400,
+            "invalid_parameter",
+            "Query parameter 'format' must be one of: json, csv.",
+        ),
+        ("/api/history?from=USD", 400, "missing_parameter", "Query parameter 'to' needs a value, for example to=MXN."),
+        (
+            "/api/poc/history?from=USD&to=MXN&date=",
+            400,
+            "missing_parameter",
+            "Query parameter 'date' needs a value, for example date=2026-10-25.",
+        ),
+    ],
+)
 def test_errors_are_problem_details(client, auth, url, status, code, detail):
     response = client.get(url, headers=auth)
     assert response.status_code == status
@@ -114,8 +171,17 @@ def test_errors_are_problem_details(client, auth, url, status, code, detail):
     assert (response.get_json()["code"], response.get_json()["detail"]) == (code, detail)
 
 
-@pytest.mark.parametrize("query", ["start=1990-01-01&end=1998-12-31", "start=2030-01-01", "start=2030-01-01&end=2030-12-31",
-                                   "end=0001-01-05", "start=9999-12-31", "start=0001-01-01&end=9999-12-31&interval=week"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "start=1990-01-01&end=1998-12-31",
+        "start=2030-01-01",
+        "start=2030-01-01&end=2030-12-31",
+        "end=0001-01-05",
+        "start=9999-12-31",
+        "start=0001-01-01&end=9999-12-31&interval=week",
+    ],
+)
 def test_a_range_outside_the_history_is_an_empty_series(client, auth, query):
     body = get(client, auth, f"/api/history?from=USD&to=MXN&{query}").get_json()
     assert body["start"] <= body["end"]
@@ -158,10 +224,13 @@ def test_group_a_history_needs_a_key(client):
     assert client.get("/api/history?from=USD&to=MXN").status_code == 401
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--end", "0001-01-05"], "USD→MXN, ECB, day, 0001-01-01 to 0001-01-05: 0 points"),
-    (["--start", "2025-02-01", "--end", "2025-01-01"], "Error: --start 2025-02-01 is after --end 2025-01-01."),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--end", "0001-01-05"], "USD→MXN, ECB, day, 0001-01-01 to 0001-01-05: 0 points"),
+        (["--start", "2025-02-01", "--end", "2025-01-01"], "Error: --start 2025-02-01 is after --end 2025-01-01."),
+    ],
+)
 def test_history_show_handles_odd_ranges(app, args, message):
     result = app.test_cli_runner().invoke(args=["history", "show", "USD", "MXN", *args])
     assert message in result.output
@@ -169,8 +238,9 @@ def test_history_show_handles_odd_ranges(app, args, message):
 
 
 def test_history_show_prints_a_table(app):
-    result = app.test_cli_runner().invoke(args=["history", "show", "usd", "mxn", "--start", "2025-01-01",
-                                                "--end", "2025-03-31", "--interval", "month"])
+    result = app.test_cli_runner().invoke(
+        args=["history", "show", "usd", "mxn", "--start", "2025-01-01", "--end", "2025-03-31", "--interval", "month"]
+    )
     assert result.exit_code == 0, result.output
     rows = [expected_points("USD", "MXN", dt.date(2025, 1, 1), dt.date(2025, 3, 31), "month")]
     assert result.output.splitlines() == [

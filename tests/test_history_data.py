@@ -4,7 +4,6 @@ import io
 import zipfile
 
 import pytest
-
 from conftest import reread
 
 
@@ -17,19 +16,30 @@ def test_history_data_may_be_the_ecb_csv(make_app, tmp_path, auth):
     assert client.get("/api/poc/health").get_json()["historyStart"] == "2026-11-19"
 
 
-@pytest.mark.parametrize("content, reason", [
-    (b"", "line 1 must be the ECB header, Date followed by currency codes."),
-    (b"Date,USD,\n2026-11-31,1.1,\n", "line 2: '2026-11-31' is not a date written YYYY-MM-DD."),
-    (b"Date,USD,\n2026-11-20,-1,\n", "line 2: the USD rate '-1' is not a number from 0.000001 to 1000000000."),
-    (b"Date,USD,MXN,\n2026-11-20,1e-300,1e300,\n", "line 2: the USD rate '1e-300' is not a number from 0.000001 to 1000000000."),
-    (b"Date,USD,\n20261120,1.1,\n", "line 2: '20261120' is not a date written YYYY-MM-DD."),
-    (b"Date,USD,\n2026-11-20,\"1.1\r2\",\n" + b"x" * 10, None),
-    (b"Date,USD,\n2026-11-20," + b"9" * 140_000 + b",\n", "not CSV as the ECB writes it: field larger than field limit (131072)."),
-    (b"Date,USD,\n2026-11-20,1,\n2026-11-20,1,\n", "line 3: the date 2026-11-20 is given twice."),
-    (b"Date,US Dollar,\n", "line 1: 'US Dollar' is not a currency code, or is given twice."),
-    (b"PK\x03\x04 not really a zip", "not a readable zip file: File is not a zip file."),
-])
-def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_good(make_app, tmp_path, content, reason):
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"", "line 1 must be the ECB header, Date followed by currency codes."),
+        (b"Date,USD,\n2026-11-31,1.1,\n", "line 2: '2026-11-31' is not a date written YYYY-MM-DD."),
+        (b"Date,USD,\n2026-11-20,-1,\n", "line 2: the USD rate '-1' is not a number from 0.000001 to 1000000000."),
+        (
+            b"Date,USD,MXN,\n2026-11-20,1e-300,1e300,\n",
+            "line 2: the USD rate '1e-300' is not a number from 0.000001 to 1000000000.",
+        ),
+        (b"Date,USD,\n20261120,1.1,\n", "line 2: '20261120' is not a date written YYYY-MM-DD."),
+        (b'Date,USD,\n2026-11-20,"1.1\r2",\n' + b"x" * 10, None),
+        (
+            b"Date,USD,\n2026-11-20," + b"9" * 140_000 + b",\n",
+            "not CSV as the ECB writes it: field larger than field limit (131072).",
+        ),
+        (b"Date,USD,\n2026-11-20,1,\n2026-11-20,1,\n", "line 3: the date 2026-11-20 is given twice."),
+        (b"Date,US Dollar,\n", "line 1: 'US Dollar' is not a currency code, or is given twice."),
+        (b"PK\x03\x04 not really a zip", "not a readable zip file: File is not a zip file."),
+    ],
+)
+def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_good(
+    make_app, tmp_path, content, reason
+):
     served_app = make_app()
     path = tmp_path / "history.csv"
     path.write_bytes(content)

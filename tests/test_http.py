@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import GROUP_B_DATA_URLS
 from expected import shipped_seed
 
@@ -168,9 +167,12 @@ def test_newcomers_at_api_are_sent_to_the_docs_page(client, method):
 def test_other_unknown_paths_name_the_docs_page(client, path):
     response = client.get(path)
     assert response.status_code == 404
-    assert response.get_json()["detail"] == "Nothing is served at this path; / compares providers, /api/docs lists the endpoints."
+    assert response.get_json()["detail"] == ("Nothing is served at this path; / compares providers, "
+                                             "/api/docs lists the endpoints.")
 
 
 def test_unreadable_if_modified_since_is_ignored(client):
-    response = client.get("/api/poc/corridors/1", headers={"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"})
+    response = client.get(
+        "/api/poc/corridors/1", headers={"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"}
+    )
     assert response.status_code == 200

@@ -6,7 +6,6 @@ import threading
 import time
 
 import pytest
-
 from conftest import RAW_KEY, running_gunicorn
 
 RID = re.compile(rb"X-Request-ID: ([\w.-]+)\r\n", re.I)

@@ -7,9 +7,9 @@ import sys
 import time
 
 import pytest
-
 from conftest import RAW_KEY, reread, running_gunicorn
 from harness import ROOT, curl, gunicorn_env, requires, unused_port
+
 from corridor.settings import ConfigError
 
 OLD_KEY = "rotation-old-key-0123456789"

@@ -3,10 +3,10 @@
 import datetime as dt
 
 import pytest
-
 from conftest import refresh
-from corridor.data import feeds as feed_module
 from feeds import ECB_DAY, ECB_RATES, FeedServer, Reply, ecb_xml
+
+from corridor.data import feeds as feed_module
 
 
 def _good_then(app, feeds, path, reply):
@@ -23,21 +23,41 @@ FAULTS = [
     ("HTTP 204", Reply(status=204, body=b""), "HTTP 204 instead of 200"),
     ("not XML", Reply(body=b"<html><body>Maintenance</body>"), "not XML, or cut short"),
     ("cut short", Reply(body=ecb_xml()[:200]), "not XML, or cut short"),
-    ("cut short by the connection", Reply(body=ecb_xml(), headers={"Content-Length": "99999"}), "the answer was cut short"),
+    (
+        "cut short by the connection",
+        Reply(body=ecb_xml(), headers={"Content-Length": "99999"}),
+        "the answer was cut short",
+    ),
     ("no day", Reply(body=ecb_xml().replace(b"<Cube time='2026-11-24'>", b"<Cube>")), "no day in the file"),
-    ("a zero rate", Reply(body=ecb_xml(rates={**ECB_RATES, "JPY": 0})), "refused whole: the JPY rate 0.0 is not a number above 0"),
+    (
+        "a zero rate",
+        Reply(body=ecb_xml(rates={**ECB_RATES, "JPY": 0})),
+        "refused whole: the JPY rate 0.0 is not a number above 0",
+    ),
     ("a negative rate", Reply(body=ecb_xml(rates={**ECB_RATES, "INR": -1})), "refused whole: the INR rate -1.0"),
     ("NaN", Reply(body=ecb_xml(rates={**ECB_RATES, "MXN": "NaN"})), "refused whole: the MXN rate nan"),
     ("infinity", Reply(body=ecb_xml(rates={**ECB_RATES, "MXN": "INF"})), "refused whole: the MXN rate inf"),
-    ("an older day", Reply(body=ecb_xml(dt.date(2026, 11, 23))),
-     "ignored: its day 2026-11-23 is older than the rates in force (2026-11-24)"),
-    ("a rate beyond any currency's", Reply(body=ecb_xml(rates={**ECB_RATES, "IDR": 2e9})),
-     "refused whole: the IDR rate 2000000000.0 is not from 1e-06 to 1e+09"),
-    ("a rate that re-based is beyond", Reply(body=ecb_xml(rates={**ECB_RATES, "USD": 1e-6, "IDR": 19400.0})),
-     "refused whole: the IDR rate per USD, 1.94e+10, is not from 1e-06 to 1e+09"),
+    (
+        "an older day",
+        Reply(body=ecb_xml(dt.date(2026, 11, 23))),
+        "ignored: its day 2026-11-23 is older than the rates in force (2026-11-24)",
+    ),
+    (
+        "a rate beyond any currency's",
+        Reply(body=ecb_xml(rates={**ECB_RATES, "IDR": 2e9})),
+        "refused whole: the IDR rate 2000000000.0 is not from 1e-06 to 1e+09",
+    ),
+    (
+        "a rate that re-based is beyond",
+        Reply(body=ecb_xml(rates={**ECB_RATES, "USD": 1e-6, "IDR": 19400.0})),
+        "refused whole: the IDR rate per USD, 1.94e+10, is not from 1e-06 to 1e+09",
+    ),
     ("over 2 MB", Reply(body=b"<a>" + b" " * (2 * 2**20) + b"</a>"), "the answer is over 2,097,152 bytes"),
-    ("entity expansion", Reply(body=b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><d>&b;</d>'),
-     "no day in the file"),
+    (
+        "entity expansion",
+        Reply(body=b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><d>&b;</d>'),
+        "no day in the file",
+    ),
 ]
 
 
@@ -63,17 +83,43 @@ def test_a_faulty_ecb_answer_keeps_the_last_good_rates(make_app, feeds, monkeypa
 FRANKFURTER_FAULTS = [
     ("not JSON", b"<html>", "not JSON, or cut short"),
     ("not an array", b'{"status": 422, "message": "bad"}', "not a JSON array of rates"),
-    ("a row without a rate", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR"}]', "a row is not {date, base, quote, rate}"),
-    ("another base", b'[{"date": "2026-11-25", "base": "EUR", "quote": "PKR", "rate": 300}]', "a row's base is 'EUR', not USD"),
-    ("a negative rate", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": -3}]', "refused whole: the PKR rate -3"),
-    ("a rate as text", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": "3"}]', "refused whole: the PKR rate 3"),
+    (
+        "a row without a rate",
+        b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR"}]',
+        "a row is not {date, base, quote, rate}",
+    ),
+    (
+        "another base",
+        b'[{"date": "2026-11-25", "base": "EUR", "quote": "PKR", "rate": 300}]',
+        "a row's base is 'EUR', not USD",
+    ),
+    (
+        "a negative rate",
+        b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": -3}]',
+        "refused whole: the PKR rate -3",
+    ),
+    (
+        "a rate as text",
+        b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": "3"}]',
+        "refused whole: the PKR rate 3",
+    ),
     ("NaN", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": NaN}]', "not JSON, or cut short"),
-    ("a bad date", b'[{"date": "25.11.2026", "base": "USD", "quote": "PKR", "rate": 3}]', "a row's date '25.11.2026' is not YYYY-MM-DD"),
+    (
+        "a bad date",
+        b'[{"date": "25.11.2026", "base": "USD", "quote": "PKR", "rate": 3}]',
+        "a row's date '25.11.2026' is not YYYY-MM-DD",
+    ),
     ("no rows", b"[]", "no rates in the answer"),
-    ("a rate of 400 digits", b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": 1' + b"0" * 400 + b"}]",
-     "refused whole: the PKR rate inf is not a number above 0"),
-    ("an older day", b'[{"date": "2026-11-20", "base": "USD", "quote": "PKR", "rate": 3}]',
-     "ignored: its day 2026-11-20 is older than the rates in force (2026-11-25)"),
+    (
+        "a rate of 400 digits",
+        b'[{"date": "2026-11-25", "base": "USD", "quote": "PKR", "rate": 1' + b"0" * 400 + b"}]",
+        "refused whole: the PKR rate inf is not a number above 0",
+    ),
+    (
+        "an older day",
+        b'[{"date": "2026-11-20", "base": "USD", "quote": "PKR", "rate": 3}]',
+        "ignored: its day 2026-11-20 is older than the rates in force (2026-11-25)",
+    ),
 ]
 
 

@@ -6,17 +6,28 @@ import re
 from statistics import fmean
 
 import pytest
-
-from corridor.settings import ConfigError
 from conftest import refresh
-from expected import (active, corridor_costs, display_date, group_a_entries, group_b_entries, half_up, key, mid,
-                      sig6, tables)
+from expected import (
+    active,
+    corridor_costs,
+    display_date,
+    group_a_entries,
+    group_b_entries,
+    half_up,
+    key,
+    mid,
+    sig6,
+    tables,
+)
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, Reply
 from harness import unused_port
 
+from corridor.settings import ConfigError
+
 
 def live_seed(raw, ecb=True, frankfurter=True):
-    """The data file as the feeds make it: the ECB's rate first, then Frankfurter's, each consumer rate at its margin."""
+    """The data file as the feeds make it: the ECB's rate first, then Frankfurter's, each consumer rate at its
+    margin."""
     live = copy.deepcopy(raw)
     interbank, consumer = tables(raw)
     sources = live["rates"].setdefault("sources", {})
@@ -42,8 +53,9 @@ def currency_sources(client):
 
 @pytest.mark.parametrize("ecb, frankfurter", [(True, True), (True, False), (False, True)])
 def test_each_rate_comes_from_the_ecb_then_frankfurter_then_the_data_file(make_app, feeds, raw_seed, ecb, frankfurter):
-    app = make_app(ECB_RATES_URL=feeds.ecb_url if ecb else "off",
-                   FRANKFURTER_URL=feeds.frankfurter_url if frankfurter else " OFF ")
+    app = make_app(
+        ECB_RATES_URL=feeds.ecb_url if ecb else "off", FRANKFURTER_URL=feeds.frankfurter_url if frankfurter else " OFF "
+    )
     refresh(app)
     sources = currency_sources(app.test_client())
     ecb_entry, frankfurter_entry = ("ECB", ECB_DAY.isoformat()), ("Frankfurter", FRANKFURTER_DAY.isoformat())
@@ -83,15 +95,24 @@ def test_the_consumer_rate_keeps_its_margin_over_the_interbank_rate(live_app, ra
     assert after["ref_rate_a"] / after["ref_rate_b"] == pytest.approx(margin, rel=1e-5)
 
 
-@pytest.mark.parametrize("frm, to, day", [("GBP", "INR", ECB_DAY), ("USD", "PKR", FRANKFURTER_DAY),
-                                          ("PKR", "GBP", ECB_DAY), ("AED", "SAR", FRANKFURTER_DAY)])
+@pytest.mark.parametrize(
+    "frm, to, day",
+    [
+        ("GBP", "INR", ECB_DAY),
+        ("USD", "PKR", FRANKFURTER_DAY),
+        ("PKR", "GBP", ECB_DAY),
+        ("AED", "SAR", FRANKFURTER_DAY),
+    ],
+)
 def test_midrate_is_dated_by_the_older_of_its_two_rates(live_app, auth, frm, to, day):
     refresh(live_app)
     body = live_app.test_client().get(f"/api/midrate?from={frm}&to={to}", headers=auth).get_json()
     assert body["updated"] == display_date(day.isoformat())
 
 
-@pytest.mark.parametrize("url", ["/api/midrate?from=GBP&to=INR", "/api/poc/providers?corridor=USD_MXN", "/api/currencies"])
+@pytest.mark.parametrize(
+    "url", ["/api/midrate?from=GBP&to=INR", "/api/poc/providers?corridor=USD_MXN", "/api/currencies"]
+)
 def test_last_modified_and_the_etag_change_with_the_rates(live_app, auth, url):
     client = live_app.test_client()
     before = client.get(url, headers=auth)
@@ -103,7 +124,10 @@ def test_last_modified_and_the_etag_change_with_the_rates(live_app, auth, url):
     assert client.get(url, headers={**auth, "If-None-Match": after.headers["ETag"]}).status_code == 304
     refresh(live_app)  # the same answers again: nothing changed, so neither does a validator
     again = client.get(url, headers=auth)
-    assert (again.headers["ETag"], again.headers["Last-Modified"]) == (after.headers["ETag"], after.headers["Last-Modified"])
+    assert (again.headers["ETag"], again.headers["Last-Modified"]) == (
+        after.headers["ETag"],
+        after.headers["Last-Modified"],
+    )
 
 
 def test_history_gains_the_ecb_day_and_frankfurter_series(live_app, auth):
@@ -129,7 +153,7 @@ def test_history_gains_the_ecb_day_and_frankfurter_series(live_app, auth):
 def test_on_the_data_file_s_rates_the_page_s_mid_is_the_chart_s_last_point(client, raw_seed):
     for corridor in active(raw_seed):
         html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
-        shown = re.search(r'<strong>([\d.]+)</strong> \w+ \(ECB rates of Oct 30, 2026\)', html)
+        shown = re.search(r"<strong>([\d.]+)</strong> \w+ \(ECB rates of Oct 30, 2026\)", html)
         if shown:  # both currencies the ECB's, of the chart's last day
             assert shown.group(1) == re.search(r", last ([\d.]+)\.</desc>", html).group(1), key(corridor)
             assert "2026-10-30" in html or "Oct 30" in html
@@ -141,16 +165,20 @@ def test_every_corridor_on_the_page_has_a_chart_that_ends_at_the_table_s_rate(li
     for corridor in active(raw_seed):
         html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
         assert '<polyline class="rate" points="' in html, key(corridor)
-        shown = re.search(r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*) rates of '
-                          r'([^)]*)\)', html)
+        shown = re.search(
+            r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*) rates of '
+            r"([^)]*)\)",
+            html,
+        )
         latest = re.search(r", last ([\d.]+)\.</desc>", html).group(1)
         frm, to = corridor["from_currency"], corridor["to_currency"]
         given = {"ECB" if code in {*ECB_RATES, "EUR"} else "Frankfurter" for code in (frm, to) if code != "USD"}
         source = " and ".join(sorted(given))
         assert shown.groups()[:3] == (frm, str(sig6(mid(live_seed(raw_seed), frm, to))), to)
         assert shown.group(4) == source
-        same_day = shown.group(5) == (display_date(ECB_DAY.isoformat()) if "ECB" in source else
-                                      display_date(FRANKFURTER_DAY.isoformat()))
+        same_day = shown.group(5) == (
+            display_date(ECB_DAY.isoformat()) if "ECB" in source else display_date(FRANKFURTER_DAY.isoformat())
+        )
         if same_day and "and" not in source:
             assert float(latest) == float(shown.group(2)), key(corridor)
 
@@ -160,8 +188,13 @@ def test_a_feed_that_fails_at_start_leaves_the_data_file_s_rates(make_app, feeds
     app = make_app(ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL="off")
     client = app.test_client()
     health = client.get("/api/poc/health").get_json()["rates"]
-    assert health[0] == {"source": "ECB", "status": "failing", "date": "2026-10-30", "checkedAt": None,
-                         "error": "not fetched yet"}
+    assert health[0] == {
+        "source": "ECB",
+        "status": "failing",
+        "date": "2026-10-30",
+        "checkedAt": None,
+        "error": "not fetched yet",
+    }
     refresh(app)
     health = client.get("/api/poc/health").get_json()["rates"]
     assert health[0]["status"] == "failing" and health[0]["error"] == "HTTP 503 instead of 200"
@@ -175,9 +208,17 @@ def test_health_shows_each_feed_after_a_good_refresh(live_app):
     refresh(live_app)
     ecb, frankfurter = live_app.test_client().get("/api/poc/health").get_json()["rates"]
     assert {k: ecb[k] for k in ("source", "status", "date", "error")} == {
-        "source": "ECB", "status": "ok", "date": "2026-11-24", "error": None}
+        "source": "ECB",
+        "status": "ok",
+        "date": "2026-11-24",
+        "error": None,
+    }
     assert {k: frankfurter[k] for k in ("source", "status", "date", "error")} == {
-        "source": "Frankfurter", "status": "ok", "date": "2026-11-25", "error": None}
+        "source": "Frankfurter",
+        "status": "ok",
+        "date": "2026-11-25",
+        "error": None,
+    }
 
 
 def test_a_feed_that_is_off_is_never_asked(make_app, feeds):
@@ -196,13 +237,19 @@ def test_one_refresh_asks_each_feed_once_and_frankfurter_from_the_last_day_held(
     assert feeds.asked[-1].endswith("&from=2026-11-25") and len(feeds.asked) == 4
 
 
-@pytest.mark.parametrize("name, value, message", [
-    ("ECB_RATES_URL", "ftp://example.org/rates.xml", "ECB_RATES_URL must be an http:// or https:// URL, or off."),
-    ("ECB_RATES_URL", "eurofxref-daily.xml", "ECB_RATES_URL must be an http:// or https:// URL, or off."),
-    ("FRANKFURTER_URL", "http://[::1/v2", "FRANKFURTER_URL must be an http:// or https:// URL, or off."),
-    ("FRANKFURTER_URL", "https://user:secret@rates.example/v2",
-     "FRANKFURTER_URL must not hold a user name or password: the feeds need none."),
-])
+@pytest.mark.parametrize(
+    "name, value, message",
+    [
+        ("ECB_RATES_URL", "ftp://example.org/rates.xml", "ECB_RATES_URL must be an http:// or https:// URL, or off."),
+        ("ECB_RATES_URL", "eurofxref-daily.xml", "ECB_RATES_URL must be an http:// or https:// URL, or off."),
+        ("FRANKFURTER_URL", "http://[::1/v2", "FRANKFURTER_URL must be an http:// or https:// URL, or off."),
+        (
+            "FRANKFURTER_URL",
+            "https://user:secret@rates.example/v2",
+            "FRANKFURTER_URL must not hold a user name or password: the feeds need none.",
+        ),
+    ],
+)
 def test_a_feed_setting_that_is_not_a_plain_web_address_stops_start_up(make_app, name, value, message):
     with pytest.raises(ConfigError) as caught:
         make_app(**{name: value})
@@ -226,7 +273,10 @@ def test_rates_fetch_merges_both_feeds_into_the_file_and_says_what_changed(live_
     after = json.loads(open(path).read())
     assert after["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-24"}
     assert after["rates"]["sources"]["PKR"] == {"source": "Frankfurter", "date": "2026-11-25"}
-    assert after["rates"]["interbank"]["MXN"] == float(f"{21.3 / 1.16:.6g}") and after["rates"]["interbank"]["PKR"] == 283.4
+    assert (
+        after["rates"]["interbank"]["MXN"] == float(f"{21.3 / 1.16:.6g}")
+        and after["rates"]["interbank"]["PKR"] == 283.4
+    )
     assert after["as_of"] == seed_copy["as_of"] and after["corridors"] == seed_copy["corridors"]
     lines = result.output.splitlines()
     assert "ECB: ok" in lines and "Frankfurter: ok" in lines

@@ -9,12 +9,12 @@ import socket
 from types import SimpleNamespace
 
 import pytest
+from conftest import RAW_KEY, stop
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
-
-from conftest import RAW_KEY, stop
 from harness import ROOT, curl, requires
-from corridor.web.logs import RedactClientText, redact_text
+
+from corridor.serving.logs import RedactClientText, redact_text
 
 KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # what `curl -u KEY:` sends
 
@@ -107,22 +107,39 @@ def test_a_key_in_a_request_gunicorn_cannot_parse_stays_out_of_its_log(server, s
     assert RAW_KEY not in text
 
 
-@pytest.mark.parametrize("message, logged", [
-    ("Invalid request from ip=1.2.3.4: Invalid HTTP request line: 'GET /a?k=SECRET HTTP/1.1'",
-     "Invalid request from ip=1.2.3.4: Invalid HTTP request line [redacted]"),
-    ("Invalid request from ip=1.2.3.4: Invalid HTTP Header: 'X\"\\' SECRET'",
-     "Invalid request from ip=1.2.3.4: Invalid HTTP Header [redacted]"),
-    ("Invalid request from ip=: Request Line is too large (5000 > 2048)",
-     "Invalid request from ip=: Request Line is too large [redacted]"),
-    ("Invalid request from ip=1.2.3.4: Contradictory scheme headers",
-     "Invalid request from ip=1.2.3.4: Contradictory scheme headers"),
-    ("Error handling request GET /api/x?key=SECRET", "Error handling request GET /api/x?[redacted]"),
-    ("Error handling request GET http://u:SECRET@h/x#api_key=SECRET", "Error handling request GET http://[redacted]@h/x#[redacted]"),
-    ("sent Bearer SECRET and basic SECRET", "sent Bearer [redacted] and basic [redacted]"),
-    ("Booting worker with pid: 12", "Booting worker with pid: 12"),
-    ("Worker (pid:12) was sent SIGKILL! Perhaps out of memory?", "Worker (pid:12) was sent SIGKILL! Perhaps out of memory?"),
-    ("Can't connect to ('127.0.0.1', 8000)", "Can't connect to ('127.0.0.1', 8000)"),
-])
+@pytest.mark.parametrize(
+    "message, logged",
+    [
+        (
+            "Invalid request from ip=1.2.3.4: Invalid HTTP request line: 'GET /a?k=SECRET HTTP/1.1'",
+            "Invalid request from ip=1.2.3.4: Invalid HTTP request line [redacted]",
+        ),
+        (
+            "Invalid request from ip=1.2.3.4: Invalid HTTP Header: 'X\"\\' SECRET'",
+            "Invalid request from ip=1.2.3.4: Invalid HTTP Header [redacted]",
+        ),
+        (
+            "Invalid request from ip=: Request Line is too large (5000 > 2048)",
+            "Invalid request from ip=: Request Line is too large [redacted]",
+        ),
+        (
+            "Invalid request from ip=1.2.3.4: Contradictory scheme headers",
+            "Invalid request from ip=1.2.3.4: Contradictory scheme headers",
+        ),
+        ("Error handling request GET /api/x?key=SECRET", "Error handling request GET /api/x?[redacted]"),
+        (
+            "Error handling request GET http://u:SECRET@h/x#api_key=SECRET",
+            "Error handling request GET http://[redacted]@h/x#[redacted]",
+        ),
+        ("sent Bearer SECRET and basic SECRET", "sent Bearer [redacted] and basic [redacted]"),
+        ("Booting worker with pid: 12", "Booting worker with pid: 12"),
+        (
+            "Worker (pid:12) was sent SIGKILL! Perhaps out of memory?",
+            "Worker (pid:12) was sent SIGKILL! Perhaps out of memory?",
+        ),
+        ("Can't connect to ('127.0.0.1', 8000)", "Can't connect to ('127.0.0.1', 8000)"),
+    ],
+)
 def test_gunicorns_own_messages_lose_what_a_client_sent_and_keep_the_rest(message, logged):
     assert redact_text(message) == logged
 

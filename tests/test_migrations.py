@@ -3,10 +3,10 @@
 import psycopg
 import pytest
 import sqlalchemy as sa
+from harness import flask_command
 
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
-from harness import flask_command
 
 HEAD = "0001_accounts"
 

@@ -4,10 +4,9 @@ import subprocess
 import tempfile
 
 import pytest
+from harness import curl, requires
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
-
-from harness import curl, requires
 
 SAMPLE_QUERIES = {
     "/api/corridors": [""],
@@ -132,7 +131,8 @@ def test_every_limited_operation_documents_its_429_and_budget_headers(document):
             continue
         refused = responses["429"]
         assert refused["content"] == {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-        assert {name for name, header in refused["headers"].items() if header.get("required")} == {"Retry-After", *budget}
+        required = {name for name, header in refused["headers"].items() if header.get("required")}
+        assert required == {"Retry-After", *budget}
         assert refused["headers"]["Retry-After"]["schema"] == {"type": "integer", "minimum": 1}
         assert budget <= set(responses["200"]["headers"]), path
 
@@ -151,7 +151,9 @@ def test_every_error_is_problem_details(document):
         assert "200" in responses and "400" in responses, path
         for status, response in responses.items():
             if status.startswith(("4", "5")):
-                assert response["content"] == {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+                assert response["content"] == {
+                    "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
+                }
 
 
 def test_every_property_has_description_and_example(document):
@@ -165,8 +167,10 @@ def test_every_property_has_description_and_example(document):
 
 def test_benchmark_figures_that_can_be_missing_are_nullable(document):
     schemas = document["components"]["schemas"]
-    for name, props in [("Benchmark", ["avg_cost_pct", "weighted_avg_cost_pct", "smart_avg_cost_pct"]),
-                        ("BenchmarkResponse", ["avgCost", "weightedAvgCost", "smartAvgCost"])]:
+    for name, props in [
+        ("Benchmark", ["avg_cost_pct", "weighted_avg_cost_pct", "smart_avg_cost_pct"]),
+        ("BenchmarkResponse", ["avgCost", "weightedAvgCost", "smartAvgCost"]),
+    ]:
         assert [schemas[name]["properties"][prop].get("nullable") for prop in props] == [True] * 3
         for prop in ("cheapest", "costliest"):  # the corridor's schema, or null: not "or any object"
             nested = schemas[name]["properties"][prop]
@@ -192,12 +196,16 @@ def test_docs_page_is_served_offline(client):
     page = client.get("/api/docs")
     assert page.status_code == 200 and page.mimetype == "text/html"
     assert page.headers["Content-Security-Policy"] == (
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+    )
     assert page.headers["X-Frame-Options"] == "DENY"
     html = page.get_data(as_text=True)
     assert "http://" not in html and "https://" not in html
-    for name, mimetype in [("swagger-ui.css", "text/css"), ("swagger-ui-bundle.js", "text/javascript"),
-                           ("docs.js", "text/javascript")]:
+    for name, mimetype in [
+        ("swagger-ui.css", "text/css"),
+        ("swagger-ui-bundle.js", "text/javascript"),
+        ("docs.js", "text/javascript"),
+    ]:
         asset = client.get(f"/api/docs/assets/{name}")
         assert asset.status_code == 200 and asset.mimetype == mimetype
         assert f"/api/docs/assets/{name}" in html
@@ -211,10 +219,24 @@ def test_docs_render_every_operation_in_headless_chromium(server, document):
     assert "swagger-ui" in curl(f"{base}/api/docs")
     with tempfile.TemporaryDirectory() as profile:
         dom = subprocess.run(
-            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={profile}", "--virtual-time-budget=15000", "--dump-dom", f"{base}/api/docs"],
-            capture_output=True, text=True, timeout=90,
+            [
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--virtual-time-budget=15000",
+                "--dump-dom",
+                f"{base}/api/docs",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=90,
         ).stdout
     for path in document["paths"]:
         assert f'class="opblock-summary-path" data-path="{path}"' in dom, path

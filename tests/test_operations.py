@@ -5,16 +5,21 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import HASHED_KEY, RAW_KEY, start_gunicorn, stop
 from harness import ROOT, curl, requires
+
 from corridor.settings import ConfigError
 
 
 def test_400_half_sent_requests_do_not_stall_a_normal_one(server):
     base, _, _ = server
-    result = subprocess.run([sys.executable, "scripts/slow_clients.py", base, "--connections", "400", "--hold", "1", "--limit", "3"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "scripts/slow_clients.py", base, "--connections", "400", "--hold", "1", "--limit", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     seconds = float(re.search(r"answered 200 in ([\d.]+) s", result.stdout).group(1))
     assert seconds < 3  # milliseconds when served; a stalled server answers in 10 s or never
@@ -41,8 +46,9 @@ def test_forwarded_for_sets_the_client_address_from_trusted_hops_only(make_app):
             seen.append(request.remote_addr)
             return {"ok": True}
 
-        app.test_client().get("/whoami", headers={"X-Forwarded-For": "198.51.100.7"},
-                              environ_base={"REMOTE_ADDR": "10.0.0.2"})
+        app.test_client().get(
+            "/whoami", headers={"X-Forwarded-For": "198.51.100.7"}, environ_base={"REMOTE_ADDR": "10.0.0.2"}
+        )
     assert seen == ["10.0.0.2", "198.51.100.7"]
 
 
@@ -77,17 +83,31 @@ def test_gunicorn_request_limits(server):
 def test_logs_have_the_start_up_line_access_lines_and_no_secrets(server):
     base, process, log = server
     body = curl("-H", f"Authorization: Bearer {RAW_KEY}", "-H", "X-Request-ID: ops-1", f"{base}/api/corridors")
-    curl("-o", "/dev/null", "-H", f"Authorization: Bearer {HASHED_KEY}x", f"{base}/api/providers?corridor=USD_MXN&amount=5")
+    curl(
+        "-o",
+        "/dev/null",
+        "-H",
+        f"Authorization: Bearer {HASHED_KEY}x",
+        f"{base}/api/providers?corridor=USD_MXN&amount=5",
+    )
     curl("-o", "/dev/null", "-H", f"Authorization: Basic {RAW_KEY}", f"{base}/api/midrate?from=USD&token={RAW_KEY}")
     curl("-o", "/dev/null", f"{base}/api/poc/corridors?from=USD&to=MXN")
     stop(process)
     text = log.read_text()
-    assert re.search(r"Loaded \S+/seed_data\.json: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
-                     r"\d+ currencies; 1 operator API key\(s\) live\.", text)
-    line = re.compile(r'^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) "(\w+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-) (\d+)ms 127\.0\.0\.1$', re.M)
+    assert re.search(
+        r"Loaded \S+/seed_data\.json: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
+        r"\d+ currencies; 1 operator API key\(s\) live\.",
+        text,
+    )
+    line = re.compile(
+        r'^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) '
+        r'"(\w+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-) (\d+)ms 127\.0\.0\.1$',
+        re.M,
+    )
     lines = line.findall(text)  # in the order workers wrote them, which may not be the requests'
-    assert [l[1:5] for l in lines if l[0] == "ops-1"] == [("GET", "/api/corridors", "200", str(len(body.encode())))]
-    assert any(l[2] == "/api/midrate" and l[3] == "401" for l in lines)
-    assert any(l[2] == "/api/poc/corridors" and l[3] == "200" for l in lines)
+    assert [line[1:5] for line in lines if line[0] == "ops-1"] == [
+        ("GET", "/api/corridors", "200", str(len(body.encode())))]
+    assert any(line[2] == "/api/midrate" and line[3] == "401" for line in lines)
+    assert any(line[2] == "/api/poc/corridors" and line[3] == "200" for line in lines)
     for secret in (RAW_KEY, HASHED_KEY, "Bearer", "Basic"):
         assert secret not in text

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from expected import active, corridor_costs, group_b_entries, key, pct, shipped_seed
 
 ACTIVE = active(shipped_seed())
@@ -110,19 +109,27 @@ def test_the_charts_say_what_they_draw(client):
 def test_the_rate_chart_draws_the_last_year_or_says_why_not(client):
     assert '<polyline class="rate" points="' in page(client, "/?corridor=GBP_INR")
     html = page(client, "/?corridor=USD_NGN")
-    assert '<p class="no-history">No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it is held.</p>' in html
+    assert (
+        '<p class="no-history">No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it '
+        'is held.</p>'
+        in html
+    )
 
 
 def test_every_corridor_is_listed_with_its_sdg_status(client):
     html = page(client)
-    rows = re.findall(r'<tr><th scope="row"><a href="/\?corridor=([A-Z_]+)">[^<]+</a></th><td>([^<]+)</td><td>[^<]+</td>'
-                      r'<td>([^<]+)</td>', html)
+    rows = re.findall(
+        r'<tr><th scope="row"><a href="/\?corridor=([A-Z_]+)">[^<]+</a></th><td>([^<]+)</td><td>[^<]+</td>'
+        r"<td>([^<]+)</td>",
+        html,
+    )
     assert [(k, avg) for k, avg, _ in rows] == [(key(c), pct(corridor_costs(shipped_seed(), c)["avg"])) for c in ACTIVE]
     assert {status for *_, status in rows} <= {"✓ met", "✗ not met"}
 
 
-@pytest.mark.parametrize("name, mimetype", [("page.js", "text/javascript"), ("page.css", "text/css"),
-                                            ("favicon.svg", "image/svg+xml")])
+@pytest.mark.parametrize(
+    "name, mimetype", [("page.js", "text/javascript"), ("page.css", "text/css"), ("favicon.svg", "image/svg+xml")]
+)
 def test_the_page_files_are_served(client, name, mimetype):
     response = client.get(f"/assets/{name}")
     assert response.status_code == 200 and response.mimetype == mimetype

@@ -18,11 +18,11 @@ import time
 import urllib.parse
 
 import pytest
+from conftest import RAW_KEY, running_gunicorn
+from harness import DIRECT, ROOT, requires, skip_without
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import RAW_KEY, running_gunicorn
-from harness import DIRECT, ROOT, requires, skip_without
 from scripts.page_screenshots import SHOTS, SIZES, chrome, screenshot
 
 pytestmark = requires("chromium", "chromedriver")
@@ -180,7 +180,8 @@ def test_the_amount_field_follows_a_corridor_and_mode_change_in_place(driver, ba
     label, hint, placeholder, value, _, columns = driver.execute_script(AMOUNT_FIELD)
     assert (label, hint, placeholder, value) == ("They receive (INR)", "In INR: what must arrive.", "18,991", "1000")
     assert columns[2:5] == ["You send (GBP)", "Fees (GBP)", "Total paid (GBP)"]
-    assert driver.find_element(By.CSS_SELECTOR, "#providers caption").text == "Ranked by total paid to deliver 1,000.00 INR"
+    caption = driver.find_element(By.CSS_SELECTOR, "#providers caption").text
+    assert caption == "Ranked by total paid to deliver 1,000.00 INR"
 
 
 def test_cost_chart_has_one_bar_per_provider_after_each_update(driver, base):
@@ -247,7 +248,10 @@ def test_axe_finds_no_serious_or_critical_violation(driver, base, axe_source):
         driver.set_window_size(width, height)
         violations = driver.execute_async_script(RUN_AXE)
         assert "error" not in violations, violations
-        found += [f"at {width} px: {v['id']} ({v['impact']}): {v['help']}\n"
-                  + "\n".join(f"  {node['target']}: {node['summary']}" for node in v["nodes"])
-                  for v in violations if v["impact"] in ("serious", "critical")]
+        found += [
+            f"at {width} px: {v['id']} ({v['impact']}): {v['help']}\n"
+            + "\n".join(f"  {node['target']}: {node['summary']}" for node in v["nodes"])
+            for v in violations
+            if v["impact"] in ("serious", "critical")
+        ]
     assert found == [], "\n".join(found)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from corridor.web.errors import ApiError, shown
-from corridor.web.queries import QueryParser
+from corridor.api.queries import QueryParser
+from corridor.service.errors import ApiError, shown
 from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 
@@ -25,16 +25,39 @@ def test_parameters_load_as_normalised_values(app, schema, args, loaded):
     assert load(app, schema, args) == loaded
 
 
-@pytest.mark.parametrize("args, code, detail", [
-    ([("corridor", "USD_MXN"), ("amount", "1e3")], "invalid_parameter", "Query parameter 'amount' must be a plain decimal"),
-    ([("corridor", "USD_MXN"), ("payout", "pigeon")], "invalid_parameter", "Query parameter 'payout' must be one of"),
-    ([("corridor", "USD_MXN"), ("sort", "")], "missing_parameter", "Query parameter 'sort' needs a value"),
-    ([("amount", "10")], "missing_parameter", "Query parameter 'corridor' needs a value"),
-    ([("sort", "fast"), ("amount", "x"), ("corridor", "US")], "invalid_parameter", "Query parameter 'corridor' must be"),
-    ([("sort", "fast"), ("amount", "x"), ("corridor", "USD_MXN")], "invalid_parameter", "Query parameter 'amount' must be"),
-    ([("amount", "x"), ("bogus", "1")], "invalid_parameter", "Unknown query parameter 'bogus'"),
-    ([("corridor", "USD_MXN"), ("corridor", "USD_MXN")], "invalid_parameter", "Query parameter 'corridor' is given more than once"),
-])
+@pytest.mark.parametrize(
+    "args, code, detail",
+    [
+        (
+            [("corridor", "USD_MXN"), ("amount", "1e3")],
+            "invalid_parameter",
+            "Query parameter 'amount' must be a plain decimal",
+        ),
+        (
+            [("corridor", "USD_MXN"), ("payout", "pigeon")],
+            "invalid_parameter",
+            "Query parameter 'payout' must be one of",
+        ),
+        ([("corridor", "USD_MXN"), ("sort", "")], "missing_parameter", "Query parameter 'sort' needs a value"),
+        ([("amount", "10")], "missing_parameter", "Query parameter 'corridor' needs a value"),
+        (
+            [("sort", "fast"), ("amount", "x"), ("corridor", "US")],
+            "invalid_parameter",
+            "Query parameter 'corridor' must be",
+        ),
+        (
+            [("sort", "fast"), ("amount", "x"), ("corridor", "USD_MXN")],
+            "invalid_parameter",
+            "Query parameter 'amount' must be",
+        ),
+        ([("amount", "x"), ("bogus", "1")], "invalid_parameter", "Unknown query parameter 'bogus'"),
+        (
+            [("corridor", "USD_MXN"), ("corridor", "USD_MXN")],
+            "invalid_parameter",
+            "Query parameter 'corridor' is given more than once",
+        ),
+    ],
+)
 def test_the_first_failure_answers(app, args, code, detail):
     with pytest.raises(ApiError) as caught:
         load(app, CorridorQuery(), args)

@@ -1,7 +1,6 @@
 """Quotes: amount, payout and sort on both providers endpoints, and the quote figures."""
 
 import pytest
-
 from expected import active, group_a_entries, half_up, key, pct, ranked, reference_amount, shipped_seed
 
 ACTIVE = active(shipped_seed())
@@ -27,7 +26,10 @@ def group_b(client, query):
         ("amount=1000", {"amount": 1000.0}),
         ("amount=25.5&sort=speed", {"amount": 25.5, "sort": "speed"}),
         ("payout=cash_pickup", {"payout": "cash_pickup"}),
-        ("sort=score&payout=bank_deposit&amount=999999999.99", {"sort": "score", "payout": "bank_deposit", "amount": 999999999.99}),
+        (
+            "sort=score&payout=bank_deposit&amount=999999999.99",
+            {"sort": "score", "payout": "bank_deposit", "amount": 999999999.99},
+        ),
         ("sort=cost", {}),
     ],
 )
@@ -35,17 +37,45 @@ def test_group_a_quotes_match_the_data(client, auth, raw_seed, corridor, query, 
     assert group_a(client, auth, f"corridor={key(corridor)}&{query}") == group_a_entries(raw_seed, corridor, **options)
 
 
-@pytest.mark.parametrize("query, options", [("amount=5000&payout=mobile_wallet", {"amount": 5000.0, "payout": "mobile_wallet"}),
-                                            ("sort=speed", {"sort": "speed"})])
+@pytest.mark.parametrize(
+    "query, options",
+    [
+        ("amount=5000&payout=mobile_wallet", {"amount": 5000.0, "payout": "mobile_wallet"}),
+        ("sort=speed", {"sort": "speed"}),
+    ],
+)
 @pytest.mark.parametrize("corridor", ACTIVE[:6], ids=key)
 def test_group_b_quotes_agree_with_group_a(client, auth, raw_seed, corridor, query, options):
     a = group_a(client, auth, f"corridor={key(corridor)}&{query}")
     b = group_b(client, f"corridor={key(corridor)}&{query}")
     assert (b["corridor"], b["count"]) == (key(corridor), len(a))
-    assert [(e["rank"], e["provider"], e["rate"], e["fee"], e["trueCostPct"], e["sendAmount"], e["feeTotal"],
-             e["recipientGets"], e["settlementMinutes"]) for e in b["providers"]] == [
-        (e["rank"], e["provider"], e["rate"], e["flat_fee"], pct(r["cost"]), e["send_amount"], e["fee_total"],
-         e["recipient_gets"], e["settlement_minutes"]) for e, r in zip(a, ranked(raw_seed, corridor, **options))]
+    assert [
+        (
+            e["rank"],
+            e["provider"],
+            e["rate"],
+            e["fee"],
+            e["trueCostPct"],
+            e["sendAmount"],
+            e["feeTotal"],
+            e["recipientGets"],
+            e["settlementMinutes"],
+        )
+        for e in b["providers"]
+    ] == [
+        (
+            e["rank"],
+            e["provider"],
+            e["rate"],
+            e["flat_fee"],
+            pct(r["cost"]),
+            e["send_amount"],
+            e["fee_total"],
+            e["recipient_gets"],
+            e["settlement_minutes"],
+        )
+        for e, r in zip(a, ranked(raw_seed, corridor, **options), strict=True)
+    ]
 
 
 def test_a_flat_fee_weighs_more_on_a_small_amount(client, auth):
@@ -98,8 +128,34 @@ def test_corridor_summaries_stay_at_the_reference_amount(client, auth):
 
 @pytest.mark.parametrize(
     "value",
-    ["0", "-1", "abc", "1e3", "1.234", "NaN", "Infinity", "-Infinity", "1000000000.01", "1000000001", "99999999999",
-     "0.00", "0.0", "01", "1.", ".5", "+5", " 5", "5 ", "1,000", "1_000", "١٠٠", "１００", "5\n", "0x10", "inf"],
+    [
+        "0",
+        "-1",
+        "abc",
+        "1e3",
+        "1.234",
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "1000000000.01",
+        "1000000001",
+        "99999999999",
+        "0.00",
+        "0.0",
+        "01",
+        "1.",
+        ".5",
+        "+5",
+        " 5",
+        "5 ",
+        "1,000",
+        "1_000",
+        "١٠٠",
+        "１００",
+        "5\n",
+        "0x10",
+        "inf",
+    ],
 )
 @pytest.mark.parametrize("endpoint", ["/api/providers", "/api/poc/providers"])
 def test_invalid_amounts(client, auth, endpoint, value):
@@ -120,8 +176,16 @@ def test_valid_amounts(client, auth, value):
 
 @pytest.mark.parametrize(
     "query, name",
-    [("payout=crypto", "payout"), ("payout=CASH_PICKUP", "payout"), ("payout=", None), ("sort=cheapest", "sort"),
-     ("sort=Cost", "sort"), ("sort=", None), ("amount=", None), ("sort=cost&sort=speed", "sort")],
+    [
+        ("payout=crypto", "payout"),
+        ("payout=CASH_PICKUP", "payout"),
+        ("payout=", None),
+        ("sort=cheapest", "sort"),
+        ("sort=Cost", "sort"),
+        ("sort=", None),
+        ("amount=", None),
+        ("sort=cost&sort=speed", "sort"),
+    ],
 )
 def test_invalid_payout_and_sort(client, auth, query, name):
     for endpoint in ("/api/providers", "/api/poc/providers"):

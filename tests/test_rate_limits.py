@@ -10,7 +10,7 @@ import pytest
 from conftest import HASHED_KEY, RAW_KEY
 from holders import CSRF, PASSWORD
 
-from corridor.data import rate_counts
+from corridor.limits import counts as rate_counts
 from corridor.settings import ConfigError
 
 PUBLIC_URL = "/api/poc/corridors/1"
@@ -53,13 +53,20 @@ def test_each_api_key_has_its_own_budget_apart_from_the_address(make_app, auth):
     for key in (RAW_KEY, HASHED_KEY):
         bearer = {"Authorization": f"Bearer {key}"}
         answers = [client.get("/api/corridors", headers=bearer) for _ in range(3)]
-        assert [(a.status_code, a.headers["RateLimit-Remaining"]) for a in answers] == [(200, "2"), (200, "1"), (200, "0")]
+        assert [(a.status_code, a.headers["RateLimit-Remaining"]) for a in answers] == [
+            (200, "2"),
+            (200, "1"),
+            (200, "0"),
+        ]
         assert_refused(client.get("/api/midrate?from=USD&to=MXN", headers=bearer), "3 per minute for this API key")
     assert [client.get(PUBLIC_URL).status_code for _ in range(3)] == [200, 200, 429]
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong-key-0123456789"},
-                                     {"Authorization": f"Bearer cor_{'x' * 43}"}], ids=["none", "wrong", "made-up"])
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Authorization": "Bearer wrong-key-0123456789"}, {"Authorization": f"Bearer cor_{'x' * 43}"}],
+    ids=["none", "wrong", "made-up"],
+)
 def test_a_request_without_a_valid_key_counts_against_its_address_not_a_key(make_app, auth, headers):
     client = limited_app(make_app, RATE_LIMIT_API="2/minute", RATE_LIMIT_PUBLIC="2/minute").test_client()
     refused = [client.get("/api/corridors", headers=headers) for _ in range(3)]
@@ -77,8 +84,10 @@ def test_health_is_never_limited(make_app):
     assert client.get(PUBLIC_URL).status_code == 429
 
 
-@pytest.mark.parametrize("path", ["/", "/api/docs", "/api/openapi.json", "/api/poc/guide", "/account/login",
-                                  "/account/signup", "/no/such/path"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/api/docs", "/api/openapi.json", "/api/poc/guide", "/account/login", "/account/signup", "/no/such/path"],
+)
 def test_the_page_docs_account_pages_and_unknown_paths_count_against_the_address(make_app, path):
     client = limited_app(make_app, RATE_LIMIT_PUBLIC="2/minute").test_client()
     first, second, third = (client.get(path) for _ in range(3))
@@ -86,13 +95,16 @@ def test_the_page_docs_account_pages_and_unknown_paths_count_against_the_address
     assert third.status_code == 429 and third.headers["Retry-After"] == third.headers["RateLimit-Reset"]
 
 
-@pytest.mark.parametrize("first, second, shared", [
-    ("198.51.100.7", "198.51.100.8", False),
-    ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9", True),  # one /64
-    ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
-    ("::ffff:198.51.100.7", "::ffff:198.51.100.8", False),  # IPv4 clients of a dual-stack socket
-    ("::ffff:198.51.100.7", "198.51.100.7", True),
-])
+@pytest.mark.parametrize(
+    "first, second, shared",
+    [
+        ("198.51.100.7", "198.51.100.8", False),
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9", True),  # one /64
+        ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
+        ("::ffff:198.51.100.7", "::ffff:198.51.100.8", False),  # IPv4 clients of a dual-stack socket
+        ("::ffff:198.51.100.7", "198.51.100.7", True),
+    ],
+)
 def test_addresses_have_budgets_of_their_own_and_an_ipv6_64_is_one(make_app, first, second, shared):
     client = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute").test_client()
     assert client.get(PUBLIC_URL, environ_base={"REMOTE_ADDR": first}).status_code == 200
@@ -108,17 +120,20 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(make_app):
     assert client.get(PUBLIC_URL, headers={"X-Forwarded-For": "203.0.113.1"}, environ_base=proxy).status_code == 429
 
 
-@pytest.mark.parametrize("query, cost", [
-    pytest.param("date=2026-10-26", 1, id="one-date"),
-    pytest.param("start=2026-09-19&end=2026-10-30", 1, id="41-days"),
-    pytest.param("start=2026-09-18&end=2026-10-30", 2, id="42-days"),
-    pytest.param("", 9, id="default-year-daily"),
-    pytest.param("interval=week", 2, id="year-weekly"),
-    pytest.param("start=2024-10-30&end=2026-10-30&interval=month", 1, id="two-years-monthly"),
-    pytest.param("start=1999-01-04&end=2026-10-30&interval=month", 12, id="every-month-since-1999"),
-    pytest.param("start=1999-01-04&end=2026-10-30&format=csv", 242, id="every-day-since-1999"),
-    pytest.param("start=1900-01-01&end=2999-12-31", 242, id="clamped-to-the-history"),
-])
+@pytest.mark.parametrize(
+    "query, cost",
+    [
+        pytest.param("date=2026-10-26", 1, id="one-date"),
+        pytest.param("start=2026-09-19&end=2026-10-30", 1, id="41-days"),
+        pytest.param("start=2026-09-18&end=2026-10-30", 2, id="42-days"),
+        pytest.param("", 9, id="default-year-daily"),
+        pytest.param("interval=week", 2, id="year-weekly"),
+        pytest.param("start=2024-10-30&end=2026-10-30&interval=month", 1, id="two-years-monthly"),
+        pytest.param("start=1999-01-04&end=2026-10-30&interval=month", 12, id="every-month-since-1999"),
+        pytest.param("start=1999-01-04&end=2026-10-30&format=csv", 242, id="every-day-since-1999"),
+        pytest.param("start=1900-01-01&end=2999-12-31", 242, id="clamped-to-the-history"),
+    ],
+)
 @pytest.mark.parametrize("group", ["poc", "api"])
 def test_a_history_range_costs_one_more_per_30_rates_it_can_hold(make_app, auth, query, cost, group):
     client = limited_app(make_app, RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_API="300/minute").test_client()
@@ -145,8 +160,10 @@ def test_a_range_costing_more_than_is_left_is_refused_before_any_work(make_app):
     client = limited_app(make_app, RATE_LIMIT_PUBLIC="30/minute").test_client()
     for _ in range(5):
         client.get(PUBLIC_URL)
-    assert_refused(client.get("/api/poc/history?from=USD&to=JPY&start=1999-01-04&end=2026-10-30&interval=week"),
-                   "30 per minute for your address")
+    assert_refused(
+        client.get("/api/poc/history?from=USD&to=JPY&start=1999-01-04&end=2026-10-30&interval=week"),
+        "30 per minute for your address",
+    )
     assert client.get(PUBLIC_URL).status_code == 429  # what it asked for is spent
 
 
@@ -192,8 +209,10 @@ def test_wrong_passwords_from_one_address_never_lock_the_owner_out_at_another(ma
 def test_failed_sign_ins_for_an_email_are_limited_from_any_address_at_ten_times_the_sign_in_budget(make_app):
     app = limited_app(make_app, RATE_LIMIT_LOGIN="1/minute")
     email = f"{uuid.uuid4().hex}@example.com"
-    statuses = [attempt(sign_in_client(app, f"198.51.100.{n}"), "login", email.upper() if n % 2 else email).status_code
-                for n in range(70, 81)]
+    statuses = [
+        attempt(sign_in_client(app, f"198.51.100.{n}"), "login", email.upper() if n % 2 else email).status_code
+        for n in range(70, 81)
+    ]
     assert statuses == [400] * 10 + [429]
     refused = attempt(sign_in_client(app, "198.51.100.90"), "login", email)
     assert "Too many requests: 10 per minute for failed sign-ins for this email." in refused.text
@@ -232,20 +251,34 @@ def test_limits_off_refuse_nothing_and_send_no_headers(make_app):
     assert {name for a in answers for name, _ in a.headers if name.startswith("RateLimit")} == set()
 
 
-@pytest.mark.parametrize("setting, value, message", [
-    ("RATE_LIMITS", "yes", "RATE_LIMITS must be on or off, not 'yes'."),
-    ("RATE_LIMIT_API", "600", "RATE_LIMIT_API must be one limit such as 600/minute"),
-    ("RATE_LIMIT_PUBLIC", "10/minute;5/second", "RATE_LIMIT_PUBLIC must be one limit such as 600/minute"),
-    ("RATE_LIMIT_LOGIN", "0/minute", "RATE_LIMIT_LOGIN must be one limit such as 600/minute"),
-    ("RATE_LIMIT_LOGIN", "ten/fortnight", "RATE_LIMIT_LOGIN must be one limit such as 600/minute"),
-    ("RATE_LIMIT_LOGIN", "10/minute|5/second", "RATE_LIMIT_LOGIN must be one limit such as 600/minute"),
-    ("RATE_LIMIT_API", "600/month", "RATE_LIMIT_API must be one limit such as 600/minute"),
-    ("RATE_LIMIT_STORAGE", "redis://127.0.0.1:6379/0?socket_timeout=abc",
-     "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db, not 'redis://127.0.0.1:6379'"),
-    ("RATE_LIMIT_STORAGE", "memcached://127.0.0.1:11211", "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db"),
-    ("RATE_LIMIT_STORAGE", "redis://", "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db"),
-    ("RATE_LIMIT_STORAGE", "redis://127.0.0.1:port/0", "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db"),
-])
+@pytest.mark.parametrize(
+    "setting, value, message",
+    [
+        ("RATE_LIMITS", "yes", "RATE_LIMITS must be on or off, not 'yes'."),
+        ("RATE_LIMIT_API", "600", "RATE_LIMIT_API must be one limit such as 600/minute"),
+        ("RATE_LIMIT_PUBLIC", "10/minute;5/second", "RATE_LIMIT_PUBLIC must be one limit such as 600/minute"),
+        ("RATE_LIMIT_LOGIN", "0/minute", "RATE_LIMIT_LOGIN must be one limit such as 600/minute"),
+        ("RATE_LIMIT_LOGIN", "ten/fortnight", "RATE_LIMIT_LOGIN must be one limit such as 600/minute"),
+        ("RATE_LIMIT_LOGIN", "10/minute|5/second", "RATE_LIMIT_LOGIN must be one limit such as 600/minute"),
+        ("RATE_LIMIT_API", "600/month", "RATE_LIMIT_API must be one limit such as 600/minute"),
+        (
+            "RATE_LIMIT_STORAGE",
+            "redis://127.0.0.1:6379/0?socket_timeout=abc",
+            "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db, not 'redis://127.0.0.1:6379'",
+        ),
+        (
+            "RATE_LIMIT_STORAGE",
+            "memcached://127.0.0.1:11211",
+            "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db",
+        ),
+        ("RATE_LIMIT_STORAGE", "redis://", "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db"),
+        (
+            "RATE_LIMIT_STORAGE",
+            "redis://127.0.0.1:port/0",
+            "RATE_LIMIT_STORAGE must be memory:// or redis://host:port/db",
+        ),
+    ],
+)
 def test_bad_settings_refuse_to_start_and_say_which(make_app, setting, value, message):
     with pytest.raises(ConfigError) as refused:
         make_app(**{"RATE_LIMITS": "off", setting: value})
@@ -269,13 +302,15 @@ def silent_port():
 
 
 @pytest.mark.parametrize("store", ["refused", "hangs"])
-def test_an_unreachable_store_serves_everything_and_warns_once_a_minute(make_app, caplog, monkeypatch, silent_port,
-                                                                       store):
+def test_an_unreachable_store_serves_everything_and_warns_once_a_minute(
+    make_app, caplog, monkeypatch, silent_port, store
+):
     from harness import unused_port
 
     port = unused_port() if store == "refused" else silent_port
-    app = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute",
-                      RATE_LIMIT_STORAGE=f"redis://:s3cret-pass@127.0.0.1:{port}/0")
+    app = limited_app(
+        make_app, RATE_LIMIT_PUBLIC="1/minute", RATE_LIMIT_STORAGE=f"redis://:s3cret-pass@127.0.0.1:{port}/0"
+    )
     clock = [1000.0]
     monkeypatch.setattr(rate_counts, "monotonic", lambda: clock[0])
     client = app.test_client()
@@ -299,8 +334,14 @@ def test_an_unreachable_store_serves_everything_and_warns_once_a_minute(make_app
 
 
 def test_two_apps_on_one_redis_share_one_budget(make_app, redis_url, auth):
-    first, second = (limited_app(make_app, RATE_LIMIT_API="4/minute", RATE_LIMIT_STORAGE=redis_url).test_client()
-                     for _ in range(2))
+    first, second = (
+        limited_app(make_app, RATE_LIMIT_API="4/minute", RATE_LIMIT_STORAGE=redis_url).test_client() for _ in range(2)
+    )
     answers = [(first if n % 2 else second).get("/api/corridors", headers=auth) for n in range(5)]
     assert [(a.status_code, a.headers["RateLimit-Remaining"]) for a in answers] == [
-        (200, "3"), (200, "2"), (200, "1"), (200, "0"), (429, "0")]
+        (200, "3"),
+        (200, "2"),
+        (200, "1"),
+        (200, "0"),
+        (429, "0"),
+    ]

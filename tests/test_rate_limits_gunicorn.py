@@ -113,12 +113,12 @@ def test_a_store_made_before_gevent_patched_the_worker_opens_without_stopping_it
     script = textwrap.dedent(f"""
         import logging
         from limits import parse
-        from corridor.data.rate_counts import RateLimits
+        from corridor.limits.counts import RateLimits
         limits = RateLimits({uri!r}, {{"public": parse("100/minute")}}, logging.getLogger())
         from gevent import monkey
         monkey.patch_all()
         import gevent
-        jobs = [gevent.spawn(limits.charge, "public", f"192.0.2.{{n}}") for n in range(16)]
+        jobs = [gevent.spawn(limits.count, "public", f"192.0.2.{{n}}") for n in range(16)]
         gevent.joinall(jobs, timeout=5)
         print(sum(job.successful() and job.value is not None for job in jobs))
     """)

@@ -5,7 +5,6 @@ from html import unescape
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-
 from expected import SEED
 
 DOCS = SEED.parent / "docs"

@@ -10,12 +10,12 @@ import sys
 import time
 
 import pytest
+from conftest import RAW_KEY, reread, running_gunicorn
+from harness import ROOT, curl, gunicorn_env, requires
 
 from bench.generate import generate
-from conftest import RAW_KEY, reread, running_gunicorn
 from bench.load import workers_of
-from harness import ROOT, curl, gunicorn_env, requires
-from corridor.web.refresher import Refresher
+from corridor.serving.refresher import Refresher
 
 NESTED = "[" * 200_000 + "]" * 200_000
 
@@ -165,15 +165,17 @@ def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path, name,
 
 
 def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_app, monkeypatch, caplog):
-    refresher = Refresher(make_app())
-    served = refresher.sources
+    app = make_app()
+    served = app.extensions["corridor"].data
 
     def broken(dataset, history):
         raise ArithmeticError("a figure overflowed")
 
-    monkeypatch.setattr("corridor.web.service.Catalog.build", broken)
+    monkeypatch.setattr("corridor.service.versions.Catalog.build", broken)
+    refresher = Refresher(app)
     refresher.reread()
-    assert refresher.sources is served
+    refresher.serve()
+    assert app.extensions["corridor"].data is served
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and errors[0].startswith("Data refresh refused; still serving ")
     assert re.search(r"seed_data\.json: cannot be served: ArithmeticError: a figure overflowed$", errors[0])

@@ -16,7 +16,8 @@ def test_ties_round_up_as_on_paper(value, places, text):
 
 
 @pytest.mark.parametrize(
-    "value, text", [(18.19745, "18.1975"), (0.0000380445, "3.80445e-05"), (26285.0, "26285.0"), (1.0, "1.0"), (0.0, "0.0")]
+    "value, text",
+    [(18.19745, "18.1975"), (0.0000380445, "3.80445e-05"), (26285.0, "26285.0"), (1.0, "1.0"), (0.0, "0.0")],
 )
 def test_rates_keep_six_significant_figures(value, text):
     assert repr(round_significant(value, 6)) == text

@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from conftest import build_app
 
 from bench.generate import generate
-from conftest import build_app
 from corridor.settings import ConfigError
 
 CORRIDORS = 2000

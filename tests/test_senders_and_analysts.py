@@ -3,7 +3,6 @@
 from statistics import fmean
 
 import pytest
-
 from conftest import ok_json
 from expected import active, corridor_costs, group_a_entries, group_b_entries, half_up, key, pct, shipped_seed
 
@@ -41,15 +40,30 @@ def test_total_paid_is_on_every_entry_in_every_mode(client, auth, url):
         assert entry["total_paid"] == half_up(entry["send_amount"] + entry["fee_total"])
 
 
-@pytest.mark.parametrize("query, detail", [
-    ("amount=100&receive_amount=5000", "Query parameter 'receive_amount' cannot be given with amount; give what is sent or what is received."),
-    ("receive_amount=1000000000000.01", "Query parameter 'receive_amount' must be a plain decimal above 0 and at most "
-                                        "1000000000000, with at most 2 decimals, such as 5000."),
-    ("receive_amount=0", "Query parameter 'receive_amount' must be a plain decimal above 0 and at most 1000000000000, "
-                         "with at most 2 decimals, such as 5000."),
-    ("receive_amount=1e3", "Query parameter 'receive_amount' must be a plain decimal above 0 and at most 1000000000000, "
-                           "with at most 2 decimals, such as 5000."),
-])
+@pytest.mark.parametrize(
+    "query, detail",
+    [
+        (
+            "amount=100&receive_amount=5000",
+            "Query parameter 'receive_amount' cannot be given with amount; give what is sent or what is received.",
+        ),
+        (
+            "receive_amount=1000000000000.01",
+            "Query parameter 'receive_amount' must be a plain decimal above 0 and at most "
+            "1000000000000, with at most 2 decimals, such as 5000.",
+        ),
+        (
+            "receive_amount=0",
+            "Query parameter 'receive_amount' must be a plain decimal above 0 and at most 1000000000000, "
+            "with at most 2 decimals, such as 5000.",
+        ),
+        (
+            "receive_amount=1e3",
+            "Query parameter 'receive_amount' must be a plain decimal above 0 and at most 1000000000000, "
+            "with at most 2 decimals, such as 5000.",
+        ),
+    ],
+)
 @pytest.mark.parametrize("prefix", ["/api", "/api/poc"])
 def test_bad_receive_amounts_are_400(client, auth, prefix, query, detail):
     response = client.get(f"{prefix}/providers?corridor=USD_MXN&{query}", headers=auth)
@@ -111,10 +125,16 @@ def test_benchmark_in_both_groups_equals_the_data(client, auth):
         "smartAvgCost": pct(expected["smart"]),
         "meetingTarget": expected["meeting"],
         "withOfferOver5Pct": expected["over_5"],
-        "cheapest": {"corridor": pair(expected["cheapest"][0]), "key": expected["cheapest"][0],
-                     "avgCost": pct(expected["cheapest"][1])},
-        "costliest": {"corridor": pair(expected["costliest"][0]), "key": expected["costliest"][0],
-                      "avgCost": pct(expected["costliest"][1])},
+        "cheapest": {
+            "corridor": pair(expected["cheapest"][0]),
+            "key": expected["cheapest"][0],
+            "avgCost": pct(expected["cheapest"][1]),
+        },
+        "costliest": {
+            "corridor": pair(expected["costliest"][0]),
+            "key": expected["costliest"][0],
+            "avgCost": pct(expected["costliest"][1]),
+        },
     }
 
 
@@ -139,12 +159,25 @@ def test_the_benchmark_is_null_where_there_is_nothing_to_average(make_app, seed_
         corridor["active"] = False
     client = make_app(seed_copy).test_client()
     assert client.get("/api/benchmark", headers=auth).get_json() == {
-        "corridor_count": 0, "avg_cost_pct": None, "weighted_avg_cost_pct": None, "smart_avg_cost_pct": None,
-        "corridors_meeting_target": 0, "corridors_with_offer_over_5_pct": 0, "cheapest": None, "costliest": None,
+        "corridor_count": 0,
+        "avg_cost_pct": None,
+        "weighted_avg_cost_pct": None,
+        "smart_avg_cost_pct": None,
+        "corridors_meeting_target": 0,
+        "corridors_with_offer_over_5_pct": 0,
+        "cheapest": None,
+        "costliest": None,
     }
     assert ok_json(client, "/api/poc/benchmark") == {
-        "ok": True, "corridorCount": 0, "avgCost": None, "weightedAvgCost": None, "smartAvgCost": None,
-        "meetingTarget": 0, "withOfferOver5Pct": 0, "cheapest": None, "costliest": None,
+        "ok": True,
+        "corridorCount": 0,
+        "avgCost": None,
+        "weightedAvgCost": None,
+        "smartAvgCost": None,
+        "meetingTarget": 0,
+        "withOfferOver5Pct": 0,
+        "cheapest": None,
+        "costliest": None,
     }
 
 

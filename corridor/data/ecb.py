@@ -64,7 +64,8 @@ def _csv_in_zip(data: bytes) -> str:
 
 
 def parse_daily_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
-    """eurofxref-daily.xml's day and euro rates; ElementTree.ParseError, or ValueError or KeyError naming what is amiss."""
+    """eurofxref-daily.xml's day and euro rates; ElementTree.ParseError, or ValueError or KeyError naming what is
+    amiss."""
     # the ECB's file declares no DTD; expat in Python 3.11 refuses entity expansion attacks
     day = ElementTree.fromstring(data).find(f".//{_XML_NAMESPACE}Cube[@time]")
     if day is None:
@@ -82,7 +83,8 @@ def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
     else:
         day, month, year = values[0].split()  # "20 November 2026", whatever the locale
         date = dt.date(int(year), _MONTHS.index(month) + 1, int(day))
-    rates = {code: float(value) for code, value in zip(header[1:], values[1:]) if code and value not in ("", "N/A")}
+    given = zip(header[1:], values[1:], strict=False)  # a trailing comma makes one header more
+    rates = {code: float(value) for code, value in given if code and value not in ("", "N/A")}
     return date, rates
 
 
@@ -111,8 +113,9 @@ def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
     base = raw["rates"]["base"]
     if not any(base in {*feed.rates, feed.base} for feed in feeds):
         raise EcbError(f"No feed gives a {base} rate, so their rates cannot be re-based to {base}.")
-    before = build_dataset({**raw, "as_of": dt.date.fromisoformat(raw["as_of"]),
-                            "rates": {**raw["rates"], "sources": _sources_in(raw)}}).rates
+    before = build_dataset(
+        {**raw, "as_of": dt.date.fromisoformat(raw["as_of"]), "rates": {**raw["rates"], "sources": _sources_in(raw)}}
+    ).rates
     after = live_rates(before, feeds)
     given = {code for feed in feeds for code in {*feed.rates, feed.base}}
     report = ImportReport(ignored=sorted(given - set(table) - {base}))
@@ -133,5 +136,7 @@ def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
 
 
 def _sources_in(raw: dict) -> dict:
-    return {code: {"source": entry["source"], "date": dt.date.fromisoformat(entry["date"])}
-            for code, entry in raw["rates"].get("sources", {}).items()}
+    return {
+        code: {"source": entry["source"], "date": dt.date.fromisoformat(entry["date"])}
+        for code, entry in raw["rates"].get("sources", {}).items()
+    }

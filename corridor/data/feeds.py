@@ -9,7 +9,8 @@ import math
 import socket
 import threading
 import urllib.parse
-from typing import Any, Iterable, Mapping, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 from xml.etree import ElementTree
 
 from corridor import __version__
@@ -92,7 +93,7 @@ class _Fetch:
             self.body = self._get()
         except FeedError as err:
             self.error = str(err)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             self.error = f"no whole answer within {self.timeout:g} s"
         except http.client.IncompleteRead:
             self.error = "the answer was cut short"
@@ -127,7 +128,7 @@ class _Fetch:
             try:
                 self._connection.request("GET", target, headers={"User-Agent": f"corridor-api/{__version__}",
                                                                  "Accept-Encoding": "identity"})
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 raise
             except OSError as err:
                 raise FeedError(f"cannot connect: {_reason(err)}") from None

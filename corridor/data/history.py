@@ -91,7 +91,8 @@ def _parse(path: str, text: str) -> RateHistory:
         day = _day(path, line, row[0])
         if day in days:
             raise DataError(f"{path}: line {line}: the date {row[0]} is given twice.")
-        days[day] = [_rate(path, line, code, value) for code, value in zip(codes, row[1:] + [""] * len(codes))]
+        padded = row[1:] + [""] * len(codes)  # a short row: the rest of its currencies have no rate
+        days[day] = [_rate(path, line, code, value) for code, value in zip(codes, padded, strict=False)]
     if not days:
         raise DataError(f"{path}: the rate history holds no day.")
     ordered = sorted(days)
@@ -117,5 +118,7 @@ def _rate(path: str, line: int, code: str, text: str) -> float:
     except ValueError:
         rate = math.nan
     if not RATE_RANGE[0] <= rate <= RATE_RANGE[1]:  # the ECB's euro rates span 0.4 to 2 million
-        raise DataError(f"{path}: line {line}: the {code} rate {text[:20]!r} is not a number from 0.000001 to 1000000000.")
+        raise DataError(
+            f"{path}: line {line}: the {code} rate {text[:20]!r} is not a number from 0.000001 to 1000000000."
+        )
     return rate

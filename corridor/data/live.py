@@ -6,11 +6,21 @@ import dataclasses
 import datetime as dt
 import json
 import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
 
-from corridor.data.feeds import (FeedError, feed_url, frankfurter_latest, frankfurter_series, frankfurter_url, get,
-                                 merged_series, parse_ecb_daily, parse_frankfurter, shown_url)
+from corridor.data.feeds import (
+    FeedError,
+    feed_url,
+    frankfurter_latest,
+    frankfurter_series,
+    frankfurter_url,
+    get,
+    merged_series,
+    parse_ecb_daily,
+    parse_frankfurter,
+    shown_url,
+)
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
 from corridor.domain.rates import FeedRates, live_rates, rate_moves
 
@@ -85,8 +95,16 @@ class LiveRates:
 
     def report(self, dataset: Dataset) -> list[dict]:
         """Each feed as health shows it: source, status, date, checkedAt, error."""
-        return [{"source": feed.source, "status": feed.status, "date": feed.date(dataset),
-                 "checkedAt": feed.checked_at, "error": None if feed.url is None else feed.error} for feed in self.feeds]
+        return [
+            {
+                "source": feed.source,
+                "status": feed.status,
+                "date": feed.date(dataset),
+                "checkedAt": feed.checked_at,
+                "error": None if feed.url is None else feed.error,
+            }
+            for feed in self.feeds
+        ]
 
     @property
     def changed_at(self) -> dt.datetime | None:
@@ -96,19 +114,38 @@ class LiveRates:
 
 def report_json(report: list[dict]) -> bytes:
     """A report as JSON, dates and times in ISO 8601."""
-    return json.dumps([{**entry, "date": entry["date"] and entry["date"].isoformat(),
-                        "checkedAt": entry["checkedAt"] and entry["checkedAt"].isoformat()} for entry in report]).encode()
+    return json.dumps(
+        [
+            {
+                **entry,
+                "date": entry["date"] and entry["date"].isoformat(),
+                "checkedAt": entry["checkedAt"] and entry["checkedAt"].isoformat(),
+            }
+            for entry in report
+        ]
+    ).encode()
 
 
 def report_from_json(data: bytes) -> list[dict]:
     """A report written by `report_json`."""
-    return [{**entry, "date": entry["date"] and dt.date.fromisoformat(entry["date"]),
-             "checkedAt": entry["checkedAt"] and dt.datetime.fromisoformat(entry["checkedAt"])}
-            for entry in json.loads(data)]
+    return [
+        {
+            **entry,
+            "date": entry["date"] and dt.date.fromisoformat(entry["date"]),
+            "checkedAt": entry["checkedAt"] and dt.datetime.fromisoformat(entry["checkedAt"]),
+        }
+        for entry in json.loads(data)
+    ]
 
 
-def refresh_live(live: LiveRates, dataset: Dataset, ecb_history: set[str] | None, now: dt.datetime,
-                 log: logging.Logger, accept: bool = False) -> LiveRates:
+def refresh_live(
+    live: LiveRates,
+    dataset: Dataset,
+    ecb_history: set[str] | None,
+    now: dt.datetime,
+    log: logging.Logger,
+    accept: bool = False,
+) -> LiveRates:
     """Ask each feed once; what one gives replaces its rates in force, a fault keeps them (one log line).
 
     `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks,
@@ -119,6 +156,7 @@ def refresh_live(live: LiveRates, dataset: Dataset, ecb_history: set[str] | None
     in_force = live_rates(dataset.rates, live.feed_rates)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
+
         def ecb_day() -> tuple[FeedRates, str]:
             answer = get(ecb.url)
             return parse_ecb_daily(answer.body), answer.url
@@ -154,8 +192,15 @@ def _series_start(held: Mapping[str, Mapping[dt.date, float]], since: dt.date) -
     return max(min((max(days) for days in held.values() if days), default=since), since)
 
 
-def _tried(feed: FeedState, file_rates: Rates, in_force: Rates, now: dt.datetime, log: logging.Logger, accept: bool,
-           fetch: Callable[[], tuple[FeedRates, str]]) -> FeedState:
+def _tried(
+    feed: FeedState,
+    file_rates: Rates,
+    in_force: Rates,
+    now: dt.datetime,
+    log: logging.Logger,
+    accept: bool,
+    fetch: Callable[[], tuple[FeedRates, str]],
+) -> FeedState:
     """The feed after one try: its answer (and the URL it came from, after any redirect) served, held back, or
     refused."""
     day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
@@ -180,8 +225,9 @@ def _tried(feed: FeedState, file_rates: Rates, in_force: Rates, now: dt.datetime
     changed = feed.rates is None or (feed.rates.rates, feed.rates.dates) != (rates.rates, rates.dates)
     if changed:
         log.info("Rates feed %s (%s): %d rates of %s.", feed.source, shown_url(answered), len(rates.rates), rates.date)
-    return dataclasses.replace(feed, rates=rates, checked_at=now, error=None, held=None,
-                               changed_at=now if changed else feed.changed_at)
+    return dataclasses.replace(
+        feed, rates=rates, checked_at=now, error=None, held=None, changed_at=now if changed else feed.changed_at
+    )
 
 
 def _file_day(source: str, file_rates: Rates) -> dt.date | None:
@@ -199,15 +245,20 @@ def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | 
     wide = [code for code in moves if factor[code] > BROAD_MOVE]
     if factor[worst] > MOVE_FACTOR:
         base = in_force.base
-        move = (f"moves the {base}→{worst} rate {moves[worst]:.3g}-fold ({in_force.interbank[worst]:.6g} → "
-                f"{in_force.interbank[worst] * moves[worst]:.6g})")
+        move = (
+            f"moves the {base}→{worst} rate {moves[worst]:.3g}-fold ({in_force.interbank[worst]:.6g} → "
+            f"{in_force.interbank[worst] * moves[worst]:.6g})"
+        )
     elif len(wide) * 2 > len(moves):
         move = f"moves {len(wide)} of its {len(moves)} rates by more than {BROAD_MOVE - 1:.0%}"
     else:
         return None
     taken = live_rates(file_rates, [rates])
-    if all(taken.sources[code] == file_rates.sources[code]
-           and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code] for code in moves):
+    if all(
+        taken.sources[code] == file_rates.sources[code]
+        and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code]
+        for code in moves
+    ):
         return None
     return move
 
@@ -220,5 +271,6 @@ def _check_rebased(rates: FeedRates, base: str) -> None:
     low, high = RATE_RANGE
     for code, rate in per_base.items():
         if not low <= rate / per_base[base] <= high:
-            raise FeedError(f"refused whole: the {code} rate per {base}, {rate / per_base[base]:g}, is not from "
-                            f"{low:g} to {high:g}")
+            raise FeedError(
+                f"refused whole: the {code} rate per {base}, {rate / per_base[base]:g}, is not from {low:g} to {high:g}"
+            )

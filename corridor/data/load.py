@@ -7,7 +7,8 @@ import os
 import re
 import stat
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from marshmallow import ValidationError
 

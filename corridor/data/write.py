@@ -18,10 +18,12 @@ def format_data(value: Any, indent: int = 0) -> str:
     """JSON with 2-space indentation; small flat objects on one line, big ones a few entries a line."""
     pad, inner = " " * indent, " " * (indent + 2)
     if isinstance(value, dict) and _is_flat(value):
-        entries = [f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
+        entries = [
+            f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()
+        ]
         if len(entries) <= 8:
             return "{" + ", ".join(entries) + "}"
-        lines = [", ".join(entries[i:i + _ENTRIES_PER_LINE]) for i in range(0, len(entries), _ENTRIES_PER_LINE)]
+        lines = [", ".join(entries[i : i + _ENTRIES_PER_LINE]) for i in range(0, len(entries), _ENTRIES_PER_LINE)]
         return "{\n" + ",\n".join(inner + line for line in lines) + "\n" + pad + "}"
     if isinstance(value, dict):
         items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {format_data(v, indent + 2)}" for k, v in value.items()]
@@ -32,8 +34,10 @@ def format_data(value: Any, indent: int = 0) -> str:
 
 
 def _is_flat(value: dict) -> bool:
-    return all(not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(i, (dict, list)) for i in v))
-               for v in value.values())
+    return all(
+        not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(i, (dict, list)) for i in v))
+        for v in value.values()
+    )
 
 
 def write_valid_data(raw: dict, path: str) -> Dataset:

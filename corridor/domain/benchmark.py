@@ -34,7 +34,7 @@ class Benchmark:
         total = sum(flows)
         if not total:
             return None
-        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows)) / total
+        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows, strict=True)) / total
 
     @property
     def smart_avg_cost(self) -> float | None:

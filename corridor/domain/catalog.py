@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from corridor.domain.benchmark import Benchmark
 from corridor.domain.currencies import Currency, named_currencies
@@ -77,7 +77,8 @@ class Catalog:
 
     def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost",
                receive_amount: float | None = None) -> CorridorFigures:
-        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering `receive_amount`, sorted."""
+        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering
+        `receive_amount`, sorted."""
         figures = self.corridor(corridor)
         if amount is None and payout is None and sort == "cost" and receive_amount is None:
             return figures
@@ -100,8 +101,16 @@ class Catalog:
         names = sorted({s.source for s in pair}, key=RATE_SOURCES.index)
         return RateSource(" and ".join(names), min(s.date for s in pair))
 
-    def rate_history(self, from_currency: str, to_currency: str, *, interval: str = "day", start: dt.date | None = None,
-                     end: dt.date | None = None, date: dt.date | None = None) -> Series:
+    def rate_history(
+        self,
+        from_currency: str,
+        to_currency: str,
+        *,
+        interval: str = "day",
+        start: dt.date | None = None,
+        end: dt.date | None = None,
+        date: dt.date | None = None,
+    ) -> Series:
         """A pair's rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
         # a currency is known to the rate tables or to the history (RUB, or CYP before the euro)
         known = set(self.dataset.rates.interbank) | set(self.history.currencies)
@@ -110,11 +119,25 @@ class Catalog:
                 raise UnknownCurrency(code)
         history = self.history.for_pair(from_currency, to_currency)
         if date is not None:
-            return Series(from_currency, to_currency, interval, date, date,
-                          [history.on(from_currency, to_currency, date)], history.source)
+            return Series(
+                from_currency,
+                to_currency,
+                interval,
+                date,
+                date,
+                [history.on(from_currency, to_currency, date)],
+                history.source,
+            )
         start, end = history.span(start, end)
-        return Series(from_currency, to_currency, interval, start, end,
-                      history.series(from_currency, to_currency, start, end, interval), history.source)
+        return Series(
+            from_currency,
+            to_currency,
+            interval,
+            start,
+            end,
+            history.series(from_currency, to_currency, start, end, interval),
+            history.source,
+        )
 
     def _check_known(self, *codes: str) -> None:
         for code in codes:

@@ -6,8 +6,8 @@ import datetime as dt
 import math
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterator, Mapping
 
 from corridor.domain.model import ECB
 
@@ -61,7 +61,8 @@ class Series:
 
 @dataclass(frozen=True)
 class RateHistory:
-    """Business days in ascending order (as date ordinals) and each currency's rate per one `base` on them (NaN: none)."""
+    """Business days in ascending order (as date ordinals) and each currency's rate per one `base` on them (NaN:
+    none)."""
 
     days: array  # 'l' ordinals
     rates: Mapping[str, array]  # code → 'd' rates, one per day
@@ -89,8 +90,11 @@ class RateHistory:
         if not later:
             return self
         codes = sorted(set(self.rates) | {code for day in later for code in days[day] if code != self.base})
-        rates = {code: self.rates.get(code, array("d", [math.nan]) * len(self.days))
-                 + array("d", (days[day].get(code, math.nan) for day in later)) for code in codes}
+        rates = {
+            code: self.rates.get(code, array("d", [math.nan]) * len(self.days))
+            + array("d", (days[day].get(code, math.nan) for day in later))
+            for code in codes
+        }
         return RateHistory(self.days + array("l", (day.toordinal() for day in later)), rates, self.base, self.source)
 
     def on_day(self, day: dt.date) -> dict[str, float] | None:
@@ -120,12 +124,14 @@ class RateHistory:
         return sum(a.itemsize * len(a) for a in (self.days, *self.rates.values()))
 
     def default_range(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
-        """`start` and `end` with their defaults: the history's last day (or `start`, if later), and a year before it."""
+        """`start` and `end` with their defaults: the history's last day (or `start`, if later), and a year before
+        it."""
         end = end or max(self.last, start or self.last)
         return start or dt.date.fromordinal(max(1, end.toordinal() - 365)), end  # no earlier than year 1
 
     def span(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
-        """The range with its defaults, cut to the history's days when it overlaps them: the same points, one spelling."""
+        """The range with its defaults, cut to the history's days when it overlaps them: the same points, one
+        spelling."""
         start, end = self.default_range(start, end)
         if start <= self.last and end >= self.first:
             start, end = max(start, self.first), min(end, self.last)
@@ -145,20 +151,27 @@ class RateHistory:
         """The rate in force on `day`: the pair's rate on the last business day on or before it."""
         index = bisect_right(self.days, day.toordinal()) - 1
         if index < 0:
-            raise NoHistory(day.isoformat(), f"The {self.source} history begins on {self.first.isoformat()}; "
-                                             f"no rate was in force on {day.isoformat()}.")
+            raise NoHistory(
+                day.isoformat(),
+                f"The {self.source} history begins on {self.first.isoformat()}; "
+                f"no rate was in force on {day.isoformat()}.",
+            )
         points = list(self._points(from_code, to_code, index, index + 1))
         if not points:
             business_day = dt.date.fromordinal(self.days[index]).isoformat()
             publisher = "The ECB" if self.source == ECB else self.source
-            raise NoHistory(day.isoformat(), f"{publisher} published no {from_code} and {to_code} rates on "
-                                             f"{business_day}, the business day in force on {day.isoformat()}.")
+            raise NoHistory(
+                day.isoformat(),
+                f"{publisher} published no {from_code} and {to_code} rates on "
+                f"{business_day}, the business day in force on {day.isoformat()}.",
+            )
         return points[0]
 
     def _points(self, from_code: str, to_code: str, low: int, high: int) -> Iterator[Point]:
         # EUR = 1; a day on which either currency has no rate (NaN) is skipped
         days = self.days[low:high]
-        for ordinal, from_rate, to_rate in zip(days, self._column(from_code, low, high), self._column(to_code, low, high)):
+        columns = self._column(from_code, low, high), self._column(to_code, low, high)
+        for ordinal, from_rate, to_rate in zip(days, *columns, strict=True):
             rate = to_rate / from_rate
             if not math.isnan(rate):
                 yield Point(dt.date.fromordinal(ordinal), rate)
@@ -195,8 +208,10 @@ class Histories:
             if history is not None and {from_code, to_code} <= set(history.currencies):
                 return history
         missing = to_code if from_code in self.ecb.currencies else from_code
-        raise NoHistory(missing, f"No rate history for {missing}: the ECB does not publish it, and no Frankfurter "
-                                 f"series of it is held.")
+        raise NoHistory(
+            missing,
+            f"No rate history for {missing}: the ECB does not publish it, and no Frankfurter series of it is held.",
+        )
 
     def span(self, from_code: str, to_code: str, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
         """The pair's range with its defaults, cut to its history's days (see RateHistory.span)."""

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 COMPLIANCE_LEVELS = ("Low", "Medium", "High")
 ECB, FRANKFURTER, DATA_FILE = "ECB", "Frankfurter", "data file"  # where an interbank rate comes from

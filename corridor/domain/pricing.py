@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
-from typing import Callable, Mapping
 
 from corridor.domain.model import Corridor, Dataset, Offer, pair_sources
 from corridor.domain.rounding import round_half_up
@@ -44,7 +44,8 @@ def true_cost_pct(offer: Offer, amount: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """An offer priced at one send amount (exact: a receive amount ÷ the rate, in receive mode), at its place in a ranking."""
+    """An offer priced at one send amount (exact: a receive amount ÷ the rate, in receive mode), at its place in a
+    ranking."""
 
     rank: int
     offer: Offer
@@ -85,8 +86,9 @@ SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
 }
 
 
-def rank_offers(offers: tuple[Offer, ...], mid: float, amount: float, sort: str = "cost",
-                receive: float | None = None) -> tuple[Quote, ...]:
+def rank_offers(
+    offers: tuple[Offer, ...], mid: float, amount: float, sort: str = "cost", receive: float | None = None
+) -> tuple[Quote, ...]:
     """The offers priced at `amount`, or at what delivers `receive`, in `sort` order, ranks from 1."""
     # sending `amount`, cost is the true cost; delivering `receive`, it is the total paid
     order = SORT_ORDERS[sort]
@@ -112,6 +114,11 @@ class CorridorFigures:
     def best(self) -> Quote:
         """The rank-1 quote."""
         return self.quotes[0]
+
+    @property
+    def count(self) -> int:
+        """The number of quotes."""
+        return len(self.quotes)
 
     @property
     def best_cost(self) -> float:
@@ -145,10 +152,15 @@ class CorridorFigures:
 
 
 def corridor_figures(
-    dataset: Dataset, corridor: Corridor, amount: float | None = None, payout: str | None = None, sort: str = "cost",
+    dataset: Dataset,
+    corridor: Corridor,
+    amount: float | None = None,
+    payout: str | None = None,
+    sort: str = "cost",
     receive: float | None = None,
 ) -> CorridorFigures:
-    """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference) or to deliver `receive`, sorted."""
+    """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference) or to deliver
+    `receive`, sorted."""
     mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from corridor.domain.history import RateHistory
 from corridor.domain.model import ECB, Dataset, Rates, RateSource, with_base_source

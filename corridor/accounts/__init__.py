@@ -1,0 +1,45 @@
+"""Accounts: holders sign up and make their own API keys. The models and their queries, the pages, their forms and
+sessions, and what Group A's hot path keeps of account keys."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, request
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from corridor.accounts.keys import AccountKeys
+from corridor.accounts.pages import POLICY, bp, csrf
+from corridor.accounts.sessions import configure_sessions
+from corridor.api.errors import problem
+
+
+def register_accounts(app: Flask) -> None:
+    """The account pages with their sessions and CSRF protection, the answers to their failures, and the hot path's
+    memory of account keys."""
+    configure_sessions(app)
+    app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only (pages.check_csrf)
+    csrf.init_app(app)
+    service = app.extensions["corridor"]
+    service.account_keys = AccountKeys()
+    app.register_error_handler(CSRFError, expired_form)
+    for error in (OperationalError, InterfaceError, PoolTimeout):  # the database is down, stalled or busy
+        app.register_error_handler(error, database_unavailable)
+    service.declare(bp, POLICY)
+    app.register_blueprint(bp)
+
+
+def expired_form(error: CSRFError) -> Response:
+    return problem(
+        400, "invalid_form", "The form expired or came from another site: reload the page and send it again."
+    )
+
+
+def database_unavailable(error: OperationalError | InterfaceError | PoolTimeout) -> Response:
+    """The accounts database failed: 503, and one log line with its reason (never the parameters: SQLAlchemy hides
+    them)."""
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+    current_app.logger.error("The accounts database failed on %s %s: %s", request.method, request.path, reason)
+    return problem(
+        503, "unavailable", "Accounts cannot be reached right now; try again in a minute.", {"Retry-After": "60"}
+    )

@@ -1,0 +1,64 @@
+"""The account pages' forms (Flask-WTF): each validates its fields and carries a CSRF token."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, SelectChoice, SelectField, StringField
+from wtforms.validators import DataRequired, Email, InputRequired, Length, Regexp
+
+from corridor.accounts.models import EXPIRY_DAYS
+
+MIN_PASSWORD = 12
+MAX_PASSWORD = 200  # hashing is memory-hard: a megabyte of password is refused, not hashed
+# email-validator's syntax rules, without asking DNS whether the domain takes mail
+_EMAIL = Email("Enter an email address such as ana@example.com.")
+
+
+def _stripped(value: str | None) -> str | None:
+    return value.strip() if value else value
+
+
+def _email() -> StringField:
+    return StringField("Email", [InputRequired("Enter your email address."),
+                                 Length(max=254, message="An email address has at most 254 characters."), _EMAIL],
+                       filters=[_stripped], render_kw={"autocomplete": "email", "type": "email"})
+
+
+class SignupForm(FlaskForm):
+    email = _email()
+    password = PasswordField("Password", [
+        InputRequired("Choose a password."),
+        Length(MIN_PASSWORD, MAX_PASSWORD, f"Use {MIN_PASSWORD} to {MAX_PASSWORD} characters."),
+    ], render_kw={"autocomplete": "new-password", "minlength": MIN_PASSWORD, "maxlength": MAX_PASSWORD})
+
+
+class LoginForm(FlaskForm):
+    email = _email()
+    password = PasswordField("Password", [InputRequired("Enter your password."), Length(max=MAX_PASSWORD)],
+                             render_kw={"autocomplete": "current-password", "maxlength": MAX_PASSWORD})
+
+
+class NewKeyForm(FlaskForm):
+    name = StringField("Name", [DataRequired("Name the key, for instance after the app that will use it."),
+                                Length(max=60, message="A name has at most 60 characters."),
+                                Regexp(r"[^\x00-\x1f\x7f]+\Z", message="A name is printable text.")],
+                       filters=[_stripped], render_kw={"maxlength": 60, "placeholder": "e.g. checkout server"})
+    expires_days = SelectField(
+        "Expires",
+        choices=[SelectChoice(str(d), f"in {d} days") for d in EXPIRY_DAYS] + [SelectChoice("none", "never")],
+        default="90",
+    )
+
+
+class PasswordForm(FlaskForm):
+    """Deleting the account: the password again."""
+
+    password = PasswordField(
+        "Password",
+        [InputRequired("Enter your password to delete the account."), Length(max=MAX_PASSWORD)],
+        render_kw={"autocomplete": "current-password"},
+    )
+
+
+class ActionForm(FlaskForm):
+    """A button's form: only the CSRF token (sign out, revoke)."""

@@ -1,0 +1,198 @@
+"""The account pages, `/account/`: sign up, sign in, and the API keys section where holders make and revoke keys."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import NotFound
+
+from corridor.accounts.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm
+from corridor.accounts.models import (
+    MAX_LIVE_KEYS,
+    Account,
+    EmailTaken,
+    TooManyKeys,
+    authenticate,
+    create_account,
+    create_key,
+    delete_account,
+    password_matches,
+    revoke_key,
+    utcnow,
+)
+from corridor.data.database import db
+from corridor.limits import count_failed_sign_in, limit_password_check, refuse_spent_email
+from corridor.service.policy import Policy
+
+POLICY = Policy(error_page="account/error.html")  # for browsers: errors come as pages
+# no script at all on these pages, no framing, forms posted only here
+CONTENT_POLICY = "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'"
+
+bp = Blueprint("account", __name__, url_prefix="/account", template_folder="templates")
+csrf = CSRFProtect()
+
+
+@bp.app_template_filter()
+def minute(value: dt.datetime | None, empty: str = "never") -> str:
+    """A stored time as `2026-11-25 21:40 UTC`."""
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else empty
+
+
+@bp.before_request
+def check_csrf() -> None:
+    """Every POST here carries the CSRF token of a page this service rendered; else 400 (CSRFError)."""
+    csrf.protect()
+
+
+@bp.after_request
+def page_headers(response: Response) -> Response:
+    """Every account page: no framing, no caching anywhere, no referrer beyond this site."""
+    response.headers["Content-Security-Policy"] = CONTENT_POLICY
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "same-origin"
+    return response
+
+
+def signed_in() -> Account | None:
+    """The account this browser is signed in to, if it still exists."""
+    account_id = session.get("account_id")
+    return db.session.get(Account, account_id) if isinstance(account_id, int) else None
+
+
+def holder_only(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run `view` with the signed-in account; otherwise send the browser to sign in."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        account = signed_in()
+        if account is None:
+            return redirect(url_for(".login"), 303)
+        return view(account, *args, **kwargs)
+
+    return wrapper
+
+
+def sign_in(account: Account) -> Response:
+    """A fresh session for `account` (nothing of the signed-out one kept), and the way to its keys."""
+    session.clear()
+    session["account_id"] = account.id
+    return redirect(url_for(".overview"), 303)
+
+
+def page(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    return render_template(f"account/{template}", **context), status
+
+
+def invalid(*forms: FlaskForm) -> int:
+    """400 when a form sent was refused, else 200."""
+    return 400 if any(form.errors for form in forms) else 200
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup() -> Any:
+    form = SignupForm()
+    if request.method == "POST":
+        limit_password_check()
+    if form.validate_on_submit():
+        try:
+            account = create_account(form.email.data, form.password.data)
+        except EmailTaken:
+            form.email.errors.append("An account with this email exists: sign in instead.")
+        else:
+            current_app.logger.info("Account %d signed up.", account.id)
+            return sign_in(account)
+    return page("signup.html", invalid(form), form=form)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> Any:
+    form, wrong = LoginForm(), False
+    if request.method == "POST":
+        limit_password_check()
+    if form.validate_on_submit():
+        refuse_spent_email(form.email.data)
+        account = authenticate(form.email.data, form.password.data)
+        if account is not None:
+            return sign_in(account)
+        count_failed_sign_in(form.email.data)
+        wrong = True
+    return page("login.html", 400 if wrong else invalid(form), form=form, wrong=wrong)
+
+
+@bp.post("/logout")
+def logout() -> Response:
+    session.clear()
+    flash("You are signed out.")
+    return redirect(url_for(".login"), 303)
+
+
+@bp.get("")
+@holder_only
+def overview(account: Account) -> Any:
+    return keys_page(account)
+
+
+def keys_page(account: Account, status: int = 200, new_key: str | None = None, key_form: NewKeyForm | None = None,
+              delete_form: PasswordForm | None = None, key_error: str | None = None) -> tuple[str, int]:
+    """The account's page: its keys, and the forms to make one and to delete the account."""
+    now = utcnow()
+    return page("account.html", status, account=account, keys=account.keys, now=now, new_key=new_key,
+                live=sum(not key.expired(now) for key in account.keys), max_keys=MAX_LIVE_KEYS,
+                key_form=key_form or NewKeyForm(formdata=None), delete_form=delete_form or PasswordForm(formdata=None),
+                action=ActionForm(formdata=None), key_error=key_error)
+
+
+@bp.post("/keys")
+@holder_only
+def new_key(account: Account) -> Any:
+    form = NewKeyForm()
+    if not form.validate_on_submit():
+        return keys_page(account, 400, key_form=form)
+    days = None if form.expires_days.data == "none" else int(form.expires_days.data)
+    try:
+        key, row = create_key(account, form.name.data, days)
+    except TooManyKeys:
+        return keys_page(account, 400, key_form=form,
+                         key_error=f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: "
+                                   "revoke one first.")
+    current_app.extensions["corridor"].account_keys.forget(row.digest)
+    current_app.logger.info("Account %d made API key %d.", account.id, row.id)
+    return keys_page(account, new_key=key)  # the only time the key is shown
+
+
+@bp.post("/keys/<int(max=2147483647):key_id>/revoke")
+@holder_only
+def revoke(account: Account, key_id: int) -> Response:
+    digest = revoke_key(account, key_id)
+    if digest is None:
+        raise NotFound()  # another holder's key, or none: the same answer
+    current_app.extensions["corridor"].account_keys.forget(digest)
+    current_app.logger.info("Account %d revoked API key %d.", account.id, key_id)
+    flash("The key is revoked: it stops working within seconds.")
+    return redirect(url_for(".overview"), 303)
+
+
+@bp.post("/delete")
+@holder_only
+def delete(account: Account) -> Any:
+    limit_password_check()
+    form = PasswordForm()
+    if not form.validate_on_submit():
+        return keys_page(account, 400, delete_form=form)
+    refuse_spent_email(account.email)
+    if not password_matches(account, form.password.data):
+        count_failed_sign_in(account.email)
+        form.password.errors.append("The password is wrong; the account is kept.")
+        return keys_page(account, 400, delete_form=form)
+    account_id = account.id
+    current_app.extensions["corridor"].account_keys.forget(*delete_account(account))
+    current_app.logger.info("Account %d deleted with its keys.", account_id)
+    session.clear()
+    flash("Your account and its keys are deleted.")
+    return redirect(url_for(".signup"), 303)

@@ -1,0 +1,64 @@
+"""The account pages' sessions: Flask's signed cookie, and the key that signs it.
+
+The signed-in holder is one account id in that cookie, read by `pages.signed_in`. Not Flask-Login: its init_app adds an
+after-request hook that reads the session on every answer of the app, and Flask then sends `Vary: Cookie` with every
+public one, which no cache in front could then share.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+from corridor.settings import ConfigError, whole_number
+
+MIN_SECRET_KEY = 32
+
+
+def configure_sessions(app: Flask) -> None:
+    """Flask's session, signed with `secret_key(app)`, in a cookie `corridor_session`: HttpOnly, SameSite=Lax, and
+    Secure behind the proxies PROXY_HOPS trusts (a platform's router, which speaks HTTPS to browsers)."""
+    app.secret_key = secret_key(app)
+    app.config.update(
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_NAME="corridor_session",
+        SESSION_COOKIE_SECURE=whole_number(app.config, "PROXY_HOPS") > 0,
+    )
+
+
+def secret_key(app: Flask) -> str:
+    """SECRET_KEY, or the instance folder's `secret_key` file, made once with a random key (one machine's instances
+    share it)."""
+    if app.config["SECRET_KEY"]:
+        if len(app.config["SECRET_KEY"]) < MIN_SECRET_KEY:
+            raise ConfigError(
+                f"SECRET_KEY must be at least {MIN_SECRET_KEY} characters; "
+                "python3 -c 'import secrets; print(secrets.token_urlsafe(32))' makes one."
+            )
+        return app.config["SECRET_KEY"]
+    path = Path(app.instance_path) / "secret_key"
+    if not app.config["DATABASE_URL"].startswith("sqlite"):  # a shared database suggests several instances
+        app.logger.warning(
+            "SECRET_KEY is not set: this instance signs sessions with its own key (%s); set one "
+            "SECRET_KEY on every instance that shares the accounts database.",
+            path,
+        )
+    try:
+        os.makedirs(app.instance_path, exist_ok=True)
+        try:
+            with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
+                handle.write(secrets.token_urlsafe(32))
+        except FileExistsError:
+            pass  # made before, perhaps by another instance a moment ago
+        key = path.read_text().strip()
+    except OSError as err:
+        raise ConfigError(
+            f"SECRET_KEY is not set and {path} cannot be made or read ({err.strerror}): set SECRET_KEY."
+        ) from None
+    if len(key) < MIN_SECRET_KEY:
+        raise ConfigError(f"{path} holds fewer than {MIN_SECRET_KEY} characters: delete it or set SECRET_KEY.")
+    return key

@@ -1,0 +1,52 @@
+"""flask-smorest's Blueprint with what a group needs of every request declared where it is made (its Policy)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import flask_smorest
+from flask import Response, current_app
+from marshmallow import Schema
+
+from corridor.api.auth import require_api_key
+from corridor.api.caching import cached
+from corridor.api.queries import QueryParser
+from corridor.service.policy import Policy
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """A group of the JSON API, set up as its policy declares: a bearer key required before anything else if it asks
+    for one; its queries loaded by QueryParser, its kept answers sent with the policy's Cache-Control."""
+
+    ARGUMENTS_PARSER = QueryParser()
+
+    def __init__(self, name: str, import_name: str, *, policy: Policy, tag: str, tag_description: str,
+                 **kwargs: Any) -> None:
+        super().__init__(name, import_name, **kwargs)
+        self.policy, self.tag, self.tag_description = policy, tag, tag_description
+        if policy.bearer_key:
+            self.before_request(require_api_key)  # before any parameter is looked at
+
+    def cached(self, view: Callable[..., Response]) -> Callable[..., Response]:
+        """Keep the view's answers per data version and loaded query (corridor/api/caching.py)."""
+        return cached(view, self.policy.cache_control)
+
+    def response_either(self, *schemas: type[Schema]) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+        """A 200 in one of `schemas`, the one the view returns with its value as `(schema, value)`; documented as their
+        oneOf."""
+        dumpers = {schema: schema() for schema in schemas}
+        documented = self.doc(responses={200: {"description": "OK", "content": {
+            "application/json": {"schema": {"oneOf": list(schemas)}}}}})
+
+        def decorate(view: Callable[..., tuple[type[Schema], Any]]) -> Callable[..., Response]:
+            @documented
+            @wraps(view)
+            def dumped(*args: Any, **kwargs: Any) -> Response:
+                schema, value = view(*args, **kwargs)
+                return current_app.json.response(dumpers[schema].dump(value))
+
+            return dumped
+
+        return decorate

@@ -1,0 +1,99 @@
+"""One error path: every failure, expected or not, is answered as RFC 9457 problem details (or, on a blueprint that
+declares an error page, as that page with the same status and sentence). Flask picks each handler by the error's
+class."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from http import HTTPStatus
+
+from flask import Flask, Response, current_app, render_template, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
+from corridor.domain.history import NoHistory
+from corridor.service.errors import ApiError, shown
+from schemas.problem import ProblemSchema
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+_problem_schema = ProblemSchema()
+_NOT_SERVED = {  # the code, and the detail of a value a query or a path gave
+    UnknownCorridor: ("unknown_corridor", lambda key: f"No active corridor {key}."),
+    UnknownCurrency: ("unknown_currency", lambda code: f"No rates for currency {code} in this service."),
+    UnknownCorridorId: ("not_found", lambda corridor_id: f"No active corridor has the id {shown(corridor_id)}."),
+}
+_HTTP_ERRORS = {
+    404: ("not_found", "Nothing is served at this path; / compares providers, /api/docs lists the endpoints."),
+    405: ("method_not_allowed", "This endpoint answers only {allowed}."),
+}
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Answer every exception with problem details, in place of flask-smorest's handler for HTTP errors."""
+    app.register_error_handler(ApiError, api_error)
+    app.register_error_handler(NotServed, not_served)
+    app.register_error_handler(NoHistory, no_history)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Exception, fault)
+
+
+def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
+    """The one way an error response is built: problem+json, or the page the blueprint declares for errors."""
+    body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
+    page = current_app.extensions["corridor"].policy(request.blueprint).error_page
+    if page:
+        response = current_app.response_class(render_template(page, **body), mimetype="text/html")
+    else:
+        response = current_app.json.response(body)
+        response.mimetype = PROBLEM_MEDIA_TYPE
+    response.status_code = status
+    response.headers.update(headers or {})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def api_error(error: ApiError) -> Response:
+    return problem(error.status, error.code, error.detail, error.headers)
+
+
+def not_served_detail(error: NotServed) -> str:
+    """The sentence a 404 for `error` says."""
+    return _NOT_SERVED[type(error)][1](error.value)
+
+
+def not_served(error: NotServed) -> Response:
+    return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
+
+
+def no_history(error: NoHistory) -> Response:
+    return problem(404, "no_history", error.reason)
+
+
+def http_error(error: HTTPException) -> Response:
+    """HTTP's own errors (Werkzeug's, from routing), as problem details; a 5xx is a fault."""
+    if (error.code or 500) >= 500:
+        return fault(error)
+    code, detail = _HTTP_ERRORS.get(error.code, ("invalid_parameter", "The request could not be understood."))
+    headers = {}
+    if isinstance(error, MethodNotAllowed):
+        headers["Allow"] = ", ".join(sorted(error.valid_methods or ["GET", "HEAD", "OPTIONS"]))
+        detail = detail.format(allowed=headers["Allow"])
+    return problem(error.code, code, detail, headers)
+
+
+def fault(error: Exception) -> Response:
+    """Anything else: logged with its traceback, answered with a 500 that says nothing of it."""
+    if isinstance(error, UnicodeDecodeError) and not _utf8(request.query_string):
+        # gunicorn refuses such request lines itself; a server that passes raw bytes on reaches here
+        return problem(400, "invalid_parameter", "The query string is not UTF-8: percent-encode other bytes.")
+    cause = getattr(error, "original_exception", None) or error
+    current_app.logger.error("Unhandled error on %s %s", request.method, request.path, exc_info=cause)
+    return problem(500, "internal_error", "Something went wrong on our side; please try again later.")
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True

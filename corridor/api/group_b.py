@@ -1,0 +1,114 @@
+"""Group B, `/api/poc/`: camelCase, display strings, public and readable from any origin."""
+
+import time
+
+from flask import current_app
+
+from corridor import __version__
+from corridor.api.blueprint import Blueprint
+from corridor.api.shared import register_shared_views
+from corridor.domain.catalog import Catalog
+from corridor.domain.pricing import CorridorFigures
+from corridor.service.policy import Policy, exempt
+from schemas.guide import guide_entries
+from schemas.poc import (
+    BenchmarkResponse,
+    CorridorListResponse,
+    CorridorResponse,
+    CurrenciesResponse,
+    FullResponse,
+    GuideResponse,
+    HealthResponse,
+    HistoryResponse,
+    ProviderGroupsResponse,
+    ProvidersResponse,
+)
+from schemas.problem import ProblemSchema
+from schemas.query import NoQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
+
+POLICY = Policy(cache_control="public, max-age=60", cors=True)
+bp = Blueprint("poc", __name__, url_prefix="/api/poc", policy=POLICY, tag="Group B",
+               tag_description="camelCase display strings in an `ok` envelope; public.")
+
+NO_STORE = "no-store"
+_CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id: digits, no leading zero."}
+
+
+
+@bp.route("/corridors")
+@bp.arguments(OptionalCurrencyPairQuery(), location="query", as_kwargs=True)
+@bp.alt_response(404)
+@bp.cached
+@bp.response_either(CorridorListResponse, CorridorResponse)
+def corridors(catalog: Catalog, from_currency: str | None = None, to_currency: str | None = None) -> tuple:
+    """Every active corridor by id, or the one `from` and `to` name."""
+    if from_currency:
+        return CorridorResponse, {"corridor": catalog.corridor(f"{from_currency}_{to_currency}")}
+    return CorridorListResponse, catalog.corridors
+
+
+@bp.route("/corridors/<corridor_id:corridor_id>", parameters=[_CORRIDOR_ID])
+@bp.arguments(NoQuery(), location="query", as_kwargs=True)
+@bp.alt_response(404)
+@bp.cached
+@bp.response(200, CorridorResponse)
+def corridor(catalog: Catalog, corridor_id: str) -> dict[str, CorridorFigures]:
+    """One active corridor by id."""
+    return {"corridor": catalog.corridor_by_id(corridor_id)}
+
+
+@bp.route("/providers")
+@bp.arguments(OptionalCorridorQuery(), location="query", as_kwargs=True)
+@bp.alt_response(404)
+@bp.cached
+@bp.response_either(ProviderGroupsResponse, ProvidersResponse)
+def providers(catalog: Catalog, **query) -> tuple:
+    """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
+    if "corridor" in query:
+        return ProvidersResponse, catalog.quotes(**query)
+    return ProviderGroupsResponse, catalog.corridors
+
+
+@bp.route("/full")
+@bp.arguments(NoQuery(), location="query", as_kwargs=True)
+@bp.cached
+@bp.response(200, FullResponse)
+def full(catalog: Catalog) -> Catalog:
+    """Every active corridor with its key, compliance notes and ranked providers."""
+    return catalog
+
+
+@bp.route("/guide")
+@bp.arguments(NoQuery(), location="query", as_kwargs=True)
+@bp.cached
+@bp.response(200, GuideResponse)
+def guide(catalog: Catalog) -> list[dict]:
+    """Every field name of every Group B payload, generated from the schemas."""
+    return guide_entries(CorridorListResponse(), CorridorResponse(), ProvidersResponse(), ProviderGroupsResponse(),
+                         CurrenciesResponse(), FullResponse(), GuideResponse(), HealthResponse(), HistoryResponse(),
+                         BenchmarkResponse(), ProblemSchema())
+
+
+@bp.route("/health")
+@bp.arguments(NoQuery(), location="query", as_kwargs=True)
+@bp.response(200, HealthResponse, headers={"Cache-Control": {"schema": {"type": "string", "enum": [NO_STORE]},
+                                                              "required": True}})
+@exempt  # probes must always get through
+def health() -> tuple[dict, dict]:
+    """Liveness and data facts; never cached."""
+    service = current_app.extensions["corridor"]
+    catalog = service.data.catalog
+    return {
+        "status": "ok",
+        "version": __version__,
+        "data_as_of": catalog.dataset.as_of,
+        "corridors": len(catalog.corridors),
+        "uptime_seconds": int(time.monotonic() - service.started),
+        "history_start": catalog.history.first,
+        "history_end": catalog.history.last,
+        "rates": service.feed_report(),
+    }, {"Cache-Control": NO_STORE}
+
+
+register_shared_views(bp, currencies_schema=CurrenciesResponse, benchmark_schema=BenchmarkResponse,
+                      history_schema=HistoryResponse)

@@ -1,0 +1,59 @@
+"""Query strings loaded by each endpoint's schema (in the parser flask-smorest calls), failures in the API's order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from marshmallow import Schema, ValidationError
+from webargs.flaskparser import FlaskParser
+
+from corridor.service.errors import ApiError, shown
+from schemas.query import ServedContext
+
+
+class QueryParser(FlaskParser):
+    """The parser flask-smorest's `arguments` calls, for query strings: unknown or repeated parameters first, then
+    missing or empty, then malformed; each failure a 400 ApiError."""
+
+    DEFAULT_VALIDATION_STATUS = 400  # what flask-smorest documents for a query that does not load
+
+    def parse(self, schema: Schema, req: Any = None, **kwargs: Any) -> Any:
+        """The query loaded by `schema` against the data being served, or its first failure as a 400."""
+        # unknown or repeated in the query's order, the others in the schema's; a schema's
+        # `required_if_any` names parameters required once any is given
+        req = req or self.get_default_request()
+        fields = {field.data_key or name: field for name, field in schema.fields.items()}
+        given = {}
+        for key, values in req.args.lists():
+            if key not in fields:
+                takes = ", ".join(f"'{name}'" for name in fields) or "no query parameters"
+                raise ApiError(
+                    400, "invalid_parameter", f"Unknown query parameter {shown(key)}; this endpoint takes {takes}."
+                )
+            if len(values) > 1:
+                raise ApiError(
+                    400, "invalid_parameter", f"Query parameter {shown(key)} is given more than once; give it once."
+                )
+            given[key] = values[0]
+        needed = getattr(schema, "required_if_any", ()) if given else ()
+        for key, field in fields.items():
+            if given.get(key) == "" or (key not in given and (field.required or key in needed)):
+                example = f", for example {key}={field.metadata['example']}" if "example" in field.metadata else ""
+                raise ApiError(400, "missing_parameter", f"Query parameter '{key}' needs a value{example}.")
+        try:
+            # equal queries load equal: a history range is cut to the days served (HistoryQuery)
+            with ServedContext({"history": current_app.extensions["corridor"].data.catalog.history}):
+                loaded = schema.load(given)
+        except ValidationError as error:  # the first malformed parameter, in the schema's order
+            key = next((key for key in fields if key in error.messages), None)
+            detail = (
+                f"Query parameter '{key}' {error.messages[key][0]}"
+                if key
+                else f"The query parameters do not go together: {error.messages['_schema'][0]}"
+            )
+            raise ApiError(400, "invalid_parameter", detail) from None
+        for key, others, rule in getattr(schema, "exclusive", ()):  # once each is well formed
+            if key in given and any(other in given for other in others):
+                raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {rule}")
+        return loaded

@@ -1,0 +1,91 @@
+"""The operator's keys as the environment (API_KEYS) and a file (API_KEYS_FILE) give them: held only as SHA-256 digests,
+the one digest function of every key, an operator's or an account holder's."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+import stat
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from corridor.settings import ConfigError
+
+_HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
+_RAW = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces: survives any HTTP client
+SHORT_KEY = 16  # raw keys shorter than this are warned about: guessable
+KEYS_FILE_MAX = 2**20  # bytes: thousands of entries
+
+
+def key_digest(key: str) -> bytes:
+    """The SHA-256 of any key as sent, an operator's or a holder's: all that is kept of it."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
+
+
+class Keys(NamedTuple):
+    """Digests of the live keys, and the entries that are raw keys shorter than SHORT_KEY."""
+
+    digests: tuple[bytes, ...]
+    short: tuple[str, ...]  # where each short one is, e.g. "API_KEYS entry 2": never the key
+
+
+def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:
+    """Digests of raw or `sha256:` entries, each given with where it is; never echoes an entry."""
+    digests, short = [], []
+    for where, entry in entries:
+        if hashed := _HASHED.fullmatch(entry):
+            digests.append(bytes.fromhex(hashed[1]))
+        elif entry.lower().startswith("sha256:") or not _RAW.fullmatch(entry):
+            raise ConfigError(
+                f"{where} is not usable: give a raw key of printable ASCII "
+                "without spaces, or sha256: followed by 64 hex digits."
+            )
+        else:
+            digests.append(key_digest(entry))
+            if len(entry) < SHORT_KEY:
+                short.append(where)
+    return Keys(tuple(digests), tuple(short))
+
+
+def parse_api_keys(value: str) -> Keys:
+    """The comma-separated entries of API_KEYS; empty ones are skipped."""
+    entries = (e for e in (e.strip() for e in value.split(",")) if e)
+    return parse_entries((f"API_KEYS entry {n}", e) for n, e in enumerate(entries, start=1))
+
+
+def read_keys_file(path: str) -> Keys:
+    """The entries of an API_KEYS_FILE, one per line; blank lines and lines starting with # skipped."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
+            raise ConfigError(f"API_KEYS_FILE {path} cannot be read: not a regular file.")
+        with open(path, "rb") as handle:
+            data = handle.read(KEYS_FILE_MAX + 1)
+        if len(data) > KEYS_FILE_MAX:
+            raise ConfigError(f"API_KEYS_FILE {path} cannot be read: over {KEYS_FILE_MAX:,} bytes.")
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
+        raise ConfigError(f"API_KEYS_FILE {path} cannot be read: {reason}.") from None
+    lines = ((n, line.strip()) for n, line in enumerate(text.splitlines(), start=1))
+    keys = parse_entries(
+        (f"API_KEYS_FILE {path} line {n}", line) for n, line in lines if line and not line.startswith("#")
+    )
+    if not keys.digests:
+        raise ConfigError(f"API_KEYS_FILE {path} holds no key: give one entry per line.")
+    return keys
+
+
+def with_keys_file(keys: Keys, keys_file: str) -> Keys:
+    """API_KEYS's `keys` and, if set, API_KEYS_FILE's; ConfigError if the file is unusable."""
+    if keys_file:
+        from_file = read_keys_file(keys_file)
+        keys = Keys(keys.digests + from_file.digests, keys.short + from_file.short)
+    return keys
+
+
+def generate_key() -> tuple[str, str]:
+    """A new random key and its `sha256:` entry for API_KEYS."""
+    key = secrets.token_urlsafe(32)
+    return key, "sha256:" + key_digest(key).hex()

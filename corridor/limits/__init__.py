@@ -1,0 +1,188 @@
+"""Rate limits: a budget per API key on Group A, per client address elsewhere (as each blueprint's policy declares),
+and per address and per email on the forms that check passwords; counted by corridor/limits/counts.py.
+
+A request costs one unit of its budget, a history range more, by the rates it can hold (`weighted`). Every limited
+answer says where its tightest budget stands in RateLimit-* headers; over budget, the answer is 429 with Retry-After.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Flask, current_app, g, request
+from limits import RateLimitItem, parse_many
+
+from corridor.limits.counts import Count, RateLimits, store
+from corridor.service.errors import ApiError
+from corridor.service.policy import PUBLIC
+from corridor.settings import ConfigError
+
+BUDGETS = {  # name: its setting, how many times it, and whose budget it is, as a 429 says
+    "api": ("RATE_LIMIT_API", 1, "this API key"),
+    "public": ("RATE_LIMIT_PUBLIC", 1, "your address"),
+    "login": ("RATE_LIMIT_LOGIN", 1, "sign-in attempts from your address"),
+    # wrong passwords only, and many more than one address may try: one address's budget stops a guesser long before,
+    # so that guesses for an email from one address never lock its owner out at another
+    "email": ("RATE_LIMIT_LOGIN", 10, "failed sign-ins for this email"),
+}
+
+
+def register_limits(app: Flask) -> None:
+    """Check the settings and, unless RATE_LIMITS is off, count every request but an exempt view's."""
+    config = app.config
+    switch = str(config["RATE_LIMITS"]).strip().lower()
+    if switch not in ("on", "off"):
+        raise ConfigError(f"RATE_LIMITS must be on or off, not {config['RATE_LIMITS']!r}.")
+    budgets = {name: budget(config, setting, times) for name, (setting, times, _) in BUDGETS.items()}
+    uri = store(str(config["RATE_LIMIT_STORAGE"]).strip())
+    if switch == "off":
+        return
+    app.extensions["corridor"].limits = RateLimits(uri, budgets, app.logger)
+    app.before_request(limit_request)  # corridor/serving/http.py sends where the request's budget stands
+
+
+def budget(config: dict, setting: str, times: int = 1) -> RateLimitItem:
+    """`times` the setting's `N/second|minute|hour|day` (or `N/5 minutes`), as `limits` reads it; ConfigError
+    otherwise."""
+    text = str(config[setting]).strip()
+    try:
+        items = parse_many(text)
+    except ValueError:
+        items = []
+    item = items[0] if len(items) == 1 else None
+    if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
+        raise ConfigError(f"{setting} must be one limit such as 600/minute (N per second, minute, hour or day), "
+                          f"not {text!r}.")
+    return type(item)(item.amount * times, item.multiples)
+
+
+def client_address() -> str:
+    """The address the app trusts (PROXY_HOPS); an IPv6 client's /64, which one subscriber usually holds whole."""
+    address = request.remote_addr or ""
+    return address if ":" not in address else _network(address)
+
+
+def _network(address: str) -> str:
+    try:
+        parsed = ipaddress.IPv6Address(address)
+    except ValueError:
+        return address
+    if parsed.ipv4_mapped:  # an IPv4 client of a dual-stack socket: its own address, not the /64 of every such one
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+
+
+def limit_request() -> None:
+    """The app's before-request hook: a request on a blueprint whose budget is its address's, counted against it;
+    not an exempt view (a probe), nor a CORS preflight, which a browser reads nothing of once refused."""
+    # Service.policy and policy.is_exempt, inline: every request runs this
+    policy = current_app.extensions["corridor"].policies.get(request.blueprint, PUBLIC)
+    if policy.budget != "public" or request.method == "OPTIONS" or \
+            getattr(current_app.view_functions.get(request.endpoint), "exempt_from_limits", False):
+        return
+    address = request.remote_addr or ""
+    charge("public", address if ":" not in address else _network(address))
+
+
+def charge(budget: str, identity: str, cost: int = 1) -> None:
+    """Count a request against a budget (the first it counts against is its own: a history range's extra cost goes
+    there); keep the tightest count for the headers; 429 if it is over."""
+    limits = current_app.extensions["corridor"].limits
+    if limits is None:
+        return
+    count = limits.count(budget, identity, cost)
+    if count is None:  # the store cannot be reached: served uncounted
+        return
+    if "rate_budget" not in g:
+        g.rate_budget = (budget, identity)
+    kept = g.get("rate_limit")
+    if kept is None or count.over or (count.remaining, -count.reset) < (kept.remaining, -kept.reset):
+        g.rate_limit = count
+    if count.over:
+        raise too_many(limits, budget, count)
+
+
+def refuse_if_spent(budget: str, identity: str) -> None:
+    """429 if nothing is left of a budget, counting nothing."""
+    limits = current_app.extensions["corridor"].limits
+    count = limits.count(budget, identity, 0) if limits is not None else None
+    if count is not None and count.remaining == 0:
+        g.rate_limit = count
+        raise too_many(limits, budget, count)
+
+
+def too_many(limits: RateLimits, budget: str, count: Count) -> ApiError:
+    """The 429 of a spent budget."""
+    return ApiError(429, "rate_limited", f"Too many requests: {describe(limits.budgets[budget])} for "
+                                         f"{BUDGETS[budget][2]}. Try again in {count.reset} seconds.",
+                    {"Retry-After": str(count.reset)})
+
+
+def describe(item: RateLimitItem) -> str:
+    """`600 per minute`, `10 per 5 minutes`."""
+    unit = item.GRANULARITY.name
+    return f"{item.amount} per {unit}" if item.multiples == 1 else f"{item.amount} per {item.multiples} {unit}s"
+
+
+def limit_key_lookup(digest: bytes) -> None:
+    """Before the accounts database is asked about a key: count the request against its address (guessing keys is not
+    free), and refuse it if the key's own budget is spent; a refused request never reaches the database."""
+    if current_app.extensions["corridor"].limits is not None:
+        g.address_counted = True
+        charge("public", client_address())
+        refuse_if_spent("api", digest.hex())
+
+
+def limit_refused_key() -> None:
+    """Count a Group A request refused for its key against its address's budget, unless its look-up was counted."""
+    if not g.get("address_counted"):
+        charge("public", client_address())
+
+
+def limit_password_check() -> None:
+    """A form that checks or makes a password (each hashes one): counted against its address's sign-in budget."""
+    charge("login", client_address())
+
+
+def email_identity(email: str) -> str:
+    """An email as the store knows it, a keyed digest: the store holds no email, nor a digest anyone could match
+    against a list of emails without SECRET_KEY."""
+    secret = current_app.secret_key
+    secret = secret if isinstance(secret, bytes) else str(secret).encode()
+    return hmac.new(secret, email.strip().lower().encode(), hashlib.sha256).hexdigest()
+
+
+def refuse_spent_email(email: str) -> None:
+    """Before a password is checked: 429 if the email has had its budget of failed sign-ins."""
+    if current_app.extensions["corridor"].limits is not None:
+        refuse_if_spent("email", email_identity(email))
+
+
+def count_failed_sign_in(email: str) -> None:
+    """A wrong password for an email: counted against the email's budget of failed sign-ins."""
+    if current_app.extensions["corridor"].limits is not None:
+        charge("email", email_identity(email))
+
+
+def weighted(weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Charge a view's request `weight(**query)` units in all, from its loaded query, before the view runs."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def charged(**query: Any) -> Any:
+            if "rate_budget" in g:
+                budget, identity = g.rate_budget
+                whole = current_app.extensions["corridor"].limits.budgets[budget].amount
+                extra = min(weight(**query), whole) - 1  # a request dearer than the whole budget costs the budget
+                if extra > 0:
+                    charge(budget, identity, cost=extra)
+            return view(**query)
+
+        return charged
+
+    return decorate

@@ -1,0 +1,125 @@
+"""The comparison page at `/`: Group B's figures as a ranked table and charts, rendered on the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request, send_from_directory
+from marshmallow import ValidationError
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import NotFound
+
+from corridor.domain.catalog import Catalog, NotServed
+from corridor.domain.history import NoHistory
+from corridor.domain.model import PAYOUT_METHODS
+from corridor.domain.pricing import reference_amount
+from corridor.domain.rounding import round_significant
+from corridor.pages.charts import cost_chart, rate_chart
+from corridor.service.policy import Policy
+from schemas.fields import display_date
+from schemas.poc import CorridorSchema, ProvidersResponse
+from schemas.query import OptionalCorridorQuery
+
+POLICY = Policy()  # a public page, counted against the address's budget
+bp = Blueprint("pages", __name__, template_folder="templates")
+
+_ASSETS = Path(__file__).resolve().parent / "assets"
+_PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
+# no inline script or style: the page's own files only; and no framing (default-src does not cover it)
+_POLICY = "default-src 'self'; frame-ancestors 'none'"
+_query = OptionalCorridorQuery()
+# what a sender reads when the query cannot be shown, by the parameter at fault: never a parameter's name
+_SENDER_ERRORS = {
+    "corridor": "Pick a corridor from the list.",
+    "amount": "Enter an amount above 0 and up to 1,000,000,000 {currency}, with at most 2 decimals.",
+    "receive_amount": "Enter an amount above 0 and up to 1,000,000,000,000 {currency}, with at most 2 decimals.",
+    "payout": "Pick a payout method from the list.",
+}
+_providers = ProvidersResponse()
+_corridors = CorridorSchema(many=True)
+
+
+@bp.get("/")
+def comparison() -> Response:
+    """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
+    catalog = current_app.extensions["corridor"].data.catalog
+    state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
+    page = render_template(
+        "page.html",
+        **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
+        countries={f.corridor.key: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
+        reference_usd=catalog.dataset.reference_amount_usd,
+    )
+    response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = _POLICY
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any], str | None]:
+    """What the page shows for its query, and why the query could not be shown as asked, if so."""
+    corridor = args.get("corridor", "").strip().upper() or next(iter(catalog.by_key))
+    mode = "receive" if args.get("mode") == "receive" else "send"
+    amount, payout = args.get("amount", "").strip(), args.get("payout", "")
+    query = {"corridor": corridor}
+    if amount:
+        query["receive_amount" if mode == "receive" else "amount"] = amount
+    if payout:
+        query["payout"] = payout
+    error, priced_at = None, amount
+    known = catalog.by_key.get(corridor)
+    try:
+        figures = catalog.quotes(**_query.load(query))
+    except ValidationError as err:  # shown instead: the corridor, if known, at the reference amount
+        name = next(iter(err.messages))
+        currency = (
+            (known.corridor.to_currency if name == "receive_amount" else known.corridor.from_currency) if known else ""
+        )
+        error = _SENDER_ERRORS.get(name, "Check the form: one of its values cannot be used.").format(currency=currency)
+    except NotServed:
+        error = _SENDER_ERRORS["corridor"]
+    if error:
+        figures, priced_at = known or catalog.corridors[0], ""
+    body = _providers.dump(figures)
+    pair = figures.corridor
+    reference = reference_amount(catalog.dataset, pair.from_currency)
+    try:
+        history = catalog.rate_history(pair.from_currency, pair.to_currency, interval="week")
+        rates = {
+            **rate_chart(history.points, pair.from_currency, pair.to_currency, history.source),
+            "source": history.source,
+        }
+    except NoHistory as err:
+        rates = {"missing": err.reason}
+    mid = catalog.rate_source(pair.from_currency, pair.to_currency)
+    return {
+        "mid_market": round_significant(figures.mid_market, 6),
+        "mid_source": mid.source,
+        "mid_date": display_date(mid.date),
+        "corridor": body["corridor"],
+        "from_currency": pair.from_currency,
+        "to_currency": pair.to_currency,
+        "mode": mode,
+        "amount": amount,
+        "priced_at": priced_at,
+        "payout": payout,
+        "providers": body["providers"],
+        "cost_chart": cost_chart(body["providers"]),
+        "rate_chart": rates,
+        "amount_currency": pair.to_currency if mode == "receive" else pair.from_currency,
+        "placeholder": f"{reference * (figures.mid_market if mode == 'receive' else 1):,.0f}",
+        "reference_text": f"{reference:,.2f} {pair.from_currency}",
+        "shown_amount": f"{float(priced_at):,.2f}" if priced_at else "",
+        "ask_amount": mode == "receive" and not amount and not error,
+    }, error
+
+
+@bp.get("/assets/<name>")
+def asset(name: str) -> Response:
+    """The page's script, stylesheet and icon."""
+    if name not in _PAGE_FILES:
+        raise NotFound()
+    response = send_from_directory(_ASSETS, name)
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response

@@ -1,0 +1,75 @@
+"""The documentation for people: Swagger UI on the OpenAPI document at `/api/docs`, and the reference (docs/API.md and
+the documents it links to) as pages beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import swagger_ui_bundle
+from flask import Blueprint, Response, current_app, redirect, render_template, send_from_directory, url_for
+from werkzeug.exceptions import NotFound
+
+from corridor.pages.reference import DOCUMENTS, PICTURES, rendered
+from corridor.service.policy import Policy
+
+POLICY = Policy()  # public pages, counted against the address's budget
+bp = Blueprint("docs", __name__, url_prefix="/api", template_folder="templates")
+
+_ASSETS = Path(__file__).resolve().parent / "assets"
+_SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}
+_ASSET_CACHE = "public, max-age=3600"
+# Swagger UI styles inline; no framing (default-src does not cover it)
+_PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+_REFERENCE_POLICY = "default-src 'self'; frame-ancestors 'none'"
+
+
+@bp.get("/docs")
+def page() -> Response:
+    """Swagger UI on the document, with nothing loaded from anywhere but this app."""
+    response = current_app.response_class(render_template("docs.html"), mimetype="text/html")
+    response.headers["Content-Security-Policy"] = _PAGE_POLICY
+    response.headers["Cache-Control"] = _ASSET_CACHE
+    return response
+
+
+@bp.get("")
+def to_docs() -> Response:
+    """A newcomer at /api is sent to the docs page (302: /api may one day answer itself)."""
+    response = redirect(url_for(".page"), 302)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/docs/assets/<name>")
+def asset(name: str) -> Response:
+    """Swagger UI's files from the installed swagger-ui-bundle package, and the page's own script."""
+    if name == "docs.js":
+        response = send_from_directory(_ASSETS, name)
+    elif name in _SWAGGER_FILES:
+        response = send_from_directory(swagger_ui_bundle.swagger_ui_path, name)
+    else:
+        raise NotFound()
+    response.headers["Cache-Control"] = _ASSET_CACHE
+    return response
+
+
+@bp.get("/docs/guide", defaults={"name": "guide"})
+@bp.get("/docs/<any(DATA.md, OPERATIONS.md, PERFORMANCE.md):name>")
+def reference(name: str) -> Response:
+    """docs/API.md at /api/docs/guide, and the documents it links to beside it."""
+    title, body = rendered(DOCUMENTS[name])
+    response = current_app.response_class(render_template("reference.html", title=title, body=body),
+                                          mimetype="text/html")
+    response.headers["Content-Security-Policy"] = _REFERENCE_POLICY
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@bp.get("/docs/<name>.png")
+def picture(name: str) -> Response:
+    """The pictures the documents show."""
+    if not (PICTURES / f"{name}.png").is_file():
+        raise NotFound()
+    response = send_from_directory(PICTURES, f"{name}.png")
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response

@@ -1,0 +1,35 @@
+"""What a blueprint needs of every request, declared once beside it: read by the hooks and the OpenAPI document
+alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+View = TypeVar("View", bound=Callable)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One blueprint's needs."""
+
+    bearer_key: bool = False  # `Authorization: Bearer <a live key>`, checked before anything else
+    budget: str = "public"  # whose rate-limit budget counts a request: "api", its key's; "public", its address's
+    cache_control: str | None = None  # kept answers carry it (and an ETag); None: nothing is kept
+    cors: bool = False  # scripts of any origin may read the answers
+    error_page: str | None = None  # a template: errors are answered as pages rather than problem details
+
+
+PUBLIC = Policy()  # every path outside a blueprint, unknown ones included
+
+
+def exempt(view: View) -> View:
+    """Mark a view no budget counts: a probe must always get through."""
+    view.exempt_from_limits = True  # type: ignore[attr-defined]
+    return view
+
+
+def is_exempt(view: Callable | None) -> bool:
+    """Whether `exempt` marked the view (or one it wraps)."""
+    return getattr(view, "exempt_from_limits", False)

@@ -1,0 +1,100 @@
+"""One data version: the data file and the rate history as read, priced at the live rates, and what is kept of it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from flask import Flask
+from werkzeug.http import http_date
+
+from corridor.data.history import default_history_path, load_history
+from corridor.data.live import LiveRates
+from corridor.data.load import DataError, load_dataset, summary
+from corridor.domain.catalog import Catalog
+from corridor.domain.history import Histories, RateHistory
+from corridor.domain.model import FRANKFURTER, Dataset
+from corridor.domain.rates import recorded_ecb_days, with_live_rates
+from corridor.service.responses import ResponseCache
+from corridor.settings import ConfigError, whole_number
+
+
+@dataclass(frozen=True, eq=False)
+class Sources:
+    """A data file and a rate history as read and validated."""
+
+    path: str
+    dataset: Dataset
+    history: RateHistory
+    summary: str
+    history_summary: str
+
+
+@dataclass(frozen=True, eq=False)
+class DataVersion:
+    """What is served: the sources at the live rates, the catalog they make, and the responses kept from them."""
+
+    catalog: Catalog
+    last_modified: str  # when the figures last changed, as HTTP writes it
+    sources: Sources
+    live: LiveRates
+    responses: ResponseCache = field(repr=False)
+
+    @property
+    def summary(self) -> str:
+        """One line on the data file."""
+        return self.sources.summary
+
+    @property
+    def history_summary(self) -> str:
+        """One line on the rate history."""
+        return self.sources.history_summary
+
+
+def read_sources(app: Flask, path: str | None = None) -> Sources:
+    """Read and validate a data file (SEED_DATA if None) and the rate history; or DataError."""
+    path = path or app.config["SEED_DATA"]
+    history_path = app.config["HISTORY_DATA"] or default_history_path()
+    max_bytes = whole_number(app.config, "DATA_MAX_MB") * 2**20
+    try:
+        dataset = load_dataset(path, max_bytes)
+        history = load_history(history_path, max_bytes)
+    except (DataError, ConfigError):
+        raise
+    except Exception as err:  # a refresh must never take the service down, whatever the file holds
+        raise DataError(f"{path}: cannot be served: {type(err).__name__}: {err}") from err
+    return Sources(
+        path,
+        dataset,
+        history,
+        f"{path}: {summary(dataset)}",
+        f"{history_path}: ECB rates of {len(history.currencies)} currencies, {len(history.days):,} "
+        f"business days from {history.first} to {history.last}",
+    )
+
+
+def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
+    """The sources priced at the live rates, with the feeds' days added to the history; DataError if they cannot be."""
+    try:
+        # the file's own ECB rates come last: any live rate is newer
+        feeds = live.feed_rates + recorded_ecb_days(sources.dataset.rates, sources.history)
+        dataset = with_live_rates(sources.dataset, feeds)
+        history = Histories(sources.history.with_days(live.ecb_days),
+                            RateHistory.from_series(live.series, live.series_base, FRANKFURTER))
+        catalog = Catalog.build(dataset, history)
+    except Exception as err:  # a refresh must never take the service down, whatever the file holds
+        raise DataError(f"{sources.path}: cannot be served: {type(err).__name__}: {err}") from err
+    changed = [dt.datetime.combine(day, dt.time(), dt.UTC) for day in (dataset.as_of, history.last)]
+    return DataVersion(
+        catalog,
+        http_date(max(changed + [live.changed_at] if live.changed_at else changed)),
+        sources,
+        live,
+        ResponseCache(whole_number(app.config, "CACHE_MB") * 2**20),
+    )
+
+
+def load_data(app: Flask, path: str | None = None, live: LiveRates | None = None) -> DataVersion:
+    """Read, validate and price a data file (SEED_DATA if None) and the rate history, at `live` (no feed answered yet
+    if None); DataError or ConfigError if they cannot be served."""
+    return data_version(app, read_sources(app, path), live or LiveRates.configured(app.config))

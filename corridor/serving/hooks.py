@@ -1,0 +1,67 @@
+"""What gunicorn.conf.py's server hooks do for this service: documented hooks only (gunicorn's settings reference)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from corridor.serving.logs import EscapeControl, RedactClientText
+from corridor.serving.rates_process import RatesProcess
+from corridor.serving.refresher import Refresher
+
+
+def _ours(server: Any) -> Flask | None:
+    """The app the master loaded, if it is this service (not the benchmark's bare floor under the same config)."""
+    app = server.app.wsgi()
+    return app if "corridor" in getattr(app, "extensions", {}) else None
+
+
+def on_starting(server: Any) -> None:
+    """gunicorn's own messages about requests it cannot parse quote them: keep what the client sent out; and escape
+    control characters in the access line, whose path a client chose."""
+    server.log.error_log.addFilter(RedactClientText())
+    server.log.access_log.addFilter(EscapeControl())
+
+
+def when_ready(server: Any) -> None:
+    """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
+    app = _ours(server)
+    if app is None:
+        return
+    service = app.extensions["corridor"]
+    service.rates_process = RatesProcess(app)
+    service.rates_report = service.rates_process.report  # before any worker forks: health reads each feed's try
+    service.rates_process.start()
+
+
+def on_reload(server: Any) -> None:
+    """A HUP (gunicorn's reload, before it forks the new workers): serve the keys and the data file read anew, with
+    the rates the refresher brought if it sent the HUP; else it is an operator's, and the refresher is asked too."""
+    app = _ours(server)
+    process = app and app.extensions["corridor"].rates_process
+    if process is None:
+        return
+    try:
+        restarted = process.restart_if_gone()  # a new one asks the feeds at once
+        refresher = Refresher(app)
+        live = process.take()
+        if live is None:
+            server.log.info("Hang up: the keys and the data are read anew, and the rates refresher asks the feeds.")
+            if not restarted:
+                process.poke()
+        else:
+            server.log.info("Serving the rates the refresher brought, with the keys and the data read anew.")
+            refresher.live = live
+        refresher.reread()
+        refresher.serve()
+    except Exception as err:  # the master's loop must go on, whatever a refresh brings
+        app.logger.error("Refresh failed; serving on as before. %s: %s", type(err).__name__, err)
+
+
+def on_exit(server: Any) -> None:
+    """Stop the rates refresher with the master."""
+    app = _ours(server)
+    process = app and app.extensions["corridor"].rates_process
+    if process is not None:
+        process.stop()

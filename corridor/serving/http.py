@@ -1,0 +1,82 @@
+"""HTTP around every response: proxies, paths as written, CORS where a blueprint is public, request ids, security
+headers."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask import Flask, Response, g, request
+from flask_cors import CORS
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter
+
+from corridor.settings import whole_number
+
+HSTS = "max-age=31536000"
+_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+# Group B and the document are public; Group A's key belongs on a server, so browsers get no CORS
+# there (docs/API.md). Authorization is allowed (and ignored) so that a page's fetch wrapper that
+# adds a key to every call still reaches Group B.
+PUBLIC_CORS = {
+    "origins": "*",
+    "send_wildcard": True,
+    "methods": ["GET", "HEAD"],
+    "allow_headers": ["Authorization", "Content-Type", "If-Modified-Since", "If-None-Match", "X-Request-ID"],
+    "expose_headers": ["ETag", "Last-Modified", "X-Request-ID", "RateLimit-Limit", "RateLimit-Remaining",
+                       "RateLimit-Reset", "Retry-After"],
+    "max_age": 600,
+}
+
+
+class CorridorIdConverter(BaseConverter):
+    """A corridor id in a path. Ids are ASCII digits with no leading zero (ID_PATTERN, as the document says); any
+    other segment is routed too, so that `01` or `１` gets the 404 that quotes the id, not the unknown path's."""
+
+    ID_PATTERN = "[1-9][0-9]*"
+
+
+def register_http(app: Flask) -> None:
+    """Proxy headers from PROXY_HOPS hops, paths as written, and the headers every response carries."""
+    hops = whole_number(app.config, "PROXY_HOPS")
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+    app.url_map.merge_slashes = False
+    app.url_map.converters["corridor_id"] = CorridorIdConverter
+    app.json.sort_keys = False  # keys in the schemas' order
+    app.json.ensure_ascii = False  # `→` as it is
+    app.json.compact = True
+    app.after_request(add_common_headers)
+
+
+def allow_any_origin(app: Flask) -> None:
+    """Let scripts of any origin read every answer under the prefix of a blueprint whose policy asks it, errors and
+    unknown paths under it included (which no blueprint's own hooks would see)."""
+    service = app.extensions["corridor"]
+    public = {rf"{re.escape(blueprint.url_prefix)}(/.*)?\Z": PUBLIC_CORS for blueprint in app.blueprints.values()
+              if service.policy(blueprint.name).cors}
+    CORS(app, resources=public)  # flask-cors matches each as a regular expression from the path's start
+
+
+def add_common_headers(response: Response) -> Response:
+    """The request id, nosniff, HSTS over HTTPS (as the trusted proxies saw it), no framing of a page, where the
+    request's rate-limit budget stands; OPTIONS as 204 No Content."""
+    if request.method == "OPTIONS" and response.status_code == 200 and "Allow" in response.headers:
+        response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
+        response.headers["Allow"] = ", ".join(sorted(response.allow))
+        del response.headers["Content-Type"]
+    given = request.headers.get("X-Request-ID")
+    headers = response.headers
+    headers.add("X-Request-ID", given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16))
+    headers.add("X-Content-Type-Options", "nosniff")
+    if response.mimetype == "text/html":  # every page's CSP says frame-ancestors 'none'; this, for older browsers
+        headers.add("X-Frame-Options", "DENY")
+    if request.scheme == "https":
+        headers.add("Strict-Transport-Security", HSTS)
+    count = g.get("rate_limit")  # the tightest rate-limit budget this request counted against (corridor/limits)
+    if count is not None:
+        headers["RateLimit-Limit"] = str(count.limit)
+        headers["RateLimit-Remaining"] = str(count.remaining)
+        headers["RateLimit-Reset"] = str(count.reset)
+    return response

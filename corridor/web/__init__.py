@@ -1,1 +1,0 @@
-"""HTTP: the two blueprints, how an endpoint is declared and served, errors, auth, docs."""
