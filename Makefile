@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 BENCH_ARGS ?=
+# the suite in 2 processes (pytest-xdist), a module's tests in one of them, so that a server a module shares is
+# started once; PYTEST_WORKERS=0 runs it in this one
+PYTEST_WORKERS ?= 2
 
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help
@@ -39,7 +42,7 @@ run: migrate  ## apply the database migrations, then serve on 127.0.0.1:$(PORT) 
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
 test: $(VENV)/.dev tools  ## the whole suite
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev  ## ruff on the whole tree (its rules: pyproject.toml)
 	$(BIN)/ruff check .
@@ -49,8 +52,8 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|schemathesis|selenium) '
-	.venv-latest/bin/python -m pytest $(PYTEST_ARGS)
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
+	.venv-latest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a
 # missing tool skip with a reason, so `make test` never needs root

@@ -4,7 +4,8 @@ Starts the service and the floor (bench/baseline.py: the service's exact bytes f
 gunicorn with the same config on loopback, drives each URL with wrk alternately (service, floor,
 service, floor…), and prints requests/s, the ratio, p50/p99 latency and errors; then the shipped
 worker configuration against plain sync workers, what rate limits cost per CPU-second, the targets
-met or missed, and each handler's time in-process.
+a keyed client's share beside a flood (bench/fair_share.py), the targets met or missed, and each handler's time
+in-process.
 Usage: python -m bench.run [--duration S] [--rounds N] [--connections N]
 """
 
@@ -18,7 +19,7 @@ import statistics
 import sys
 from datetime import UTC, datetime
 
-from bench import rate_limits
+from bench import fair_share, rate_limits
 from bench.accounts import account_key
 from bench.handler_times import in_process
 from bench.load import gunicorn, service_and_floor, wrk
@@ -146,6 +147,7 @@ def main() -> None:
         )
     workers = [] if args.only else worker_models(key, args)
     limits = [] if args.only else rate_limits.measure(args)
+    shared = None if args.only else fair_share.measure(args)
     print("Medians over the rounds (service / floor); ratio: median of the rounds' service ÷ floor.\n")
     print_table(rows, "service", "floor")
     if args.only:
@@ -159,6 +161,7 @@ def main() -> None:
     print(f"\nThe targets, on this run's {args.rounds} round(s) of {args.duration} s per side:")
     print_targets(rows, workers, keys)
     rate_limits.print_targets(limits)
+    fair_share.print_targets(shared)
     print(f"\n| in-process handler (median of {args.iterations}) | service µs | bare Flask µs |")
     print("|---|---:|---:|")
     for url, service_us, bare_us in in_process(key, args.iterations):

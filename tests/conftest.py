@@ -300,11 +300,21 @@ def _answers(base):
         return False
 
 
-@pytest.fixture
-def server(tmp_path):
-    """gunicorn serving the shipped data with RAW_KEY live."""
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY) as running:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """gunicorn serving the shipped data with RAW_KEY live, shared by a module's tests: none may stop it."""
+    with running_gunicorn(tmp_path_factory.mktemp("server") / "gunicorn.log", API_KEYS=RAW_KEY) as running:
         yield running
+
+
+def logged(log, text, since=0, seconds=5):
+    """What `log` holds after its first `since` characters, once `text` is among it: gunicorn writes a request's
+    access line just after it answers."""
+    deadline = time.monotonic() + seconds
+    while text not in (written := log.read_text()[since:]):
+        assert time.monotonic() < deadline, f"{text!r} not logged:\n{written[-3000:]}"
+        time.sleep(0.02)
+    return written
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import json
 import subprocess
 
-from conftest import RAW_KEY, start_gunicorn, stop
+from conftest import RAW_KEY, logged, start_gunicorn
 from harness import ROOT, curl, requires
 
 
@@ -21,9 +21,7 @@ def test_serves_group_a_over_http(server):
     assert headers.startswith("HTTP/1.1 200")
     assert "x-request-id: curl-check-1" in headers.lower()
     assert "x-content-type-options: nosniff" in headers.lower()
-    stop(process)
-    log = log_path.read_text()
-    assert "rid=curl-check-1" in log
+    log = logged(log_path, "rid=curl-check-1")
     assert '"HEAD /api/midrate HTTP/1.1" 200' in log  # the path: a query could hold a misplaced key
     assert RAW_KEY not in log
 

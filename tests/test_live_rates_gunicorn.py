@@ -131,13 +131,13 @@ def test_rates_swapped_under_load_lose_no_request_and_keep_none_waiting(live_ser
 
 def test_hups_during_a_refresh_merge_into_one_next_refresh(live_server, feeds):
     # each HUP is gunicorn's reload (new workers, the files read anew), which takes the master a moment: the feed is
-    # slow enough for all ten to come while the first HUP's refresh waits on it
-    feeds.replies["/ecb.xml"] = Reply(delay=6)
-    for _ in range(10):
+    # slow enough for all five to come while the first HUP's refresh waits on it
+    feeds.replies["/ecb.xml"] = Reply(delay=4)
+    for _ in range(5):
         live_server.process.send_signal(signal.SIGHUP)
         time.sleep(0.1)
     wait_for(lambda: feeds.count("/ecb.xml") == 3, 20, live_server.log)  # at start, the first HUP's, one for the rest
-    time.sleep(3)
+    time.sleep(2)
     assert feeds.count("/ecb.xml") == 3
     # and the refresher asked for workers with new rates only when it had some: once, at start
     assert live_server.log.read_text().count("Serving the rates the refresher brought") == 1

@@ -9,7 +9,7 @@ import socket
 from types import SimpleNamespace
 
 import pytest
-from conftest import RAW_KEY, stop
+from conftest import RAW_KEY, logged
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from harness import ROOT, curl, requires
@@ -82,11 +82,12 @@ def test_the_shipped_access_line_has_the_path_and_no_query_or_credentials(logger
 @requires("curl")
 def test_a_key_in_the_query_string_never_reaches_the_log_of_a_real_server(server):
     base, process, log = server
-    curl("-o", "/dev/null", f"{base}/api/corridors?api_key={RAW_KEY}")
-    curl("-o", "/dev/null", "-H", f"Authorization: Bearer {RAW_KEY}", f"{base}/api/corridors?key={RAW_KEY}")
-    stop(process)
-    text = log.read_text()
-    assert text.count('"GET /api/corridors HTTP/1.1"') == 2
+    since = len(log.read_text())
+    curl("-o", "/dev/null", "-H", "X-Request-ID: query-key-1", f"{base}/api/corridors?api_key={RAW_KEY}")
+    curl("-o", "/dev/null", "-H", f"Authorization: Bearer {RAW_KEY}", "-H", "X-Request-ID: query-key-2",
+         f"{base}/api/corridors?key={RAW_KEY}")
+    text = logged(log, "rid=query-key-2", since)
+    assert "rid=query-key-1" in text and text.count('"GET /api/corridors HTTP/1.1"') == 2
     assert RAW_KEY not in text
 
 
@@ -98,11 +99,11 @@ def test_a_key_in_the_query_string_never_reaches_the_log_of_a_real_server(server
 ])
 def test_a_key_in_a_request_gunicorn_cannot_parse_stays_out_of_its_log(server, sent):
     base, process, log = server
+    since = len(log.read_text())
     with socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), timeout=5) as sock:
         sock.sendall(sent.encode("latin-1"))
         assert sock.recv(65536).startswith(b"HTTP/1.1 400")
-    stop(process)
-    text = log.read_text()
+    text = logged(log, "Invalid request from ip=", since)
     assert re.search(r"Invalid request from ip=127\.0\.0\.1: Invalid HTTP [\w ]+ \[redacted\]$", text, re.M)
     assert RAW_KEY not in text
 
@@ -168,14 +169,15 @@ FORGERIES = ["/api/poc/x%0aFORGED line", "/api/poc/x%0d%0aFORGED line", "/api/po
 @requires("curl")
 def test_control_characters_a_client_sends_cannot_forge_a_line_of_the_access_log(server):
     base, process, log = server
+    since = len(log.read_text())
     for path in FORGERIES:
         assert curl("-g", "-o", "/dev/null", "-w", "%{http_code}", base + path.replace(" ", "%20")) == "404"
-    stop(process)
-    lines = [line for line in log.read_text().splitlines() if "FORGED" in line]
+    logged(log, "x\\x1b[2K\\x1b[1GFORGED", since)
+    lines = [line for line in log.read_text()[since:].splitlines() if "FORGED" in line]
     assert len(lines) == len(FORGERIES) and all(line.startswith("[") and " rid=" in line for line in lines), lines
     assert r'"GET /api/poc/x\x0aFORGED line HTTP/1.1" 404' in lines[0]
     assert r"/api/poc/x\x0d\x0aFORGED" in lines[1] and r"/api/poc/x\x1b[2K\x1b[1GFORGED" in lines[2]
-    assert "\x1b" not in log.read_text()
+    assert "\x1b" not in log.read_text()[since:]
 
 
 def test_the_app_s_own_lines_escape_what_a_client_sent(app, caplog):

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import HASHED_KEY, RAW_KEY, start_gunicorn, stop
+from conftest import HASHED_KEY, RAW_KEY, logged, start_gunicorn
 from harness import ROOT, curl, requires
 
 from corridor.settings import ConfigError
@@ -91,9 +91,8 @@ def test_logs_have_the_start_up_line_access_lines_and_no_secrets(server):
         f"{base}/api/providers?corridor=USD_MXN&amount=5",
     )
     curl("-o", "/dev/null", "-H", f"Authorization: Basic {RAW_KEY}", f"{base}/api/midrate?from=USD&token={RAW_KEY}")
-    curl("-o", "/dev/null", f"{base}/api/poc/corridors?from=USD&to=MXN")
-    stop(process)
-    text = log.read_text()
+    curl("-o", "/dev/null", "-H", "X-Request-ID: ops-4", f"{base}/api/poc/corridors?from=USD&to=MXN")
+    text = logged(log, "rid=ops-4")
     assert re.search(
         r"Loaded \S+/seed_data\.json: as of 2026-11-20: \d+ corridors \(\d+ active\), \d+ providers, \d+ offers, "
         r"\d+ currencies; 1 operator API key\(s\) live\.",
