@@ -143,8 +143,8 @@ class HistoryPointSchema(Schema):
 
 
 class SeriesPoints(fields.List):
-    """A series' points as HistoryPointSchema dumps them, in one pass: a nested schema per point took four fifths of a
-    long series' time (python -m bench.history_dump); the document still shows each point's schema."""
+    """A series' points as HistoryPointSchema dumps them, in one pass rather than a nested schema per point (which
+    took most of a long series' time: docs/PERFORMANCE.md); the document still shows each point's schema."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(fields.Nested(HistoryPointSchema), **kwargs)

@@ -12,7 +12,7 @@ from conftest import FEEDS_NOW, RAW_KEY, refresh, reread
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_RATES, Reply, ecb_xml
 from harness import unused_port
 
-from corridor.data.feeds import FeedError, get
+from corridor.data.fetch import FeedError, get
 
 NEXT_DAY = ECB_DAY + dt.timedelta(days=1)
 

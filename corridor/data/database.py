@@ -19,7 +19,7 @@ from corridor.settings import ConfigError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 UPGRADE = "flask --app app db upgrade"
 # every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
-# compares the database with the last one without importing Alembic, 110 ms of every process start
+# compares the database with the last one without importing Alembic, which every process start would pay for
 REVISIONS = ("0001_accounts",)
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3

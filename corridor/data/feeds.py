@@ -1,174 +1,19 @@
-"""The two rate feeds over HTTP: the ECB's daily reference file and Frankfurter's rates, read and checked."""
+"""The two rate feeds' answers, read and checked: the ECB's daily reference file and Frankfurter's rates (fetched by
+corridor/data/fetch.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import http.client
 import json
 import math
-import socket
-import threading
 import urllib.parse
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
 from xml.etree import ElementTree
 
-from corridor import __version__
 from corridor.data.ecb import CURRENCY_CODE, parse_daily_xml
+from corridor.data.fetch import FeedError
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE
 from corridor.domain.rates import FeedRates
-from corridor.settings import ConfigError
-
-TIMEOUT_S = 10.0  # for a whole answer, however slowly it trickles in
-MAX_BYTES = 2 * 2**20
-MAX_REDIRECTS = 3
-REDIRECTS = (301, 302, 303, 307, 308)
-
-
-class FeedError(Exception):
-    """A feed's answer that cannot be used; the message is the reason, for a log line and for health."""
-
-
-def feed_url(name: str, setting: str) -> str | None:
-    """A feed's URL from its setting `name`; None when it is `off` or empty; ConfigError unless http(s) to a host."""
-    setting = setting.strip()
-    if setting.lower() in ("", "off"):
-        return None
-    try:
-        parts = urllib.parse.urlsplit(setting)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{name} must be an http:// or https:// URL, or off.")
-    if parts.username or parts.password:
-        raise ConfigError(f"{name} must not hold a user name or password: the feeds need none.")
-    return setting
-
-
-def shown_url(url: str) -> str:
-    """The URL as a log line may show it: no query, where a credential could be."""
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-
-
-class Answer(NamedTuple):
-    """A feed's whole answer, and the URL it came from (another than the one asked for, after a redirect)."""
-
-    body: bytes
-    url: str
-
-
-def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> Answer:
-    """The 200 answer to GET `url` within `timeout` seconds (TIMEOUT_S), all of it, and `max_bytes`; or FeedError.
-
-    Redirects are followed only to the same scheme, host and port (at most MAX_REDIRECTS): a feed is trusted where it
-    is configured, not wherever it points."""
-    timeout = TIMEOUT_S if timeout is None else timeout
-    # a thread of its own, so that the deadline covers the name lookup and an answer that trickles in too; one that
-    # misses it has its connection closed under it, which ends it at once
-    fetch = _Fetch(url, timeout, max_bytes)
-    worker = threading.Thread(target=fetch.run, daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        fetch.abandon()
-        raise FeedError(f"no whole answer within {timeout:g} s")
-    if fetch.error is not None:
-        raise FeedError(fetch.error)
-    return Answer(fetch.body, fetch.url)
-
-
-class _Fetch:
-    """One GET, its redirects and its outcome: (body, final URL) or why not; nothing it raises ends it unsaid."""
-
-    def __init__(self, url: str, timeout: float, max_bytes: int) -> None:
-        self.url, self.timeout, self.max_bytes = url, timeout, max_bytes
-        self.body, self.error = b"", None
-        self._connection: http.client.HTTPConnection | None = None
-        self._abandoned = False
-
-    def run(self) -> None:
-        try:
-            self.body = self._get()
-        except FeedError as err:
-            self.error = str(err)
-        except TimeoutError:
-            self.error = f"no whole answer within {self.timeout:g} s"
-        except http.client.IncompleteRead:
-            self.error = "the answer was cut short"
-        except Exception as err:  # a malformed answer, a reset connection: said by kind, never with the URL
-            self.error = f"cannot read the answer ({type(err).__name__})"
-        finally:
-            self._close()
-
-    def abandon(self) -> None:
-        """Close the connection under the thread: its read fails, and it ends."""
-        self._abandoned = True
-        self._close()
-
-    def _close(self) -> None:
-        connection = self._connection
-        if connection is not None:
-            if connection.sock is not None:
-                try:
-                    connection.sock.shutdown(socket.SHUT_RDWR)  # wakes a read blocked in another thread
-                except OSError:
-                    pass
-            connection.close()
-
-    def _get(self) -> bytes:
-        for _ in range(MAX_REDIRECTS + 1):
-            parts = urllib.parse.urlsplit(self.url)
-            kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-            self._connection = kind(parts.hostname, parts.port, timeout=self.timeout)
-            if self._abandoned:
-                raise FeedError(f"no whole answer within {self.timeout:g} s")
-            target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
-            try:
-                self._connection.request("GET", target, headers={"User-Agent": f"corridor-api/{__version__}",
-                                                                 "Accept-Encoding": "identity"})
-            except TimeoutError:
-                raise
-            except OSError as err:
-                raise FeedError(f"cannot connect: {_reason(err)}") from None
-            answer = self._connection.getresponse()
-            if answer.status in REDIRECTS:
-                self.url = _redirect_target(self.url, answer.getheader("Location") or "")
-                self._close()
-                continue
-            if answer.status != 200:
-                raise FeedError(f"HTTP {answer.status} instead of 200")
-            body = answer.read(self.max_bytes + 1)
-            if len(body) > self.max_bytes:
-                raise FeedError(f"the answer is over {self.max_bytes:,} bytes")
-            if answer.length:  # bytes its Content-Length promised that never came
-                raise FeedError("the answer was cut short")
-            return body
-        raise FeedError(f"more than {MAX_REDIRECTS} redirects")
-
-
-def _redirect_target(url: str, location: str) -> str:
-    """Where a redirect from `url` points, if it is the same scheme, host and port; FeedError otherwise."""
-    target = urllib.parse.urljoin(url, location.strip())
-    before, after = urllib.parse.urlsplit(url), urllib.parse.urlsplit(target)
-    try:
-        same = (after.scheme, after.hostname, after.port) == (before.scheme, before.hostname, before.port)
-    except ValueError:  # a port that is not a number
-        same = False
-    if not location.strip() or not same:
-        raise FeedError(f"redirected to {shown_url(target)[:100]}, not the configured scheme, host and port: refused")
-    return target
-
-
-def _reason(reason: Any) -> str:
-    if isinstance(reason, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(reason, (TimeoutError, socket.timeout)):
-        return "timed out"
-    if isinstance(reason, OSError) and reason.strerror:
-        return reason.strerror
-    return type(reason).__name__
 
 
 def parse_ecb_daily(body: bytes) -> FeedRates:

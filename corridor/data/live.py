@@ -10,26 +10,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from corridor.data.feeds import (
-    FeedError,
-    feed_url,
     frankfurter_latest,
     frankfurter_series,
     frankfurter_url,
-    get,
     merged_series,
     parse_ecb_daily,
     parse_frankfurter,
-    shown_url,
 )
+from corridor.data.fetch import FeedError, feed_url, get, shown_url
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
-from corridor.domain.rates import FeedRates, live_rates, rate_moves
+from corridor.domain.rates import FeedRates, live_rates, too_far
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
 NOT_YET = "not fetched yet"
-# a feed's day is held back, unserved, when it moves any rate against the rates in force by more than MOVE_FACTOR
-# either way, or more than half of them by more than BROAD_MOVE: no currency moves so in a day but in a crisis, which
-# an operator confirms (docs/API.md#live-rates)
-MOVE_FACTOR, BROAD_MOVE = 2.0, 1.25
 ACCEPT = "flask --app app rates fetch --accept"
 
 
@@ -237,28 +230,13 @@ def _file_day(source: str, file_rates: Rates) -> dt.date | None:
 def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | None:
     """How the feed's rates move the rates in force too far to serve unconfirmed, or None. A move the data file holds
     already (an operator took the day in with `rates fetch --accept`) is confirmed."""
-    moves = rate_moves(in_force, rates)
-    if not moves:
+    moved = too_far(in_force, rates)
+    if moved is None:
         return None
-    factor = {code: max(move, 1 / move) for code, move in moves.items()}
-    worst = max(sorted(moves), key=lambda code: float(f"{factor[code]:.3g}"))  # the first by code of equal moves
-    wide = [code for code in moves if factor[code] > BROAD_MOVE]
-    if factor[worst] > MOVE_FACTOR:
-        base = in_force.base
-        move = (
-            f"moves the {base}→{worst} rate {moves[worst]:.3g}-fold ({in_force.interbank[worst]:.6g} → "
-            f"{in_force.interbank[worst] * moves[worst]:.6g})"
-        )
-    elif len(wide) * 2 > len(moves):
-        move = f"moves {len(wide)} of its {len(moves)} rates by more than {BROAD_MOVE - 1:.0%}"
-    else:
-        return None
+    move, codes = moved
     taken = live_rates(file_rates, [rates])
-    if all(
-        taken.sources[code] == file_rates.sources[code]
-        and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code]
-        for code in moves
-    ):
+    if all(taken.sources[code] == file_rates.sources[code]
+           and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code] for code in codes):
         return None
     return move
 

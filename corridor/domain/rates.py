@@ -10,6 +10,11 @@ from dataclasses import dataclass
 from corridor.domain.history import RateHistory
 from corridor.domain.model import ECB, Dataset, Rates, RateSource, with_base_source
 
+# a feed's day is held back, unserved, when it moves any rate against the rates in force by more than MOVE_FACTOR
+# either way, or more than half of them by more than BROAD_MOVE: no currency moves so in a day but in a crisis, which
+# an operator confirms (docs/API.md#live-rates)
+MOVE_FACTOR, BROAD_MOVE = 2.0, 1.25
+
 
 @dataclass(frozen=True, slots=True)
 class FeedRates:
@@ -55,6 +60,23 @@ def rate_moves(rates: Rates, feed: FeedRates) -> dict[str, float]:
     through = per_base[rates.base]
     return {code: per_base[code] / through / rate for code, rate in rates.interbank.items()
             if code != rates.base and code in per_base}
+
+
+def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:
+    """How the feed would move the rates in force too far to serve unconfirmed, and the currencies it moves: more than
+    MOVE_FACTOR either way for any, or more than BROAD_MOVE for more than half of them; None if it does not."""
+    moves = rate_moves(in_force, feed)
+    if not moves:
+        return None
+    factor = {code: max(move, 1 / move) for code, move in moves.items()}
+    worst = max(sorted(moves), key=lambda code: float(f"{factor[code]:.3g}"))  # the first by code of equal moves
+    wide = [code for code in moves if factor[code] > BROAD_MOVE]
+    if factor[worst] > MOVE_FACTOR:
+        old, new = in_force.interbank[worst], in_force.interbank[worst] * moves[worst]
+        return f"moves the {in_force.base}→{worst} rate {moves[worst]:.3g}-fold ({old:.6g} → {new:.6g})", list(moves)
+    if len(wide) * 2 > len(moves):
+        return f"moves {len(wide)} of its {len(moves)} rates by more than {BROAD_MOVE - 1:.0%}", list(moves)
+    return None
 
 
 def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
