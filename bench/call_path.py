@@ -13,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "corridor" / "domain"
+OURS = (ROOT / "corridor", ROOT / "schemas")  # the service's own code; a venv inside the checkout is not
 # the first request of a new URL: a one-off quote in each group, a repeated quote, a history range, the two lists
 URLS = ["/api/providers?corridor=USD_MXN&amount=1234.56", "/api/poc/providers?corridor=USD_MXN&amount=2345.67",
         "/api/providers?corridor=USD_MXN", "/api/history?from=USD&to=MXN&start=2026-01-01&end=2026-06-30",
@@ -27,7 +28,7 @@ def project_calls(app, url: str, headers: dict[str, str]) -> list[str]:
         path = Path(frame.f_code.co_filename)
         if frame.f_code.co_name.startswith("<"):  # a comprehension or lambda: part of the function that holds it
             return
-        if event == "call" and ROOT in path.parents and DOMAIN not in path.parents and ".venv" not in path.parts:
+        if event == "call" and any(top in path.parents for top in OURS) and DOMAIN not in path.parents:
             name = f"{path.relative_to(ROOT).with_suffix('')}.{frame.f_code.co_qualname}".replace("/", ".")
             if name not in seen:
                 seen.append(name)
