@@ -12,7 +12,7 @@ PYTEST_WORKERS ?= 2
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help
 
-.PHONY: help migrate run test lint test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale soak clean
+.PHONY: help migrate survey run test lint test-latest tools contract smoke-local docs-screenshot screenshots bench bench-scale bench-import soak clean
 
 help:  ## list the targets with what each does
 	@grep -hE '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | \
@@ -32,7 +32,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 migrate: $(VENV)/.runtime  ## apply the database migrations to DATABASE_URL (default: instance/corridor.sqlite3)
 	@$(BIN)/flask --app app db upgrade
 
-run: migrate  ## apply the database migrations, then serve on 127.0.0.1:$(PORT) with a development key it prints
+# the shipped survey rows: imported once (a second run finds nothing changed and says so)
+survey: migrate  ## import the World Bank survey rows in data/ into DATABASE_URL
+	@$(BIN)/flask --app app prices import-rpw data/rpw-east-africa-2025.csv
+
+run: survey  ## apply the database migrations, import the shipped survey rows, then serve on 127.0.0.1:$(PORT) with a development key it prints
 	@if [ -z "$$API_KEYS" ]; then \
 	  API_KEYS=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(24))'); export API_KEYS; \
 	  echo "Development API key: $$API_KEYS"; \
@@ -52,7 +56,7 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|openpyxl|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a
@@ -68,11 +72,11 @@ tools:  ## curl and wrk from Debian (when root), for the tests that drive a real
 # one worker thread: with two, case generation died inside schemathesis in 2 of 10 runs (CPython
 # 3.11's "AST constructor recursion depth mismatch", a thread-unsafe counter in its ast module);
 # one thread generates the same 2,480 cases in the same ~45 s
-contract: $(VENV)/.dev tools migrate  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
+contract: $(VENV)/.dev tools survey  ## schemathesis, all checks, against real gunicorn and the served OpenAPI document
 	SCHEMATHESIS_HOOKS=scripts.contract_hooks PYTHONPATH=. BIN=$(BIN) scripts/with_server.sh sh -c '$(BIN)/st run "$$BASE_URL/api/openapi.json" --checks all \
 	  -H "Authorization: Bearer $$API_KEY" --max-examples $(CONTRACT_EXAMPLES) --workers 1 --seed 1 --no-color'
 
-smoke-local: $(VENV)/.runtime tools migrate  ## scripts/smoke.sh against real gunicorn on loopback
+smoke-local: $(VENV)/.runtime tools survey  ## scripts/smoke.sh against real gunicorn on loopback
 	BIN=$(BIN) scripts/with_server.sh sh -c 'scripts/smoke.sh "$$BASE_URL" "$$API_KEY"'
 
 docs-screenshot: $(VENV)/.runtime migrate  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
@@ -87,6 +91,9 @@ bench: $(VENV)/.runtime tools migrate  ## throughput and latency against a bare 
 
 bench-scale: $(VENV)/.runtime tools migrate  ## the service on 2,000 corridors: start-up, memory, p99, HUP (docs/PERFORMANCE.md)
 	$(BIN)/python -m bench.scale $(BENCH_ARGS)
+
+bench-import: $(VENV)/.dev  ## the survey import on a 200,000-row workbook: time and peak memory (docs/PERFORMANCE.md)
+	$(BIN)/python -m bench.import_rpw $(BENCH_ARGS)
 
 soak: $(VENV)/.runtime tools migrate  ## 60 s of mixed traffic: errors and worker memory growth
 	$(BIN)/python scripts/soak.py

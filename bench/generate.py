@@ -8,13 +8,13 @@ Usage: python -m bench.generate [--corridors 2000] [--seed 1] OUT
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import itertools
 import json
 import random
 from pathlib import Path
 
-from babel.numbers import get_currency_name
-
+from corridor.domain.countries import country_codes, country_currency, country_name
 from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,21 +37,42 @@ def generate(corridors: int, seed: int = 1) -> dict:
     if corridors > len(pairs):
         raise SystemExit(f"at most {len(pairs)} corridors over {len(interbank)} currencies")
     data["providers"] = providers
+    homes = _homes(data, interbank)
     data["corridors"] = [
-        _corridor(number, pair, providers, interbank, rng) for number, pair in enumerate(pairs[:corridors], 1)
+        _corridor(number, pair, homes, providers, interbank, rng) for number, pair in enumerate(pairs[:corridors], 1)
     ]
     return data
 
 
-def _corridor(number: int, pair: tuple[str, str], providers: list[dict], interbank: dict, rng: random.Random) -> dict:
+def _homes(data: dict, currencies: dict) -> dict[str, str]:
+    """A country of each currency, each currency its own (so that distinct currency pairs are distinct country pairs):
+    the shipped data's where it has one, else the first by code that uses it."""
+    homes: dict[str, str] = {}
+    for corridor in data["corridors"]:
+        for currency, side in ((corridor["from_currency"], "source"), (corridor["to_currency"], "destination")):
+            code = corridor.get(f"{side}_country") or next(c for c in country_codes()
+                                                           if country_name(c) == corridor[side])
+            homes.setdefault(currency, code)
+    today = dt.date.today()
+    for country in country_codes():
+        currency = country_currency(country, today)
+        if currency in currencies and currency not in homes and country not in homes.values():
+            homes[currency] = country
+    return homes
+
+
+def _corridor(number: int, pair: tuple[str, str], homes: dict[str, str], providers: list[dict], interbank: dict,
+              rng: random.Random) -> dict:
     source, destination = pair
     per_usd = interbank[source] / interbank["USD"]  # fees in the source currency, USD-like in size
     return {
         "id": number,
         "from_currency": source,
         "to_currency": destination,
-        "source": f"{get_currency_name(source, locale='en')} area",
-        "destination": f"{get_currency_name(destination, locale='en')} area",
+        "source": country_name(homes[source]),
+        "destination": country_name(homes[destination]),
+        "source_country": homes[source],
+        "destination_country": homes[destination],
         "active": True,
         "compliance": rng.choice(COMPLIANCE_LEVELS),
         "compliance_notes": "Standard KYC with government-issued ID.",

@@ -1,17 +1,24 @@
-"""`flask data check`, `keys generate`, `rates fetch`, `rates import-ecb`, `history show`: none needs API keys."""
+"""`flask data check`, `keys generate`, `rates fetch`, `rates import-ecb`, `prices import-rpw`, `history show`: none
+needs API keys."""
 
 import datetime as dt
 import json
+import sys
+from contextlib import contextmanager
 
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
+from sqlalchemy.exc import SQLAlchemyError
 
+from corridor.data.database import db
 from corridor.data.ecb import ImportReport, ecb_feed, merge_into, read_ecb
 from corridor.data.history import default_history_path, load_history
 from corridor.data.keys import generate_key
 from corridor.data.live import LiveRates, refresh_live
-from corridor.data.load import load_dataset, read_data_file
+from corridor.data.load import DataError, load_dataset, read_data_file
+from corridor.data.rpw import RpwError, Sheet
+from corridor.data.survey_import import import_rpw
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
 from corridor.domain.rounding import round_significant
@@ -22,13 +29,15 @@ data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
 rates_cli = AppGroup("rates", help="Update the rate tables.")
 history_cli = AppGroup("history", help="Look at the ECB rate history.")
+prices_cli = AppGroup("prices", help="Import surveyed prices.")
 
 
 @data_cli.command("check")
 @click.argument("path", required=False)
 def check_data(path: str | None) -> None:
-    """Check PATH (default: SEED_DATA) as serving would; print a summary, or why not and exit 1."""
-    data = load_data(current_app, path)  # the size limit and validation, as serving does
+    """Check PATH (default: SEED_DATA) as serving would, without the survey's prices; print a summary, or why not and
+    exit 1."""
+    data = load_data(current_app, path, survey=False)  # the size limit and validation, as serving does
     click.echo(data.summary.replace(": ", ": OK, ", 1))
     click.echo(data.history_summary.replace(": ", ": OK, ", 1))
 
@@ -108,6 +117,44 @@ def _print_report(report: ImportReport, path: str) -> None:
     click.echo(f"wrote {path}. Send gunicorn HUP to serve it.")
 
 
+@prices_cli.command("import-rpw")
+@click.argument("path", type=click.Path(dir_okay=False))
+def import_rpw_command(path: str) -> None:
+    """Import the World Bank's Remittance Prices Worldwide survey into DATABASE_URL: its workbook (.xlsx) as
+    published, or a CSV of its rows.
+
+    One transaction: a file that fails halfway changes nothing, and the same file again changes nothing. A period
+    already imported is replaced whole by a release that publishes it again. A row that cannot be read is skipped and
+    counted; a file with no usable row, or without the required columns, is refused (exit 1).
+    """
+
+    @contextmanager
+    def progress(sheet: Sheet):
+        if not sys.stdout.isatty():  # a log or a pipe: the summary says it all
+            yield sheet.rows
+            return
+        label = "Reading rows" if sheet.name == "CSV" else f"Reading {sheet.name!r}"
+        with click.progressbar(sheet.rows, length=sheet.size, label=label, show_pos=True) as rows:
+            yield rows
+
+    def taken_ids() -> set[int]:
+        try:
+            return {c.id for c in load_dataset(current_app.config["SEED_DATA"]).corridors}
+        except DataError:
+            return set()  # serving refuses a broken file on its own terms
+
+    try:
+        report = import_rpw(db.engine, path, progress, taken_ids)
+    except RpwError as err:
+        raise click.ClickException(str(err)) from None
+    except SQLAlchemyError as err:
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        raise click.ClickException(f"{path}: the database refused the import, so nothing of it was stored: "
+                                   f"{reason}") from None
+    for line in report.lines():
+        click.echo(line)
+
+
 @history_cli.command("show")
 @click.argument("from_code", metavar="FROM")
 @click.argument("to_code", metavar="TO")
@@ -142,3 +189,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(keys_cli)
     app.cli.add_command(rates_cli)
     app.cli.add_command(history_cli)
+    app.cli.add_command(prices_cli)

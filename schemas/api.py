@@ -29,39 +29,69 @@ class CorridorSummarySchema(Schema):
     destination = fields.String(
         attribute="corridor.destination", metadata={"description": "Receiving country.", "example": "Mexico"}
     )
+    source_country = fields.String(
+        attribute="corridor.source_country",
+        metadata={"description": "Sending country, ISO 3166-1 alpha-3.", "example": "USA"},
+    )
+    destination_country = fields.String(
+        attribute="corridor.destination_country",
+        metadata={"description": "Receiving country, ISO 3166-1 alpha-3.", "example": "MEX"},
+    )
     mid_market = SignificantFigures(
-        metadata={"description": "Interbank mid-market rate, 6 significant figures.", "example": 18.4215}
+        allow_none=True,
+        metadata={"description": "Interbank mid-market rate, 6 significant figures; null when to_currency has no "
+                                 "rate (a surveyed corridor whose services all pay out in US dollars).",
+                  "example": 18.4215},
     )
     best_rate = SignificantFigures(
-        attribute="best.rate", metadata={"description": "Rate of the rank-1 provider.", "example": 18.3441}
+        allow_none=True,
+        attribute="best.rate",
+        metadata={"description": "Rate of the rank-1 provider, in best_payout_currency per from_currency; null if it "
+                                 "did not disclose its margin.", "example": 18.3441},
+    )
+    best_payout_currency = fields.String(
+        attribute="best.payout_currency",
+        metadata={"description": "What the rank-1 provider's recipient gets: to_currency, or USD.", "example": "MXN"},
     )
     best_provider = fields.String(
         attribute="best.offer.provider", metadata={"description": "Name of the rank-1 provider.", "example": "Wise"}
     )
     true_cost_pct = Rounded(
+        allow_none=True,
         attribute="best.true_cost_pct",
-        metadata={"description": "True cost of the rank-1 provider at the reference amount, %.", "example": 1.49},
+        metadata={"description": "True cost of the rank-1 provider at the reference amount, %; null if no offer "
+                                 "disclosed its margin.", "example": 1.49},
     )
     compliance = fields.String(
+        allow_none=True,
         attribute="corridor.compliance",
-        metadata={"description": "Compliance level: Low, Medium or High.", "example": "Low"},
+        metadata={"description": "Compliance level: Low, Medium or High; null for a corridor only the survey has.",
+                  "example": "Low"},
     )
     score = fields.Integer(
-        attribute="corridor.score", metadata={"description": "Corridor score, 0–100.", "example": 91}
+        allow_none=True,
+        attribute="corridor.score",
+        metadata={"description": "Corridor score, 0–100; null for a corridor only the survey has.", "example": 91},
     )
     key = fields.String(
         attribute="corridor.key",
-        metadata={"description": "Corridor key FROM_TO, as /api/providers takes it.", "example": "USD_MXN"},
+        metadata={"description": "The currency pair FROM_TO, as /api/providers takes it when no other active corridor "
+                                 "has it; source_country-destination_country always names this one.",
+                  "example": "USD_MXN"},
     )
     avg_cost_pct = Rounded(
+        allow_none=True,
         attribute="avg_cost",
         metadata={
-            "description": "Mean true cost of the corridor's offers at the reference amount, %.",
+            "description": "Mean true cost of the corridor's offers at the reference amount, %, over those that "
+                           "disclose their margin; null if none does.",
             "example": 6.54,
         },
     )
     sdg_target_met = fields.Boolean(
-        metadata={"description": "avg_cost_pct is at most 3: the UN SDG 10.c target.", "example": False}
+        allow_none=True,
+        metadata={"description": "avg_cost_pct is at most 3: the UN SDG 10.c target; null with no avg_cost_pct.",
+                  "example": False},
     )
     offers_over_5_pct = fields.Integer(
         metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4}
@@ -71,19 +101,35 @@ class CorridorSummarySchema(Schema):
 class RankedProviderSchema(Schema):
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
-    rate = SignificantFigures(metadata={"description": "Rate given: mid-market less the spread.", "example": 18.3441})
+    rate = SignificantFigures(
+        allow_none=True,
+        metadata={"description": "Rate given, payout_currency per source currency: mid-market less the FX margin; "
+                                 "null if the margin is not disclosed, or payout_currency has no rate.",
+                  "example": 18.3441},
+    )
     flat_fee = Rounded(
         attribute="offer.flat_fee", metadata={"description": "Fixed fee in the source currency.", "example": 4.14}
     )
     fee_pct = Rounded(
-        attribute="offer.fee_pct", metadata={"description": "Fee as % of the amount sent.", "example": 0.0}
+        attribute="offer.fee_pct",
+        metadata={"description": "Fee as % of the amount sent. A surveyed offer's fee is max(0, flat_fee + amount × "
+                                 "fee_pct / 100) through its two published price points, so either may be negative.",
+                  "example": 0.0},
     )
     spread_pct = Rounded(
-        attribute="offer.spread_pct", metadata={"description": "FX margin over mid-market, %.", "example": 0.42}
+        allow_none=True,
+        metadata={"description": "FX margin below mid-market at the amount sent, % (negative: a promotion); null if "
+                                 "not disclosed.", "example": 0.42},
     )
-    true_cost_pct = Rounded(metadata={"description": "Fees plus FX margin as % of the amount sent.", "example": 2.49})
+    true_cost_pct = Rounded(
+        allow_none=True,
+        metadata={"description": "Fees plus FX margin as % of the amount sent; null if the margin is not disclosed "
+                                 "(such offers rank after every other).", "example": 2.49},
+    )
     settlement = fields.String(
-        attribute="offer.settlement", metadata={"description": "Typical time to arrive.", "example": "1 hour"}
+        allow_none=True,
+        attribute="offer.settlement",
+        metadata={"description": "Typical time to arrive; null if the survey gave none.", "example": "1 hour"},
     )
     payout_methods = fields.List(
         fields.String(),
@@ -91,21 +137,65 @@ class RankedProviderSchema(Schema):
         metadata={"description": "Ways the recipient can collect.", "example": ["bank_deposit"]},
     )
     svc_score = fields.Integer(
-        attribute="offer.svc_score", metadata={"description": "Service score, 0–100.", "example": 94}
+        allow_none=True,
+        attribute="offer.svc_score",
+        metadata={"description": "Service score, 0–100; null for a surveyed offer (the survey scores none).",
+                  "example": 94},
     )
     send_amount = Rounded(
-        metadata={"description": "Amount sent, source currency: `amount`, or the reference amount.", "example": 200.0}
+        allow_none=True,
+        metadata={"description": "Amount sent, source currency: `amount`, or the reference amount; with "
+                                 "receive_amount, null when the rate is.", "example": 200.0},
     )
     fee_total = Rounded(
-        metadata={"description": "flat_fee + amount × fee_pct / 100, source currency, paid on top.", "example": 1.99}
+        allow_none=True,
+        metadata={"description": "max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.",
+                  "example": 1.99},
     )
-    recipient_gets = Rounded(metadata={"description": "amount × rate, destination currency.", "example": 3639.48})
-    settlement_minutes = fields.Integer(metadata={"description": "Settlement time in minutes.", "example": 10})
+    recipient_gets = Rounded(
+        allow_none=True,
+        metadata={"description": "amount × rate, in payout_currency; null when the rate is.", "example": 3639.48},
+    )
+    settlement_minutes = fields.Integer(
+        allow_none=True, metadata={"description": "Settlement time in minutes; null with no settlement.", "example": 10}
+    )
     total_paid = Rounded(
+        allow_none=True,
         metadata={
             "description": "send_amount + fee_total: what the sender pays in all, source currency.",
             "example": 201.99,
-        }
+        },
+    )
+    source = fields.String(
+        attribute="offer.source",
+        metadata={"description": "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices "
+                                 "Worldwide survey) or data file (sample figures).", "example": "World Bank RPW"},
+    )
+    period = fields.String(
+        allow_none=True,
+        attribute="offer.period",
+        metadata={"description": "The survey's period, YYYYQn; null for the data file's.", "example": "2025Q3"},
+    )
+    collected = fields.Date(
+        allow_none=True,
+        attribute="offer.collected",
+        metadata={"description": "The day the survey collected the prices, YYYY-MM-DD; null for the data file's.",
+                  "example": "2025-08-19"},
+    )
+    payout_currency = fields.String(
+        metadata={"description": "What the recipient gets: the corridor's to_currency, or USD where the service "
+                                 "pays out in US dollars.", "example": "MXN"},
+    )
+    fx_margin_disclosed = fields.Boolean(
+        attribute="offer.disclosed",
+        metadata={"description": "Whether the service disclosed its exchange rate (the survey's `transparent`); "
+                                 "if not, its margin and true cost are unknown.", "example": True},
+    )
+    firm_type = fields.String(
+        allow_none=True,
+        attribute="offer.firm_type",
+        metadata={"description": "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post "
+                                 "office…; null for the data file's.", "example": "Money Transfer Operator"},
     )
 
 
@@ -116,8 +206,8 @@ class CurrencySchema(Schema):
     )
     source = fields.String(
         metadata={
-            "description": "Where its interbank rate comes from: ECB, Frankfurter, or data file "
-            "(neither feed gives it). The base, USD, takes the newest rates' source.",
+            "description": "Where its interbank rate comes from: ECB, Frankfurter, World Bank RPW (implied by the "
+            "survey's rows, where neither feed gives it) or data file. The base, USD, takes the newest rates' source.",
             "example": "ECB",
         }
     )

@@ -114,10 +114,12 @@ class ReceiveAmount(Amount):
 
 
 class CorridorKey(PatternString):
-    """A corridor key in a query: `FROM_TO` in any case, upper-cased."""
+    """A corridor in a query, any case, upper-cased: its countries `SRC-DST` (ISO 3166-1 alpha-3), or its currencies
+    `FROM_TO`."""
 
-    default_error_messages = {"invalid": "must be a corridor key such as USD_MXN."}
-    pattern = "[A-Za-z]{3}_[A-Za-z]{3}"
+    default_error_messages = {"invalid": "must be a corridor's countries such as KEN-TZA, or its currencies such as "
+                                        "USD_MXN."}
+    pattern = "[A-Za-z]{3}[-_][A-Za-z]{3}"
     loads = staticmethod(str.upper)
 
 
@@ -132,7 +134,8 @@ class Rounded(fields.Float):
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
         if value is None:
             return None
-        return round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)
+        # + 0.0: a figure that rounds to zero from below is 0.0, never -0.0
+        return (round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)) + 0.0
 
 
 class SignificantFigures(Rounded):
@@ -157,10 +160,10 @@ class DisplayDate(fields.String):
 class PercentText(PatternString):
     """A percentage dumped as text with two decimals: `4.87%`."""
 
-    pattern = "[0-9]+\\.[0-9]{2}%"
+    pattern = "-?[0-9]+\\.[0-9]{2}%"  # negative: a promotion's margin below the mid-market rate
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else f"{round_half_up(value, 2):.2f}%"
+        return None if value is None else f"{round_half_up(value, 2) + 0.0:.2f}%"  # + 0.0: never `-0.00%`
 
 
 class BillionsText(PatternString):

@@ -36,21 +36,46 @@ class CountSchema(Schema):
 class CorridorSchema(Schema):
     id = fields.Integer(attribute="corridor.id", **_meta("Corridor id, for /api/poc/corridors/<id>.", 1))
     corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
+    sourceCountry = fields.String(
+        attribute="corridor.source_country", **_meta("Sending country, ISO 3166-1 alpha-3.", "USA")
+    )
+    destinationCountry = fields.String(
+        attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
+    )
     annualFlowBn = BillionsText(
-        attribute="corridor.annual_flow_bn", **_meta("Money sent along the corridor a year, USD billions.", "$63.3B")
+        allow_none=True,
+        attribute="corridor.annual_flow_bn",
+        **_meta("Money sent along the corridor a year, USD billions; null for a corridor only the survey has.",
+                "$63.3B"),
     )
-    avgCost = PercentText(attribute="avg_cost", **_meta("Mean true cost over the corridor's providers.", "6.54%"))
-    bestCost = PercentText(attribute="best_cost", **_meta("Lowest true cost over the corridor's providers.", "2.38%"))
+    avgCost = PercentText(
+        allow_none=True,
+        attribute="avg_cost",
+        **_meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.",
+                "6.54%"),
+    )
+    bestCost = PercentText(
+        allow_none=True,
+        attribute="best_cost",
+        **_meta("Lowest true cost over the corridor's providers; null if none discloses its margin.", "2.38%"),
+    )
     compliance = fields.String(
-        attribute="corridor.compliance", **_meta("Compliance level: Low, Medium or High.", "Low")
+        allow_none=True,
+        attribute="corridor.compliance",
+        **_meta("Compliance level: Low, Medium or High; null for a corridor only the survey has.", "Low"),
     )
-    settlement = fields.String(**_meta("Settlement time of the fastest provider.", "5 minutes"))
+    settlement = fields.String(
+        allow_none=True, **_meta("Settlement time of the fastest provider; null if none gives one.", "5 minutes")
+    )
     key = fields.String(
         attribute="corridor.key",
-        **_meta("Corridor key FROM_TO, as the `corridor` query parameter takes it.", "USD_MXN"),
+        **_meta("The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor "
+                "has it; sourceCountry-destinationCountry always names this one.", "USD_MXN"),
     )
     sdgTargetMet = fields.Boolean(
-        attribute="sdg_target_met", **_meta("avgCost is at most 3.00%: the UN SDG 10.c target.", False)
+        allow_none=True,
+        attribute="sdg_target_met",
+        **_meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False),
     )
     offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
 
@@ -58,37 +83,107 @@ class CorridorSchema(Schema):
 class ProviderEntrySchema(Schema):
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
-    rate = SignificantFigures(**_meta("Rate given: mid-market less the spread, 6 significant figures.", 18.1974))
-    fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
-    feePct = PercentText(attribute="offer.fee_pct", **_meta("Fee as a share of the amount sent.", "0.00%"))
-    spreadPct = PercentText(attribute="offer.spread_pct", **_meta("FX margin over the mid-market rate.", "1.38%"))
-    trueCostPct = PercentText(
-        attribute="true_cost_pct", **_meta("Fees plus FX margin as a share of the amount sent.", "2.38%")
+    rate = SignificantFigures(
+        allow_none=True,
+        **_meta("Rate given, payoutCurrency per source currency: mid-market less the FX margin, 6 significant "
+                "figures; null if the margin is not disclosed, or payoutCurrency has no rate.", 18.1974),
     )
-    settlement = fields.String(attribute="offer.settlement", **_meta("Typical time to arrive.", "10 minutes"))
+    fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
+    feePct = PercentText(
+        attribute="offer.fee_pct",
+        **_meta("Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) "
+                "through its two published price points, so either may be negative.", "0.00%"),
+    )
+    spreadPct = PercentText(
+        allow_none=True,
+        attribute="spread_pct",
+        **_meta("FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not "
+                "disclosed.", "1.38%"),
+    )
+    trueCostPct = PercentText(
+        allow_none=True,
+        attribute="true_cost_pct",
+        **_meta("Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such "
+                "providers rank after every other).", "2.38%"),
+    )
+    settlement = fields.String(
+        allow_none=True, attribute="offer.settlement", **_meta("Typical time to arrive; null if unknown.", "10 minutes")
+    )
     payoutMethods = fields.List(
         fields.String(),
         attribute="offer.payout_methods",
         **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]),
     )
-    score = fields.Integer(attribute="offer.svc_score", **_meta("Provider service score, 0–100.", 90))
+    score = fields.Integer(
+        allow_none=True,
+        attribute="offer.svc_score",
+        **_meta("Provider service score, 0–100; null for a surveyed provider (the survey scores none).", 90),
+    )
     sendAmount = Rounded(
-        attribute="send_amount", **_meta("Amount sent, source currency: `amount`, or the reference amount.", 200.0)
+        allow_none=True,
+        attribute="send_amount",
+        **_meta("Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the "
+                "rate is.", 200.0),
     )
     feeTotal = Rounded(
-        attribute="fee_total", **_meta("fee + amount × fee % / 100, source currency, paid on top.", 1.99)
+        allow_none=True,
+        attribute="fee_total",
+        **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99),
     )
-    recipientGets = Rounded(attribute="recipient_gets", **_meta("amount × rate, destination currency.", 3639.48))
-    settlementMinutes = fields.Integer(attribute="settlement_minutes", **_meta("Settlement time in minutes.", 10))
+    recipientGets = Rounded(
+        allow_none=True, attribute="recipient_gets", **_meta("amount × rate, in payoutCurrency; null when the rate is.",
+                                                             3639.48)
+    )
+    settlementMinutes = fields.Integer(
+        allow_none=True, attribute="settlement_minutes", **_meta("Settlement time in minutes; null if unknown.", 10)
+    )
     totalPaid = Rounded(
-        attribute="total_paid", **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99)
+        allow_none=True,
+        attribute="total_paid",
+        **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99),
+    )
+    source = fields.String(
+        attribute="offer.source",
+        **_meta("Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or "
+                "data file (sample figures).", "World Bank RPW"),
+    )
+    period = fields.String(
+        allow_none=True, attribute="offer.period", **_meta("The survey's period, YYYYQn; null for the data file's.",
+                                                           "2025Q3")
+    )
+    collected = fields.Date(
+        allow_none=True,
+        attribute="offer.collected",
+        **_meta("The day the survey collected the prices, YYYY-MM-DD; null for the data file's.", "2025-08-19"),
+    )
+    payoutCurrency = fields.String(
+        attribute="payout_currency",
+        **_meta("What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
+                "US dollars.", "MXN"),
+    )
+    fxMarginDisclosed = fields.Boolean(
+        attribute="offer.disclosed",
+        **_meta("Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
+                "and true cost are unknown.", True),
+    )
+    firmType = fields.String(
+        allow_none=True,
+        attribute="offer.firm_type",
+        **_meta("The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for "
+                "the data file's.", "Money Transfer Operator"),
     )
 
 
 class ProviderGroupSchema(Schema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
-    corridor = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "USD_MXN"))
+    corridor = fields.String(attribute="corridor.key", **_meta("The corridor's currency pair, FROM_TO.", "USD_MXN"))
+    sourceCountry = fields.String(
+        attribute="corridor.source_country", **_meta("Sending country, ISO 3166-1 alpha-3.", "USA")
+    )
+    destinationCountry = fields.String(
+        attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
+    )
     count = fields.Integer(attribute="count", **_meta("Number of providers in the list that follows.", 6))
     providers = fields.List(
         fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost.")
@@ -97,8 +192,10 @@ class ProviderGroupSchema(Schema):
 
 class FullCorridorSchema(CorridorSchema):
     complianceNotes = fields.String(
+        allow_none=True,
         attribute="corridor.compliance_notes",
-        **_meta("What senders and recipients must show.", "Standard KYC with government-issued ID."),
+        **_meta("What senders and recipients must show; null for a corridor only the survey has.",
+                "Standard KYC with government-issued ID."),
     )
     providers = fields.List(
         fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost.")

@@ -61,14 +61,18 @@ class QuoteOptions(Schema):
 
 class _CorridorRequired(Schema):
     corridor = CorridorKey(
-        required=True, metadata={"description": "Corridor key FROM_TO, any case.", "example": "USD_MXN"}
+        required=True, metadata={"description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
+                                                "KEN-TZA), or its currencies FROM_TO (USD_MXN) where no other active "
+                                                "corridor has them.", "example": "USD_MXN"}
     )
 
 
 class _CorridorOptional(Schema):
     corridor = CorridorKey(
         metadata={
-            "description": "Corridor key FROM_TO, any case; omit it (and the options) for every corridor.",
+            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
+                           "currencies FROM_TO (USD_MXN) where no other active corridor has them; omit it (and the "
+                           "options) for every corridor.",
             "example": "USD_MXN",
         }
     )

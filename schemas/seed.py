@@ -8,8 +8,18 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from corridor.domain.countries import country_code, is_country
 from corridor.domain.currencies import is_known_currency
-from corridor.domain.model import COMPLIANCE_LEVELS, PAYOUT_METHODS, RATE_RANGE, RATE_SOURCES, Dataset, build_dataset
+from corridor.domain.model import (
+    COMPLIANCE_LEVELS,
+    DATA_FILE,
+    ECB,
+    FRANKFURTER,
+    PAYOUT_METHODS,
+    RATE_RANGE,
+    Dataset,
+    build_dataset,
+)
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
@@ -23,6 +33,12 @@ amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
 rate = validate.Range(min=RATE_RANGE[0], max=RATE_RANGE[1], error="Must be from 0.000001 to 1000000000.")
 score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
 text = validate.Length(min=1, error="Must not be empty.")
+
+
+def country(value: str) -> None:
+    """An ISO 3166-1 alpha-3 country code, upper case."""
+    if not is_country(value):
+        raise ValidationError("Must be an ISO 3166-1 alpha-3 country code, upper case, such as KEN.")
 
 
 def settlement_text(value: str) -> None:
@@ -59,7 +75,8 @@ class RateTable(fields.Dict):
 
 
 class RateSourceSeedSchema(Schema):
-    source = fields.String(required=True, validate=validate.OneOf(RATE_SOURCES, error="Must be one of: {choices}."))
+    source = fields.String(required=True, validate=validate.OneOf((ECB, FRANKFURTER, DATA_FILE),
+                                                                  error="Must be one of: {choices}."))
     date = IsoDate(required=True)
 
 
@@ -136,6 +153,9 @@ class CorridorSeedSchema(Schema):
         required=True,
         validate=validate.Length(min=1, error="Must hold at least one offer."),
     )
+    # optional: by default, the code of the country `source` and `destination` name (CLDR's English names)
+    source_country = fields.String(validate=country)
+    destination_country = fields.String(validate=country)
 
     @validates_schema
     def check_pair_and_offers(self, data: dict, **kwargs: Any) -> None:
@@ -143,6 +163,16 @@ class CorridorSeedSchema(Schema):
             raise ValidationError("Must differ from from_currency.", "to_currency")
         if twice := repeated([o["provider"] for o in data["offers"]]):
             raise ValidationError(f"Must hold one offer per provider; repeated: {', '.join(twice)}.", "offers")
+        for code, name in (("source_country", "source"), ("destination_country", "destination")):
+            if code not in data and country_code(data[name]) is None:
+                raise ValidationError(f"{data[name]!r} is not a country's English name as CLDR writes it: give "
+                                      f"{code}, the ISO 3166-1 alpha-3 code, such as KEN.", name)
+
+    @post_load
+    def with_countries(self, data: dict, **kwargs: Any) -> dict:
+        data.setdefault("source_country", country_code(data["source"]))
+        data.setdefault("destination_country", country_code(data["destination"]))
+        return data
 
 
 class SeedSchema(Schema):
@@ -197,6 +227,10 @@ def _corridor_problems(
     if pair in seen_pairs:
         problems["to_currency"] = [f"The pair {pair[0]}→{pair[1]} is listed twice."]
     seen_pairs.add(pair)
+    countries = ("countries", corridor["source_country"], corridor["destination_country"])
+    if countries in seen_pairs:
+        problems["destination_country"] = [f"The countries {countries[1]}-{countries[2]} are listed twice."]
+    seen_pairs.add(countries)
     for name in ("from_currency", "to_currency"):
         if corridor[name] not in currencies:
             problems.setdefault(name, []).append(f"{corridor[name]} is not in the rate tables.")

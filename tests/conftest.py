@@ -353,3 +353,48 @@ def refresh(app):
     refresher = Refresher(app)
     refresher.fetch(FEEDS_NOW)
     refresher.serve()
+
+
+# --- the survey --------------------------------------------------------------------------------------
+
+SURVEY_TABLES = ("survey_observations", "survey_periods", "survey_corridors", "survey_imports")
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def survey_database(request, migrated_sqlite, tmp_path_factory):
+    """A migrated database of each kind in turn for a module's survey tests (a copy of the SQLite one, or this run's
+    PostgreSQL, whose survey tables are emptied after the module)."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("survey") / "survey.sqlite3"
+        shutil.copyfile(migrated_sqlite, path)
+        yield f"sqlite:///{path}"
+        return
+    url = request.getfixturevalue("postgres_url")
+    yield url
+    empty_survey(url)
+
+
+def empty_survey(url):
+    """Delete every imported row; ids go on from where they were, as in production."""
+    from corridor.data.database import engine_url
+
+    engine = sa.create_engine(engine_url(url))
+    try:
+        with engine.begin() as connection:
+            for table in SURVEY_TABLES:
+                connection.execute(sa.text(f"DELETE FROM {table}"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def survey_url(survey_database):
+    """`survey_database` with nothing imported."""
+    empty_survey(survey_database)
+    return survey_database
+
+
+def import_rpw(url, path):
+    """`flask --app app prices import-rpw PATH` on the database at `url`, in this process: (exit code, output)."""
+    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=["prices", "import-rpw", str(path)])
+    return result.exit_code, result.output

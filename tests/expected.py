@@ -81,6 +81,20 @@ def key(corridor):
     return f"{corridor['from_currency']}_{corridor['to_currency']}"
 
 
+# ISO 3166-1 alpha-3 of every country the shipped data names, as ISO publishes them
+ALPHA3 = {"Australia": "AUS", "Canada": "CAN", "China": "CHN", "Dominican Republic": "DOM", "Egypt": "EGY",
+          "France": "FRA", "Germany": "DEU", "Guatemala": "GTM", "Honduras": "HND", "India": "IND", "Indonesia": "IDN",
+          "Kenya": "KEN", "Mexico": "MEX", "Morocco": "MAR", "Nigeria": "NGA", "Pakistan": "PAK", "Philippines": "PHL",
+          "Saudi Arabia": "SAU", "Singapore": "SGP", "Turkey": "TUR", "United Arab Emirates": "ARE",
+          "United Kingdom": "GBR", "United States": "USA", "Vietnam": "VNM"}
+
+
+def countries(corridor):
+    """(source, destination) alpha-3 codes: the file's own, or those of the names it gives."""
+    return (corridor.get("source_country", ALPHA3[corridor["source"]]),
+            corridor.get("destination_country", ALPHA3[corridor["destination"]]))
+
+
 def mid(raw, frm, to, table="interbank"):
     rates = tables(raw)[table == "consumer"]
     return rates[to] / rates[frm]
@@ -187,6 +201,12 @@ def group_a_entries(raw, corridor, **options):
             "recipient_gets": half_up(row["gets"]),
             "settlement_minutes": row["minutes"],
             "total_paid": half_up(row["total"]),
+            "source": "data file",
+            "period": None,
+            "collected": None,
+            "payout_currency": corridor["to_currency"],
+            "fx_margin_disclosed": True,
+            "firm_type": None,
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]
@@ -211,6 +231,12 @@ def group_b_entries(raw, corridor, **options):
             "recipientGets": half_up(row["gets"]),
             "settlementMinutes": row["minutes"],
             "totalPaid": half_up(row["total"]),
+            "source": "data file",
+            "period": None,
+            "collected": None,
+            "payoutCurrency": corridor["to_currency"],
+            "fxMarginDisclosed": True,
+            "firmType": None,
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]

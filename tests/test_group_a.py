@@ -1,14 +1,27 @@
 """Group A: every field, type, order and value, re-derived from the data file."""
 
 import pytest
-from expected import active, corridor_costs, group_a_entries, half_up, key, mid, ranked, shipped_seed, sig6, updated
+from expected import (
+    active,
+    corridor_costs,
+    countries,
+    group_a_entries,
+    half_up,
+    key,
+    mid,
+    ranked,
+    shipped_seed,
+    sig6,
+    updated,
+)
 
-SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "mid_market", "best_rate",
-                  "best_provider", "true_cost_pct", "compliance", "score", "key", "avg_cost_pct",
-                  "sdg_target_met", "offers_over_5_pct"]
+SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "source_country", "destination_country",
+                  "mid_market", "best_rate", "best_payout_currency", "best_provider", "true_cost_pct", "compliance",
+                  "score", "key", "avg_cost_pct", "sdg_target_met", "offers_over_5_pct"]
 PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
                    "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
-                   "settlement_minutes", "total_paid"]
+                   "settlement_minutes", "total_paid", "source", "period", "collected", "payout_currency",
+                   "fx_margin_disclosed", "firm_type"]
 ACTIVE = active(shipped_seed())
 
 
@@ -29,8 +42,11 @@ def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
             "to_currency": corridor["to_currency"],
             "source": corridor["source"],
             "destination": corridor["destination"],
+            "source_country": countries(corridor)[0],
+            "destination_country": countries(corridor)[1],
             "mid_market": sig6(mid(raw_seed, corridor["from_currency"], corridor["to_currency"])),
             "best_rate": sig6(best["rate"]),
+            "best_payout_currency": corridor["to_currency"],
             "best_provider": best["name"],
             "true_cost_pct": half_up(best["cost"]),
             "compliance": corridor["compliance"],

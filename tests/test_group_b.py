@@ -4,12 +4,24 @@ import re
 
 import pytest
 from conftest import ok_json
-from expected import active, corridor_costs, display_date, group_b_entries, half_up, key, minutes, pct, shipped_seed
+from expected import (
+    active,
+    corridor_costs,
+    countries,
+    display_date,
+    group_b_entries,
+    half_up,
+    key,
+    minutes,
+    pct,
+    shipped_seed,
+)
 
-CORRIDOR_FIELDS = ["id", "corridor", "annualFlowBn", "avgCost", "bestCost", "compliance", "settlement", "key",
-                   "sdgTargetMet", "offersOver5Pct"]
+CORRIDOR_FIELDS = ["id", "corridor", "sourceCountry", "destinationCountry", "annualFlowBn", "avgCost", "bestCost",
+                   "compliance", "settlement", "key", "sdgTargetMet", "offersOver5Pct"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
-                "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes", "totalPaid"]
+                "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes", "totalPaid",
+                "source", "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType"]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
 BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
 PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
@@ -21,6 +33,8 @@ def expected_corridor(raw, corridor):
     return {
         "id": corridor["id"],
         "corridor": f"{corridor['from_currency']}→{corridor['to_currency']}",
+        "sourceCountry": countries(corridor)[0],
+        "destinationCountry": countries(corridor)[1],
         "annualFlowBn": f"${half_up(corridor['annual_flow_bn'], 1):.1f}B",
         "avgCost": pct(costs["avg"]),
         "bestCost": pct(costs["best"]),
@@ -61,8 +75,9 @@ def test_one_corridor_by_id_and_by_pair(client, raw_seed, corridor):
 @pytest.mark.parametrize("corridor", ACTIVE, ids=key)
 def test_providers_of_one_corridor(client, raw_seed, corridor):
     body = ok_json(client, f"/api/poc/providers?corridor={key(corridor).lower()}")
-    assert list(body) == ["ok", "corridor", "count", "providers"]
-    assert body == {"ok": True, "corridor": key(corridor), "count": len(corridor["offers"]),
+    assert list(body) == ["ok", "corridor", "sourceCountry", "destinationCountry", "count", "providers"]
+    assert body == {"ok": True, "corridor": key(corridor), "sourceCountry": countries(corridor)[0],
+                    "destinationCountry": countries(corridor)[1], "count": len(corridor["offers"]),
                     "providers": group_b_entries(raw_seed, corridor)}
     for entry in body["providers"]:
         assert list(entry) == ENTRY_FIELDS
@@ -75,7 +90,8 @@ def test_grouped_providers_are_every_corridors_ranking_at_the_reference_amount(c
     assert list(body) == ["ok", "count", "corridors"]
     assert body["count"] == len(ACTIVE)
     assert body["corridors"] == [
-        {"corridor": key(c), "count": len(c["offers"]), "providers": group_b_entries(raw_seed, c)} for c in ACTIVE
+        {"corridor": key(c), "sourceCountry": countries(c)[0], "destinationCountry": countries(c)[1],
+         "count": len(c["offers"]), "providers": group_b_entries(raw_seed, c)} for c in ACTIVE
     ]
 
 

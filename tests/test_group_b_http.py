@@ -20,7 +20,8 @@ from expected import shipped_seed
         ("/api/poc/corridors?corridor=USD_MXN", 400, "invalid_parameter"),
         ("/api/poc/corridors?from=USD&to=MXN&from=USD", 400, "invalid_parameter"),
         ("/api/poc/providers?corridor=", 400, "missing_parameter"),
-        ("/api/poc/providers?corridor=USD-MXN", 400, "invalid_parameter"),
+        ("/api/poc/providers?corridor=USD+MXN", 400, "invalid_parameter"),
+        ("/api/poc/providers?corridor=USD-MXN", 404, "unknown_corridor"),  # a country pair, and no such corridor
         ("/api/poc/providers?corridor=USD_EGP", 404, "unknown_corridor"),
         ("/api/poc/providers?corridor=USD_MXN&sort=x", 400, "invalid_parameter"),
         ("/api/poc/providers?amount=100", 400, "missing_parameter"),

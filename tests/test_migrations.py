@@ -8,7 +8,7 @@ from harness import flask_command
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
 
-HEAD = "0001_accounts"
+HEAD = "0002_survey"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -44,7 +44,8 @@ def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
     for _ in range(2):
         result = flask_command("db", "upgrade", DATABASE_URL=empty_database)
         assert result.returncode == 0, result.stderr
-    assert tables(empty_database) == ({"accounts", "api_keys", "alembic_version"}, HEAD)
+    assert tables(empty_database) == ({"accounts", "api_keys", "survey_imports", "survey_periods", "survey_corridors",
+                                       "survey_observations", "alembic_version"}, HEAD)
 
 
 def test_serving_knows_every_migration_in_order():

@@ -80,7 +80,7 @@ def test_parameters_carry_patterns_and_examples(document):
     assert params["from"]["required"] and params["from"]["schema"]["pattern"] == "^[A-Za-z]{3}$"
     assert params["from"]["schema"]["example"] == "USD"
     corridor = {p["name"]: p for p in document["paths"]["/api/providers"]["get"]["parameters"]}["corridor"]
-    assert corridor["schema"]["pattern"] == "^[A-Za-z]{3}_[A-Za-z]{3}$" and corridor["required"]
+    assert corridor["schema"]["pattern"] == "^[A-Za-z]{3}[-_][A-Za-z]{3}$" and corridor["required"]
     [path_param] = document["paths"]["/api/poc/corridors/{corridor_id}"]["parameters"]
     assert path_param["in"] == "path" and path_param["required"] and path_param["schema"]["pattern"] == "^[1-9][0-9]*$"
     assert path_param["description"] == "Corridor id: digits, no leading zero."

@@ -143,19 +143,19 @@ def choose(driver, corridor, amount):
 def test_typing_an_amount_ranks_in_place_as_the_api_does(driver, base):
     """Picking a corridor and typing an amount updates the rows in place, in the API's order, URL in step."""
     open_page(driver, base)
-    choose(driver, "GBP_INR", "1000")
-    seen = settled(driver, corridor="GBP_INR", amount="1000")
-    assert seen["rows"] == ranked(base, corridor="GBP_INR", amount="1000") != []
+    choose(driver, "GBR-IND", "1000")
+    seen = settled(driver, corridor="GBR-IND", amount="1000")
+    assert seen["rows"] == ranked(base, corridor="GBR-IND", amount="1000") != []
 
 
 def test_they_receive_ranks_as_the_api_does_for_a_receive_amount(driver, base):
     """With "they receive" chosen, the amount is the one delivered: the API's receive_amount order."""
     open_page(driver, base)
-    choose(driver, "GBP_INR", "1000")
-    settled(driver, corridor="GBP_INR", amount="1000")
+    choose(driver, "GBR-IND", "1000")
+    settled(driver, corridor="GBR-IND", amount="1000")
     driver.find_element(By.ID, "mode-receive").click()
-    seen = settled(driver, corridor="GBP_INR", amount="1000", mode="receive")
-    assert seen["rows"] == ranked(base, corridor="GBP_INR", receive_amount="1000") != []
+    seen = settled(driver, corridor="GBR-IND", amount="1000", mode="receive")
+    assert seen["rows"] == ranked(base, corridor="GBR-IND", receive_amount="1000") != []
 
 
 AMOUNT_FIELD = """
@@ -169,14 +169,14 @@ return [document.getElementById("amount-label").textContent, document.getElement
 def test_the_amount_field_follows_a_corridor_and_mode_change_in_place(driver, base):
     """The label, hint and placeholder name the corridor's currency for the mode; what is typed stays, focused."""
     open_page(driver, base)
-    choose(driver, "GBP_INR", "1000")
-    settled(driver, corridor="GBP_INR", amount="1000")
+    choose(driver, "GBR-IND", "1000")
+    settled(driver, corridor="GBR-IND", amount="1000")
     label, hint, placeholder, value, focused, columns = driver.execute_script(AMOUNT_FIELD)
     assert (label, hint, placeholder, value, focused) == (
         "You send (GBP)", "In GBP; empty: 149.27 GBP, the reference amount.", "149", "1000", True)
     assert columns[2] == "They receive (INR)"
     driver.find_element(By.ID, "mode-receive").click()
-    settled(driver, corridor="GBP_INR", amount="1000", mode="receive")
+    settled(driver, corridor="GBR-IND", amount="1000", mode="receive")
     label, hint, placeholder, value, _, columns = driver.execute_script(AMOUNT_FIELD)
     assert (label, hint, placeholder, value) == ("They receive (INR)", "In INR: what must arrive.", "18,991", "1000")
     assert columns[2:5] == ["You send (GBP)", "Fees (GBP)", "Total paid (GBP)"]
@@ -187,13 +187,13 @@ def test_the_amount_field_follows_a_corridor_and_mode_change_in_place(driver, ba
 def test_cost_chart_has_one_bar_per_provider_after_each_update(driver, base):
     """The cost chart is updated with the table: one bar per provider, also when a payout filter drops some."""
     open_page(driver, base)
-    choose(driver, "GBP_INR", "1000")
-    seen = settled(driver, corridor="GBP_INR", amount="1000")
-    assert seen["bars"] == len(seen["rows"]) == len(ranked(base, corridor="GBP_INR", amount="1000"))
+    choose(driver, "GBR-IND", "1000")
+    seen = settled(driver, corridor="GBR-IND", amount="1000")
+    assert seen["bars"] == len(seen["rows"]) == len(ranked(base, corridor="GBR-IND", amount="1000"))
     assert seen["rates"] == 1, "the rate chart (a polyline) or p.no-history belongs in #results"
     Select(driver.find_element(By.ID, "payout")).select_by_value("cash_pickup")
-    seen = settled(driver, corridor="GBP_INR", amount="1000", payout="cash_pickup")
-    assert seen["rows"] == ranked(base, corridor="GBP_INR", amount="1000", payout="cash_pickup")
+    seen = settled(driver, corridor="GBR-IND", amount="1000", payout="cash_pickup")
+    assert seen["rows"] == ranked(base, corridor="GBR-IND", amount="1000", payout="cash_pickup")
     assert seen["bars"] == len(seen["rows"])
 
 
@@ -201,12 +201,12 @@ def test_console_has_no_errors_through_every_control(first_visit, base):
     """A first visit and every control log no console error (a CSP refusal or a 404 would be one)."""
     driver = first_visit
     open_page(driver, base)
-    choose(driver, "GBP_INR", "1000")
-    settled(driver, corridor="GBP_INR", amount="1000")
+    choose(driver, "GBR-IND", "1000")
+    settled(driver, corridor="GBR-IND", amount="1000")
     driver.find_element(By.ID, "mode-receive").click()
-    settled(driver, corridor="GBP_INR", amount="1000", mode="receive")
+    settled(driver, corridor="GBR-IND", amount="1000", mode="receive")
     Select(driver.find_element(By.ID, "payout")).select_by_value("cash_pickup")
-    settled(driver, corridor="GBP_INR", amount="1000", mode="receive", payout="cash_pickup")
+    settled(driver, corridor="GBR-IND", amount="1000", mode="receive", payout="cash_pickup")
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], "\n".join(f"{entry['source']}: {entry['message']}" for entry in errors)
 
@@ -239,8 +239,8 @@ def test_page_renders_at_desktop_and_phone_widths(driver, base, tmp_path, name):
 def test_axe_finds_no_serious_or_critical_violation(driver, base, axe_source):
     """axe-core finds no serious or critical violation after an in-place update, at desktop or phone width."""
     open_page(driver, base)
-    choose(driver, "GBP_INR", "1000")
-    settled(driver, corridor="GBP_INR", amount="1000")
+    choose(driver, "GBR-IND", "1000")
+    settled(driver, corridor="GBR-IND", amount="1000")
     driver.execute_script(axe_source)
     driver.set_script_timeout(30)
     found = []

@@ -10,7 +10,7 @@ from http import HTTPStatus
 from flask import Flask, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from corridor.domain.catalog import NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
+from corridor.domain.catalog import AmbiguousCorridor, NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
 from corridor.domain.history import NoHistory
 from corridor.service.errors import ApiError, shown
 from schemas.problem import ProblemSchema
@@ -32,6 +32,7 @@ def register_error_handlers(app: Flask) -> None:
     """Answer every exception with problem details, in place of flask-smorest's handler for HTTP errors."""
     app.register_error_handler(ApiError, api_error)
     app.register_error_handler(NotServed, not_served)
+    app.register_error_handler(AmbiguousCorridor, ambiguous_corridor)
     app.register_error_handler(NoHistory, no_history)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, fault)
@@ -63,6 +64,18 @@ def not_served_detail(error: NotServed) -> str:
 
 def not_served(error: NotServed) -> Response:
     return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
+
+
+def ambiguous_corridor_detail(error: AmbiguousCorridor) -> str:
+    """The sentence a 400 for a currency pair several corridors share says: which to ask for instead."""
+    first = error.corridors[0]
+    named = ", ".join(f"{c.countries} ({c.source} → {c.destination}, id {c.id})" for c in error.corridors)
+    return (f"{len(error.corridors)} active corridors have the currencies {first.from_currency}→{first.to_currency}: "
+            f"{named}; name one by its countries, such as corridor={first.countries}, or by its id.")
+
+
+def ambiguous_corridor(error: AmbiguousCorridor) -> Response:
+    return problem(400, "ambiguous_corridor", ambiguous_corridor_detail(error))
 
 
 def no_history(error: NoHistory) -> Response:

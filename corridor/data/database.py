@@ -8,10 +8,11 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine, event, inspect, text
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import NullPool
 
 from corridor.settings import ConfigError
 
@@ -20,7 +21,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 UPGRADE = "flask --app app db upgrade"
 # every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
 # compares the database with the last one without importing Alembic, which every process start would pay for
-REVISIONS = ("0001_accounts",)
+REVISIONS = ("0001_accounts", "0002_survey")
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3
 STATEMENT_TIMEOUT_S = 3
@@ -80,6 +81,22 @@ def init_database(app: Flask, check: bool) -> None:
             finally:
                 # the master forks workers and the refresher from here: none may share its connections
                 db.engine.dispose()
+
+
+_unpooled: dict[str, Engine] = {}
+
+
+def unpooled_engine(app: Flask) -> Engine:
+    """An engine of the app's database whose connections close when released, one per URL: for a read in the master,
+    which forks workers that must share none of its connections (and keeps none to share)."""
+    with app.app_context():
+        url = db.engine.url  # as Flask-SQLAlchemy resolved it: a relative SQLite path is in the instance folder
+    key = url.render_as_string(hide_password=False)
+    if key not in _unpooled:
+        options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        _unpooled[key] = create_engine(url, poolclass=NullPool, hide_parameters=True,
+                                       connect_args=options.get("connect_args", {}))
+    return _unpooled[key]
 
 
 def enforce_foreign_keys(connection: Any, record: Any) -> None:

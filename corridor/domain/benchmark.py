@@ -1,7 +1,9 @@
 """The UN SDG 10.c figures over a set of corridors priced at the reference amount."""
 
 # A figure with nothing to average (no active corridor, or no flow to weigh by) is None, shown as
-# null: a data file may deactivate every corridor, or give every flow as 0.
+# null: a data file may deactivate every corridor, or give every flow as 0. A corridor none of whose offers discloses
+# its margin has no mean cost, and is not measured; one without a flow (a corridor only the survey has) is left out of
+# the weighted mean.
 
 from __future__ import annotations
 
@@ -15,7 +17,12 @@ from corridor.domain.pricing import CorridorFigures
 class Benchmark:
     """SDG 10.c figures over corridors at the reference amount."""
 
-    corridors: tuple[CorridorFigures, ...]
+    active: tuple[CorridorFigures, ...]
+
+    @property
+    def corridors(self) -> tuple[CorridorFigures, ...]:
+        """The corridors measured: those with a mean true cost."""
+        return tuple(f for f in self.active if f.avg_cost is not None)
 
     @property
     def count(self) -> int:
@@ -30,11 +37,11 @@ class Benchmark:
     @property
     def weighted_avg_cost(self) -> float | None:
         """The corridors' mean true costs weighted by their annual flows."""
-        flows = [f.corridor.annual_flow_bn for f in self.corridors]
-        total = sum(flows)
+        weighed = [(f.avg_cost, f.corridor.annual_flow_bn) for f in self.corridors if f.corridor.annual_flow_bn]
+        total = sum(flow for _, flow in weighed)
         if not total:
             return None
-        return sum(f.avg_cost * w for f, w in zip(self.corridors, flows, strict=True)) / total
+        return sum(cost * flow for cost, flow in weighed) / total
 
     @property
     def smart_avg_cost(self) -> float | None:

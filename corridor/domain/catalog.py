@@ -10,7 +10,7 @@ from types import MappingProxyType
 from corridor.domain.benchmark import Benchmark
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import Histories, Series
-from corridor.domain.model import RATE_SOURCES, Dataset, RateSource, pair_sources
+from corridor.domain.model import RATE_SOURCES, Corridor, Dataset, RateSource, pair_sources
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
 
@@ -26,6 +26,14 @@ class UnknownCorridor(NotServed):
     """No active corridor has this key."""
 
 
+class AmbiguousCorridor(LookupError):
+    """Several active corridors have the currency pair `value`, `FROM_TO`: `corridors` are they."""
+
+    def __init__(self, value: str, corridors: list[Corridor]) -> None:
+        super().__init__(value)
+        self.value, self.corridors = value, corridors
+
+
 class UnknownCorridorId(NotServed):
     """No active corridor has this id."""
 
@@ -39,7 +47,8 @@ class Catalog:
     """Active corridors priced at the reference amount (inactive ones are served nowhere)."""
 
     dataset: Dataset
-    by_key: Mapping[str, CorridorFigures]
+    by_key: Mapping[str, tuple[CorridorFigures, ...]]  # by currency pair, `FROM_TO`: several countries may share one
+    by_countries: Mapping[str, CorridorFigures]  # by country pair, `SRC-DST`
     by_id: Mapping[str, CorridorFigures]  # by the id as a path writes it
     currencies: tuple[Currency, ...]
     history: Histories
@@ -48,9 +57,13 @@ class Catalog:
     def build(cls, dataset: Dataset, history: Histories) -> Catalog:
         """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
+        by_key: dict[str, tuple[CorridorFigures, ...]] = {}
+        for f in figures:
+            by_key[f.corridor.key] = (*by_key.get(f.corridor.key, ()), f)
         return cls(
             dataset,
-            MappingProxyType({f.corridor.key: f for f in figures}),
+            MappingProxyType(by_key),
+            MappingProxyType({f.corridor.countries: f for f in figures}),
             MappingProxyType({str(f.corridor.id): f for f in figures}),
             named_currencies(dataset.rates.sources),
             history,
@@ -62,11 +75,18 @@ class Catalog:
         return tuple(self.by_id.values())
 
     def corridor(self, key: str) -> CorridorFigures:
-        """An active corridor by `FROM_TO` key."""
-        try:
-            return self.by_key[key]
-        except KeyError:
-            raise UnknownCorridor(key) from None
+        """An active corridor by its countries, `SRC-DST`, or by its currencies, `FROM_TO`, if no other has them."""
+        if "-" in key:
+            try:
+                return self.by_countries[key]
+            except KeyError:
+                raise UnknownCorridor(key) from None
+        found = self.by_key.get(key, ())
+        if len(found) > 1:
+            raise AmbiguousCorridor(key, [f.corridor for f in found])
+        if not found:
+            raise UnknownCorridor(key)
+        return found[0]
 
     def corridor_by_id(self, corridor_id: str) -> CorridorFigures:
         """An active corridor by its id in decimal digits."""

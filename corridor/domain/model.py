@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 COMPLIANCE_LEVELS = ("Low", "Medium", "High")
-ECB, FRANKFURTER, DATA_FILE = "ECB", "Frankfurter", "data file"  # where an interbank rate comes from
-RATE_SOURCES = (ECB, FRANKFURTER, DATA_FILE)
+# where an interbank rate, or an offer, comes from
+ECB, FRANKFURTER, SURVEY, DATA_FILE = "ECB", "Frankfurter", "World Bank RPW", "data file"
+RATE_SOURCES = (ECB, FRANKFURTER, SURVEY, DATA_FILE)  # the order a pair's two sources are named in
 RATE_RANGE = (1e-6, 1e9)  # units per one base: beyond these no currency is, and every derived figure stays finite
 PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
 
@@ -24,16 +25,38 @@ class Provider:
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """One provider's terms on one corridor; fees in the source currency."""
+    """One provider's terms on one corridor, fees in the source currency: the data file's, or a surveyed product's.
+
+    The fee at an amount A is max(0, flat_fee + fee_pct × A / 100); the FX margin is spread_pct, or, where the survey
+    published two price points (`margins`: (amount, margin) each), the margin of the one nearer A.
+    """
 
     provider_id: str
     provider: str
-    spread_pct: float
+    spread_pct: float | None  # None: not disclosed
     flat_fee: float
     fee_pct: float
-    settlement: str
+    settlement: str | None  # None: the survey gave no speed this service maps to
     payout_methods: tuple[str, ...]
-    svc_score: int
+    svc_score: int | None  # None: the survey scores no service
+    source: str = DATA_FILE
+    period: str | None = None  # the survey's period, `2025Q3`
+    collected: dt.date | None = None  # the day the survey collected it
+    payout_currency: str | None = None  # what the recipient receives: None for the corridor's own currency
+    disclosed: bool = True  # False: the service did not disclose its rate, so its FX margin is unknown
+    firm_type: str | None = None
+    margins: tuple[tuple[float, float], ...] = ()
+
+    def fee(self, amount: float) -> float:
+        """The fee to send `amount`, source currency, paid on top."""
+        return max(0.0, self.flat_fee + amount * self.fee_pct / 100)
+
+    def margin(self, amount: float) -> float | None:
+        """The FX margin to send `amount`, %: the published price point's nearer `amount`, if there are two; None if the
+        service did not disclose it."""
+        if not self.margins:
+            return self.spread_pct
+        return min(self.margins, key=lambda point: abs(point[0] - amount))[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +69,23 @@ class Corridor:
     source: str
     destination: str
     active: bool
-    compliance: str
-    compliance_notes: str
-    score: int
-    annual_flow_bn: float
+    compliance: str | None  # None, and the next three: a corridor only the survey knows
+    compliance_notes: str | None
+    score: int | None
+    annual_flow_bn: float | None
     offers: tuple[Offer, ...]
+    source_country: str = ""  # ISO 3166-1 alpha-3, as the survey writes countries
+    destination_country: str = ""
 
     @property
     def key(self) -> str:
         """The corridor key clients use, `FROM_TO`."""
         return f"{self.from_currency}_{self.to_currency}"
+
+    @property
+    def countries(self) -> str:
+        """The country pair, `KEN-TZA`: the corridor's name when several share its currencies."""
+        return f"{self.source_country}-{self.destination_country}"
 
     @property
     def pair(self) -> str:

@@ -32,88 +32,134 @@ def reference_amount(dataset: Dataset, currency: str) -> float:
     return dataset.reference_amount_usd * interbank[currency] / interbank["USD"]
 
 
-def provider_rate(mid: float, offer: Offer) -> float:
-    """The rate a provider gives: mid-market less its spread."""
-    return mid * (1 - offer.spread_pct / 100)
+def provider_rate(mid: float, offer: Offer, amount: float | None = None) -> float | None:
+    """The rate a provider gives for `amount`: mid-market less its margin there; None if it did not disclose it."""
+    margin = offer.spread_pct if amount is None else offer.margin(amount)
+    return None if margin is None else mid * (1 - margin / 100)
 
 
-def true_cost_pct(offer: Offer, amount: float) -> float:
-    """World Bank RPW total cost: fees paid on top plus the FX margin, as % of `amount`."""
-    return 100 * offer.flat_fee / amount + offer.fee_pct + offer.spread_pct
+def true_cost_pct(offer: Offer, amount: float) -> float | None:
+    """World Bank RPW total cost: fees paid on top plus the FX margin, as % of `amount`; None if the margin is not
+    disclosed."""
+    margin = offer.margin(amount)
+    return None if margin is None else 100 * offer.fee(amount) / amount + margin
 
 
 @dataclass(frozen=True, slots=True)
 class Quote:
     """An offer priced at one send amount (exact: a receive amount ÷ the rate, in receive mode), at its place in a
-    ranking."""
+    ranking. An undisclosed margin leaves the rate, and all that follows from it, None; so does a payout currency
+    without a rate."""
 
     rank: int
     offer: Offer
-    rate: float
-    send_amount: float
+    rate: float | None
+    send_amount: float | None
+    payout_currency: str
 
     @property
-    def true_cost_pct(self) -> float:
+    def true_cost_pct(self) -> float | None:
         """Fees plus FX margin as % of the send amount."""
-        return true_cost_pct(self.offer, self.send_amount)
+        return None if self.send_amount is None else true_cost_pct(self.offer, self.send_amount)
 
     @property
-    def fee_total(self) -> float:
+    def spread_pct(self) -> float | None:
+        """The FX margin at the send amount, %."""
+        return self.offer.margin(self.send_amount) if self.send_amount is not None else self.offer.spread_pct
+
+    @property
+    def fee_total(self) -> float | None:
         """Fees paid on top of the amount, source currency."""
-        return self.offer.flat_fee + self.send_amount * self.offer.fee_pct / 100
+        return None if self.send_amount is None else self.offer.fee(self.send_amount)
 
     @property
-    def recipient_gets(self) -> float:
-        """What arrives, destination currency: the whole amount at the provider's rate."""
-        return self.send_amount * self.rate
+    def recipient_gets(self) -> float | None:
+        """What arrives, in the payout currency: the whole amount at the provider's rate."""
+        return None if self.send_amount is None or self.rate is None else self.send_amount * self.rate
 
     @property
-    def total_paid(self) -> float:
+    def total_paid(self) -> float | None:
         """What the sender pays in all, source currency: the amount and the fees on top."""
-        return self.send_amount + self.fee_total
+        return None if self.send_amount is None else self.send_amount + self.offer.fee(self.send_amount)
 
     @property
-    def settlement_minutes(self) -> int:
+    def settlement_minutes(self) -> int | None:
         """The settlement text in minutes."""
-        return settlement_minutes(self.offer.settlement)
+        return None if self.offer.settlement is None else settlement_minutes(self.offer.settlement)
 
 
-# each order's key for an offer at a true cost; the provider name settles every remaining tie
-SORT_ORDERS: dict[str, Callable[[Offer, float], tuple]] = {
-    "cost": lambda offer, cost: (cost, -offer.svc_score, offer.provider),
-    "speed": lambda offer, cost: (settlement_minutes(offer.settlement), cost, -offer.svc_score, offer.provider),
-    "score": lambda offer, cost: (-offer.svc_score, cost, offer.provider),
+def _last_if_none(value: float | int | None) -> tuple[bool, float]:
+    return value is None, value or 0
+
+
+# each order's key for an offer at a cost (None: unknown, after every known one); the provider name, then the order
+# the offers come in (the survey's rows) settle every remaining tie
+SORT_ORDERS: dict[str, Callable[[Quote, float | None], tuple]] = {
+    "cost": lambda q, cost: (*_last_if_none(cost), *_last_if_none(_minus(q.offer.svc_score)), q.offer.provider),
+    "speed": lambda q, cost: (*_last_if_none(q.settlement_minutes), *_last_if_none(cost),
+                              *_last_if_none(_minus(q.offer.svc_score)), q.offer.provider),
+    "score": lambda q, cost: (*_last_if_none(_minus(q.offer.svc_score)), *_last_if_none(cost), q.offer.provider),
 }
 
 
+def _minus(score: int | None) -> int | None:
+    return None if score is None else -score
+
+
 def rank_offers(
-    offers: tuple[Offer, ...], mid: float, amount: float, sort: str = "cost", receive: float | None = None
+    offers: tuple[Offer, ...], mid: float | None, amount: float, sort: str = "cost", receive: float | None = None,
+    *, receiving: str = "", mids: Mapping[str, float | None] | None = None,
 ) -> tuple[Quote, ...]:
-    """The offers priced at `amount`, or at what delivers `receive`, in `sort` order, ranks from 1."""
+    """The offers priced at `amount`, or at what delivers `receive`, in `sort` order, ranks from 1. `mid`: the
+    mid-market rate to the corridor's currency, `receiving` (None: it has none); `mids`: to any other currency an
+    offer pays out in."""
     # sending `amount`, cost is the true cost; delivering `receive`, it is the total paid
     order = SORT_ORDERS[sort]
     unranked = []
     for offer in offers:
-        rate = provider_rate(mid, offer)
-        quote = Quote(0, offer, rate, amount if receive is None else receive / rate)
-        unranked.append((order(offer, quote.true_cost_pct if receive is None else quote.total_paid), quote))
+        payout = offer.payout_currency or receiving
+        to_payout = mid if payout == receiving else (mids or {}).get(payout)
+        if receive is None:
+            rate = None if to_payout is None else provider_rate(to_payout, offer, amount)
+            quote = Quote(0, offer, rate, amount, payout)
+            cost = quote.true_cost_pct
+        else:
+            rate = None if to_payout is None else _rate_to_deliver(to_payout, offer, receive)
+            quote = Quote(0, offer, rate, None if rate is None else receive / rate, payout)
+            cost = quote.total_paid
+        unranked.append((order(quote, cost), quote))
     unranked.sort(key=lambda pair: pair[0])
-    return tuple(Quote(rank, q.offer, q.rate, q.send_amount) for rank, (_, q) in enumerate(unranked, start=1))
+    return tuple(Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency)
+                 for rank, (_, q) in enumerate(unranked, start=1))
+
+
+def _rate_to_deliver(mid: float, offer: Offer, receive: float) -> float | None:
+    """The rate of the price point whose margin, applied, sends an amount nearest that point; the better rate if none
+    does (an offer of two points may take either, to deliver `receive`)."""
+    if not offer.margins:
+        return provider_rate(mid, offer)
+    rates = []
+    for _, margin in offer.margins:
+        rate = mid * (1 - margin / 100)
+        if offer.margin(receive / rate) == margin:
+            rates.append(rate)
+    return max(rates) if rates else max(mid * (1 - margin / 100) for _, margin in offer.margins)
 
 
 @dataclass(frozen=True, slots=True)
 class CorridorFigures:
-    """A corridor with its mid-market rate and its offers ranked at a send amount."""
+    """A corridor with its mid-market rate (None: its receiving currency has no rate) and its offers ranked at a send
+    amount. Averages and counts are over the offers whose true cost is known."""
 
     corridor: Corridor
-    mid_market: float
+    mid_market: float | None
     amount: float
     quotes: tuple[Quote, ...]
 
     @property
-    def best(self) -> Quote:
+    def best(self) -> Quote | None:
         """The rank-1 quote."""
-        return self.quotes[0]
+        return self.quotes[0] if self.quotes else None
 
     @property
     def count(self) -> int:
@@ -121,34 +167,54 @@ class CorridorFigures:
         return len(self.quotes)
 
     @property
-    def best_cost(self) -> float:
+    def costs(self) -> list[float]:
+        """The true costs known, by rank."""
+        return [q.true_cost_pct for q in self.quotes if q.true_cost_pct is not None]
+
+    @property
+    def best_cost(self) -> float | None:
         """Lowest true cost over the quotes."""
-        return min(q.true_cost_pct for q in self.quotes)
+        return min(self.costs, default=None)
 
     @property
-    def avg_cost(self) -> float:
+    def avg_cost(self) -> float | None:
         """Mean true cost over the quotes."""
-        return fmean(q.true_cost_pct for q in self.quotes)
+        costs = self.costs
+        return fmean(costs) if costs else None
 
     @property
-    def settlement(self) -> str:
+    def settlement(self) -> str | None:
         """The fastest offer's settlement text; among equally fast ones, the best ranked."""
-        return min(self.quotes, key=lambda q: q.settlement_minutes).offer.settlement
+        timed = [q for q in self.quotes if q.settlement_minutes is not None]
+        return min(timed, key=lambda q: q.settlement_minutes).offer.settlement if timed else None
 
     @property
-    def sdg_target_met(self) -> bool:
+    def sdg_target_met(self) -> bool | None:
         """The mean true cost, as shown (2 decimals), is at most the SDG 10.c target of 3 %."""
-        return round_half_up(self.avg_cost, 2) <= SDG_TARGET_PCT
+        avg = self.avg_cost
+        return None if avg is None else round_half_up(avg, 2) <= SDG_TARGET_PCT
 
     @property
     def offers_over_5_pct(self) -> int:
         """Offers whose true cost, as shown (2 decimals), exceeds 5 %."""
-        return sum(round_half_up(q.true_cost_pct, 2) > SDG_CEILING_PCT for q in self.quotes)
+        return sum(round_half_up(cost, 2) > SDG_CEILING_PCT for cost in self.costs)
 
     @property
-    def smart_cost(self) -> float:
+    def smart_cost(self) -> float | None:
         """Mean true cost of the three cheapest offers (the World Bank's SmaRT idea)."""
-        return fmean(sorted(q.true_cost_pct for q in self.quotes)[:3])
+        costs = self.costs
+        return fmean(sorted(costs)[:3]) if costs else None
+
+    @property
+    def surveyed(self) -> tuple[str, dt.date | None, dt.date | None] | None:
+        """The survey's latest period among the offers, and the first and last days its offers were collected; None
+        for a corridor with none of the survey's offers."""
+        offers = [q.offer for q in self.quotes if q.offer.period is not None]
+        if not offers:
+            return None
+        period = max(o.period for o in offers)
+        days = [o.collected for o in offers if o.period == period and o.collected is not None]
+        return period, min(days, default=None), max(days, default=None)
 
 
 def corridor_figures(
@@ -161,10 +227,14 @@ def corridor_figures(
 ) -> CorridorFigures:
     """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference) or to deliver
     `receive`, sorted."""
-    mid = cross_rate(dataset.rates.interbank, corridor.from_currency, corridor.to_currency)
+    interbank = dataset.rates.interbank
+    mids = {code: cross_rate(interbank, corridor.from_currency, code) if code in interbank else None
+            for code in {corridor.to_currency, *(o.payout_currency for o in corridor.offers if o.payout_currency)}}
+    mid = mids[corridor.to_currency]
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)
-    return CorridorFigures(corridor, mid, amount, rank_offers(offers, mid, amount, sort, receive))
+    return CorridorFigures(corridor, mid, amount,
+                           rank_offers(offers, mid, amount, sort, receive, receiving=corridor.to_currency, mids=mids))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,8 @@ LINE_SPACE = 1000  # the polyline's own square, stretched over the plot
 
 
 def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One bar per provider entry (Group B's, in rank order), and guide lines at 3 % and 5 %."""
+    """One bar per provider entry (Group B's, in rank order) with a known true cost, and guide lines at 3 % and 5 %."""
+    entries = [entry for entry in entries if entry["trueCostPct"] is not None]
     costs = [float(entry["trueCostPct"].rstrip("%")) for entry in entries]
     top = max([SDG_CEILING_PCT * 1.2, *costs])
 

@@ -10,14 +10,14 @@ from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
 
-from corridor.domain.catalog import Catalog, NotServed
+from corridor.domain.catalog import AmbiguousCorridor, Catalog, NotServed
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import reference_amount
 from corridor.domain.rounding import round_significant
 from corridor.pages.charts import cost_chart, rate_chart
 from corridor.service.policy import Policy
-from schemas.fields import display_date
+from schemas.fields import MONTHS, display_date
 from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
 
@@ -48,7 +48,7 @@ def comparison() -> Response:
     page = render_template(
         "page.html",
         **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
-        countries={f.corridor.key: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
+        countries={f.corridor.countries: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
         reference_usd=catalog.dataset.reference_amount_usd,
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
@@ -59,7 +59,7 @@ def comparison() -> Response:
 
 def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any], str | None]:
     """What the page shows for its query, and why the query could not be shown as asked, if so."""
-    corridor = args.get("corridor", "").strip().upper() or next(iter(catalog.by_key))
+    corridor = args.get("corridor", "").strip().upper() or catalog.corridors[0].corridor.countries
     mode = "receive" if args.get("mode") == "receive" else "send"
     amount, payout = args.get("amount", "").strip(), args.get("payout", "")
     query = {"corridor": corridor}
@@ -68,7 +68,10 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     if payout:
         query["payout"] = payout
     error, priced_at = None, amount
-    known = catalog.by_key.get(corridor)
+    try:
+        known = catalog.corridor(corridor)
+    except (NotServed, AmbiguousCorridor):
+        known = None
     try:
         figures = catalog.quotes(**_query.load(query))
     except ValidationError as err:  # shown instead: the corridor, if known, at the reference amount
@@ -77,7 +80,7 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
             (known.corridor.to_currency if name == "receive_amount" else known.corridor.from_currency) if known else ""
         )
         error = _SENDER_ERRORS.get(name, "Check the form: one of its values cannot be used.").format(currency=currency)
-    except NotServed:
+    except (NotServed, AmbiguousCorridor):
         error = _SENDER_ERRORS["corridor"]
     if error:
         figures, priced_at = known or catalog.corridors[0], ""
@@ -92,12 +95,16 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         }
     except NoHistory as err:
         rates = {"missing": err.reason}
-    mid = catalog.rate_source(pair.from_currency, pair.to_currency)
+    except NotServed:  # a currency with no rate at all (a surveyed corridor paid out in dollars)
+        rates = {"missing": f"No rate history for {pair.from_currency}→{pair.to_currency}."}
+    mid = catalog.rate_source(pair.from_currency, pair.to_currency) if figures.mid_market is not None else None
     return {
-        "mid_market": round_significant(figures.mid_market, 6),
-        "mid_source": mid.source,
-        "mid_date": display_date(mid.date),
+        "mid_market": round_significant(figures.mid_market, 6) if mid else None,
+        "mid_source": mid.source if mid else None,
+        "mid_date": display_date(mid.date) if mid else None,
         "corridor": body["corridor"],
+        "countries_key": pair.countries,
+        "surveyed": surveyed_text(figures.surveyed),
         "from_currency": pair.from_currency,
         "to_currency": pair.to_currency,
         "mode": mode,
@@ -108,11 +115,33 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         "cost_chart": cost_chart(body["providers"]),
         "rate_chart": rates,
         "amount_currency": pair.to_currency if mode == "receive" else pair.from_currency,
-        "placeholder": f"{reference * (figures.mid_market if mode == 'receive' else 1):,.0f}",
+        "placeholder": f"{reference * ((figures.mid_market or 0) if mode == 'receive' else 1):,.0f}",
         "reference_text": f"{reference:,.2f} {pair.from_currency}",
         "shown_amount": f"{float(priced_at):,.2f}" if priced_at else "",
         "ask_amount": mode == "receive" and not amount and not error,
     }, error
+
+
+def surveyed_text(surveyed: tuple | None) -> str | None:
+    """`Surveyed by the World Bank, 2025 Q3, collected 14 Aug – 1 Sep 2025`, or None for the data file's prices."""
+    if surveyed is None:
+        return None
+    period, first, last = surveyed
+    text = f"Surveyed by the World Bank, {period[:4]} {period[4:]}"
+    if first is None:
+        return text
+    def month(day: object) -> str:
+        return MONTHS[day.month - 1]  # English whatever the locale
+
+    if first == last:
+        span = f"{first.day} {month(first)} {first.year}"
+    elif (first.year, first.month) == (last.year, last.month):
+        span = f"{first.day}–{last.day} {month(last)} {last.year}"
+    elif first.year == last.year:
+        span = f"{first.day} {month(first)} – {last.day} {month(last)} {last.year}"
+    else:
+        span = f"{first.day} {month(first)} {first.year} – {last.day} {month(last)} {last.year}"
+    return f"{text}, collected {span}"
 
 
 @bp.get("/assets/<name>")

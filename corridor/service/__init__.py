@@ -100,6 +100,8 @@ def init_service(app: Flask) -> Service:
     service.keys = live_keys(app, service.env_keys).digests
     service.data = load_data(app)
     app.logger.info("Loaded %s; %d operator API key(s) live.", service.data.summary, len(service.keys))
+    for note in service.data.sources.survey_notes:
+        app.logger.warning("Survey: %s", note)
     if not service.keys:
         app.logger.warning("API_KEYS and API_KEYS_FILE give no key: Group A answers only keys made in accounts.")
     app.logger.info("Loaded the rate history %s.", service.data.history_summary)

@@ -8,26 +8,37 @@ from dataclasses import dataclass, field
 from flask import Flask
 from werkzeug.http import http_date
 
+from corridor.data.database import unpooled_engine
 from corridor.data.history import default_history_path, load_history
 from corridor.data.live import LiveRates
 from corridor.data.load import DataError, load_dataset, summary
+from corridor.data.survey_db import read_survey
 from corridor.domain.catalog import Catalog
 from corridor.domain.history import Histories, RateHistory
 from corridor.domain.model import FRANKFURTER, Dataset
 from corridor.domain.rates import recorded_ecb_days, with_live_rates
+from corridor.domain.survey import Survey, with_survey
 from corridor.service.responses import ResponseCache
 from corridor.settings import ConfigError, whole_number
 
 
 @dataclass(frozen=True, eq=False)
 class Sources:
-    """A data file and a rate history as read and validated."""
+    """A data file, the survey's prices and a rate history as read and validated: `dataset` is the file's with the
+    survey's offers and the rates they imply."""
 
     path: str
     dataset: Dataset
     history: RateHistory
     summary: str
     history_summary: str
+    survey: Survey | None = None
+    survey_notes: tuple[str, ...] = ()  # what of the survey could not be served, one line each
+
+    @property
+    def survey_version(self) -> int | None:
+        """The import served: a newer one is worth a new data version."""
+        return self.survey.version if self.survey else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,14 +62,17 @@ class DataVersion:
         return self.sources.history_summary
 
 
-def read_sources(app: Flask, path: str | None = None) -> Sources:
-    """Read and validate a data file (SEED_DATA if None) and the rate history; or DataError."""
+def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> Sources:
+    """Read and validate a data file (SEED_DATA if None), the survey in the database (unless not `survey`) and the
+    rate history; or DataError."""
     path = path or app.config["SEED_DATA"]
     history_path = app.config["HISTORY_DATA"] or default_history_path()
     max_bytes = whole_number(app.config, "DATA_MAX_MB") * 2**20
     try:
         dataset = load_dataset(path, max_bytes)
         history = load_history(history_path, max_bytes)
+        surveyed = _read_survey(app) if survey else None
+        dataset, notes = with_survey(dataset, surveyed, history)
     except (DataError, ConfigError):
         raise
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
@@ -67,10 +81,18 @@ def read_sources(app: Flask, path: str | None = None) -> Sources:
         path,
         dataset,
         history,
-        f"{path}: {summary(dataset)}",
+        f"{path}: {summary(dataset)}" + (f"; {surveyed.summary}" if surveyed else ""),
         f"{history_path}: ECB rates of {len(history.currencies)} currencies, {len(history.days):,} "
         f"business days from {history.first} to {history.last}",
+        surveyed,
+        tuple(notes),
     )
+
+
+def _read_survey(app: Flask) -> Survey | None:
+    """The survey as the database holds it, read through connections of its own: a master that forks next keeps
+    none open."""
+    return read_survey(unpooled_engine(app))
 
 
 def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
@@ -94,7 +116,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
     )
 
 
-def load_data(app: Flask, path: str | None = None, live: LiveRates | None = None) -> DataVersion:
-    """Read, validate and price a data file (SEED_DATA if None) and the rate history, at `live` (no feed answered yet
-    if None); DataError or ConfigError if they cannot be served."""
-    return data_version(app, read_sources(app, path), live or LiveRates.configured(app.config))
+def load_data(app: Flask, path: str | None = None, live: LiveRates | None = None, survey: bool = True) -> DataVersion:
+    """Read, validate and price a data file (SEED_DATA if None), the survey (unless not `survey`) and the rate
+    history, at `live` (no feed answered yet if None); DataError or ConfigError if they cannot be served."""
+    return data_version(app, read_sources(app, path, survey), live or LiveRates.configured(app.config))

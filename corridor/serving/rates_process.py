@@ -136,16 +136,17 @@ def _run_child(app: Flask, folder: str, master: int) -> None:
 
 
 def _loop(refresher: Refresher, interval: int, folder: str, master: int) -> None:
-    served = refresher.live.figures
+    served = refresher.live.figures, refresher.sources.survey_version
     while True:
         try:
-            refresher.reread(keys=False)  # what the feeds are asked for, and held against: the master's own files
+            # what the feeds are asked for, and held against: the master's own files; and a survey imported since
+            refresher.reread(keys=False)
             refresher.fetch()
-            # health reads each try from the report; only new rates are worth new workers
+            # health reads each try from the report; only new rates, or a new import, are worth new workers
             _write(folder, REPORT, report_json(refresher.live.report(refresher.sources.dataset)))
-            if refresher.live.figures != served:
+            if (refresher.live.figures, refresher.sources.survey_version) != served:
                 _write(folder, SNAPSHOT, pickle.dumps(refresher.live, pickle.HIGHEST_PROTOCOL))
-                served = refresher.live.figures
+                served = refresher.live.figures, refresher.sources.survey_version
                 os.kill(master, signal.SIGHUP)
         except Exception:  # a full disk, say: the next refresh tries again
             refresher.log.exception("Rates refresh failed; the rates in force stay.")

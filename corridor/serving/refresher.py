@@ -42,6 +42,8 @@ class Refresher:
             self.sources = read_sources(self.app)
             if keys:
                 self.log.info("Data refresh: %s; rate history %s", self.sources.summary, self.sources.history_summary)
+                for note in self.sources.survey_notes:
+                    self.log.warning("Survey: %s", note)
         except Exception as err:  # nothing in a data file may stop a refresh
             if keys:
                 self.log.error("Data refresh refused; still serving %s. %s", self.sources.summary, err)
@@ -74,6 +76,7 @@ def start_rates_thread(app: Flask) -> threading.Thread:
     def run() -> None:
         while True:
             try:
+                refresher.reread(keys=False)  # the data file, and a survey imported since
                 refresher.fetch()
                 refresher.serve()
             except Exception:  # the next refresh tries again

@@ -1,0 +1,312 @@
+"""Read the World Bank's Remittance Prices Worldwide rows, streaming: its workbook (.xlsx) or a CSV of its rows.
+
+Columns are matched by name ignoring case, spaces, underscores and hyphens; a row a required figure of which cannot be
+read is skipped with its reason, never the file refused for it. The rules are in docs/DATA.md ("Importing the survey").
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import datetime as dt
+import io
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from corridor.domain.countries import is_country
+from corridor.domain.currencies import is_known_currency
+from corridor.domain.survey import Observation, PricePoint
+
+SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
+HEADER_ROWS = 10  # a sheet's header is among its first rows
+REQUIRED = ("period", "source code", "destination code", "firm", "cc1 lcu amount", "cc1 lcu code", "cc1 lcu fee",
+            "cc1 fx margin", "cc1 total cost %", "transparent")
+# an optional figure under either name: the older sheet's, or the newer's
+ALIASES = {"pickup method": ("pickup method", "pick-up method")}
+_PERIOD = re.compile(r"([0-9]{4})\s*[-_ ]?\s*(?:Q([1-4])|([1-4])Q)", re.IGNORECASE)
+_EXCEL_EPOCH = dt.date(1899, 12, 30)  # day 0 of a date an Excel cell holds as a number
+_YES, _NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0"}
+
+
+class RpwError(Exception):
+    """A file that cannot be imported at all; the message names the cause."""
+
+
+def column_key(name: Any) -> str:
+    """A column's name as matched: lower case, without spaces, underscores or hyphens."""
+    return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
+
+
+@dataclass
+class Skips:
+    """Rows skipped, by reason: how many, and where the first five are."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    first: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: str, where: str) -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+        if len(self.first.setdefault(reason, [])) < 5:
+            self.first[reason].append(where)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+class Skip(Exception):
+    """This row is skipped, for `reason`."""
+
+
+@dataclass
+class Sheet:
+    """A table of rows under a header: a workbook's sheet, or the CSV."""
+
+    name: str
+    rows: Iterator[tuple[int, tuple]]  # (row number as a spreadsheet shows it, cells)
+    columns: dict[str, int]  # column key → index
+    size: int | None = None  # rows, where the file says
+
+
+def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
+    """The file's kind, its sheets that hold the required columns (the published ones first), and how to close it;
+    RpwError if none does or the file is neither a workbook nor a CSV."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8)
+    except OSError as err:
+        raise RpwError(f"{path}: cannot read it: {err.strerror}.") from None
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise RpwError(f"{path} is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx.")
+    if head.startswith(b"PK\x03\x04"):
+        return "workbook", *_workbook_sheets(path)
+    return "CSV", *_csv_sheets(path)
+
+
+def _workbook_sheets(path: str) -> tuple[list[Sheet], Callable[[], None]]:
+    from openpyxl import load_workbook  # only an import needs it: serving never loads it
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as err:  # openpyxl's own, zipfile's, a missing part's KeyError: all say the same to the operator
+        raise RpwError(f"{path} is a zip file but not an Excel workbook (.xlsx) openpyxl can read: {err}") from None
+    named = {name.strip().lower(): name for name in book.sheetnames}
+    order = [named[s.lower()] for s in SHEETS if s.lower() in named]
+    order += [name for name in book.sheetnames if name not in order]
+    sheets, missing = [], {}
+    for name in order:
+        rows = enumerate(book[name].iter_rows(values_only=True), start=1)
+        found = _header(rows)
+        if isinstance(found, list):
+            missing[name] = found
+            continue
+        number, columns = found
+        size = book[name].max_row
+        sheets.append(Sheet(name, rows, columns, size - number if size else None))
+    if not sheets:
+        book.close()
+        raise RpwError(f"{path}: no sheet has a header row with the required columns; "
+                       + "; ".join(f"{name!r} lacks {', '.join(lack)}" for name, lack in missing.items()) + ".")
+    return sheets, book.close
+
+
+def _csv_sheets(path: str) -> tuple[list[Sheet], Callable[[], None]]:
+    handle = open(path, "rb")  # closed by the caller, once read
+    sample = handle.read(65536)
+    handle.seek(0)
+    if b"\x00" in sample:
+        handle.close()
+        raise RpwError(f"{path} is neither an Excel workbook (.xlsx) nor a CSV file: it holds binary data.")
+    encoding = "utf-8-sig"
+    try:
+        codecs.getincrementaldecoder(encoding)().decode(sample, final=False)
+    except UnicodeDecodeError:
+        encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
+    text = io.TextIOWrapper(handle, encoding=encoding, errors="replace", newline="")
+    reader = csv.reader(text)
+    rows = ((reader.line_num, tuple(row)) for row in reader)
+    try:
+        found = _header(rows)
+    except csv.Error as err:
+        handle.close()
+        raise RpwError(f"{path} is not a CSV file that can be read: {err}.") from None
+    if isinstance(found, list):
+        handle.close()
+        raise RpwError(f"{path}: no header row with the required columns; missing: {', '.join(found)}.")
+    _, columns = found
+    return [Sheet("CSV", rows, columns)], handle.close
+
+
+def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | list[str]:
+    """The header among the first rows: its row number and column keys; or the required columns the best candidate
+    lacks."""
+    best: list[str] = list(REQUIRED)
+    for _ in range(HEADER_ROWS):
+        number, row = next(rows, (0, None))
+        if row is None:
+            break
+        columns: dict[str, int] = {}
+        for index, name in enumerate(row):
+            columns.setdefault(column_key(name), index)
+        lacking = [name for name in REQUIRED if column_key(name) not in columns]
+        if not lacking:
+            return number, columns
+        if len(lacking) < len(best):
+            best = lacking
+    return best
+
+
+def observations(sheet: Sheet, skips: Skips) -> Iterator[tuple[int, Observation]]:
+    """The sheet's rows that can be read, with their row numbers; the others counted in `skips`. Blank rows are
+    passed over unsaid."""
+    get = _getter(sheet.columns)
+    where = "row {}" if sheet.name == "CSV" else f"{sheet.name!r} row {{}}"
+    for number, cells in sheet.rows:
+        if not any(cell not in (None, "") and str(cell).strip() for cell in cells):
+            continue
+        try:
+            yield number, _observation(cells, get)
+        except Skip as skip:
+            skips.add(str(skip), where.format(number))
+
+
+def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
+    keys = {name: column_key(name) for name in (*REQUIRED, *_OPTIONAL)}
+    for name, aliases in ALIASES.items():
+        keys[name] = next((column_key(a) for a in aliases if column_key(a) in columns), keys[name])
+
+    def get(cells: tuple, name: str) -> Any:
+        index = columns.get(keys[name])
+        if index is None or index >= len(cells):
+            return None
+        value = cells[index]
+        if isinstance(value, str):
+            value = value.strip()
+            return value or None
+        return value
+
+    return get
+
+
+_OPTIONAL = ("firm type", "speed actual", "pickup method", "date", "inter lcu bank fx", "cc1 denomination amount",
+             *(f"cc2 {name}" for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin",
+                                          "total cost %")))
+
+
+def _observation(cells: tuple, get: Callable[[tuple, str], Any]) -> Observation:
+    period = period_of(get(cells, "period"))
+    countries = [_country(get(cells, name), name) for name in ("source code", "destination code")]
+    firm = get(cells, "firm")
+    if firm is None:
+        raise Skip("no firm")
+    currency = str(get(cells, "cc1 lcu code") or "").strip().upper()
+    if not is_known_currency(currency):
+        raise Skip("cc1 lcu code is not an ISO 4217 currency")
+    cc1 = PricePoint(
+        amount=_amount(get(cells, "cc1 lcu amount"), "cc1 lcu amount"),
+        fee=_number(get(cells, "cc1 lcu fee"), "cc1 lcu fee"),
+        margin=_number(get(cells, "cc1 fx margin"), "cc1 fx margin"),
+        total=_number(get(cells, "cc1 total cost %"), "cc1 total cost %"),
+        denomination=_optional(get(cells, "cc1 denomination amount")),
+    )
+    return Observation(
+        period=period,
+        source_country=countries[0],
+        destination_country=countries[1],
+        firm=str(firm),
+        currency=currency,
+        cc1=cc1,
+        transparent=_yes_no(get(cells, "transparent")),
+        cc2=_second_point(cells, get, currency),
+        interbank=_optional(get(cells, "inter lcu bank fx")),
+        firm_type=_text(get(cells, "firm type")),
+        speed=_text(get(cells, "speed actual")),
+        pickup=_text(get(cells, "pickup method")),
+        collected=date_of(get(cells, "date")),
+    )
+
+
+def period_of(value: Any) -> str:
+    """`2025_3Q`, `2025Q3`, `2025 Q3` → `2025Q3`; Skip otherwise."""
+    match = _PERIOD.fullmatch(str(value or "").strip())
+    if not match:
+        raise Skip("unreadable period")
+    return f"{match[1]}Q{match[2] or match[3]}"
+
+
+def _country(value: Any, name: str) -> str:
+    code = str(value or "").strip().upper()
+    if not is_country(code):
+        raise Skip(f"{name} is not an ISO 3166-1 alpha-3 country")
+    return code
+
+
+def _number(value: Any, name: str) -> float:
+    number = _optional(value)
+    if number is None:
+        raise Skip(f"{name} is not a number")
+    return number
+
+
+def _amount(value: Any, name: str) -> float:
+    number = _number(value, name)
+    if number <= 0:
+        raise Skip(f"{name} is not above 0")
+    return number
+
+
+def _optional(value: Any) -> float | None:
+    """A number a cell holds, or text of one (padded, with a `%` or thousands commas); None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.replace(",", "").replace("%", "").replace("\u00a0", "").strip()
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _second_point(cells: tuple, get: Callable[[tuple, str], Any], currency: str) -> PricePoint | None:
+    """The cc2 price point, if each of its figures can be read, it is in the sending currency, and its amount is
+    above 0; else None (the row keeps cc1 alone)."""
+    code = str(get(cells, "cc2 lcu code") or currency).strip().upper()
+    figures = [_optional(get(cells, f"cc2 {name}")) for name in ("lcu amount", "lcu fee", "fx margin", "total cost %")]
+    if code != currency or any(f is None for f in figures) or figures[0] <= 0:
+        return None
+    amount, fee, margin, total = figures
+    return PricePoint(amount, fee, margin, total, _optional(get(cells, "cc2 denomination amount")))
+
+
+def _yes_no(value: Any) -> bool:
+    text = str(value if value is not None else "").strip().lower()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    raise Skip("transparent is neither yes nor no")
+
+
+def _text(value: Any) -> str | None:
+    return " ".join(str(value).split()) or None if value is not None else None
+
+
+def date_of(value: Any) -> dt.date | None:
+    """A cell's date: a date, a datetime, ISO text (`2025-08-19`, a time after it ignored) or an Excel day number;
+    None for anything else."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 20000 <= value <= 80000:
+        return _EXCEL_EPOCH + dt.timedelta(days=int(value))
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,254 @@
+"""The survey in the database: every imported observation with its period, and the imports that brought them.
+
+An import is one transaction. Each period's rows are fingerprinted as they stream in; a period whose fingerprint is
+the one stored already keeps its rows (the new copies are dropped), any other replaces the period's rows whole (the
+World Bank revises). Serving reads each country pair's latest period, once per import.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Date,
+    DateTime,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Mapped, mapped_column
+
+from corridor.data.database import db
+from corridor.domain.survey import Observation, PricePoint, Survey, firm_name
+
+BATCH = 2000  # rows per INSERT: few round trips, little memory
+FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's
+
+
+class SurveyImport(db.Model):
+    """One run of `prices import-rpw` that changed something."""
+
+    __tablename__ = "survey_imports"
+    __table_args__ = {"sqlite_autoincrement": True}  # a number is never reused: it is the survey's version
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    file_name: Mapped[str] = mapped_column(String(255))
+    file_sha256: Mapped[str] = mapped_column(String(64))
+    imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
+
+
+class SurveyPeriod(db.Model):
+    """A period as last imported: the import its rows came with, and their fingerprint."""
+
+    __tablename__ = "survey_periods"
+
+    period: Mapped[str] = mapped_column(String(6), primary_key=True)
+    import_id: Mapped[int] = mapped_column(ForeignKey("survey_imports.id"))
+    digest: Mapped[str] = mapped_column(String(64))
+    rows: Mapped[int] = mapped_column(Integer())
+
+
+class SurveyCorridor(db.Model):
+    """The id a country pair's corridor has, from its first import on."""
+
+    __tablename__ = "survey_corridors"
+    __table_args__ = (UniqueConstraint("source_country", "destination_country"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    source_country: Mapped[str] = mapped_column(String(3))
+    destination_country: Mapped[str] = mapped_column(String(3))
+
+
+class SurveyObservation(db.Model):
+    """One row of the survey as published: a service's two price points in a period."""
+
+    __tablename__ = "survey_observations"
+    __table_args__ = (Index("ix_survey_observations_pair_period", "source_country", "destination_country", "period"),
+                      Index("ix_survey_observations_period_import", "period", "import_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    import_id: Mapped[int] = mapped_column(ForeignKey("survey_imports.id"))
+    row: Mapped[int] = mapped_column(Integer())  # in its file, as a spreadsheet numbers it
+    period: Mapped[str] = mapped_column(String(6))
+    source_country: Mapped[str] = mapped_column(String(3))
+    destination_country: Mapped[str] = mapped_column(String(3))
+    firm: Mapped[str] = mapped_column(String(255))
+    firm_type: Mapped[str | None] = mapped_column(String(255))
+    speed: Mapped[str | None] = mapped_column(String(255))
+    pickup: Mapped[str | None] = mapped_column(String(255))
+    currency: Mapped[str] = mapped_column(String(3))
+    cc1_amount: Mapped[float] = mapped_column(Double())
+    cc1_denomination: Mapped[float | None] = mapped_column(Double())
+    cc1_fee: Mapped[float] = mapped_column(Double())
+    cc1_margin: Mapped[float] = mapped_column(Double())
+    cc1_total: Mapped[float] = mapped_column(Double())
+    cc2_amount: Mapped[float | None] = mapped_column(Double())
+    cc2_denomination: Mapped[float | None] = mapped_column(Double())
+    cc2_fee: Mapped[float | None] = mapped_column(Double())
+    cc2_margin: Mapped[float | None] = mapped_column(Double())
+    cc2_total: Mapped[float | None] = mapped_column(Double())
+    interbank: Mapped[float | None] = mapped_column(Double())
+    transparent: Mapped[bool] = mapped_column(Boolean())
+    collected: Mapped[dt.date | None] = mapped_column(Date())
+
+
+_OBSERVATIONS = SurveyObservation.__table__
+
+
+def _values(observation: Observation) -> dict:
+    """The row's columns, but for its import and row number."""
+    values = {name: getattr(observation, name) for name in (
+        "period", "source_country", "destination_country", "firm", "firm_type", "speed", "pickup", "currency",
+        "interbank", "transparent", "collected")}
+    for prefix, point in (("cc1", observation.cc1), ("cc2", observation.cc2)):
+        for name in ("amount", "denomination", "fee", "margin", "total"):
+            values[f"{prefix}_{name}"] = getattr(point, name) if point else None
+    for name in ("firm", "firm_type", "speed", "pickup"):  # the columns' length: a longer text is cut, not refused
+        values[name] = values[name] and values[name][:255]
+    return values
+
+
+@dataclass
+class PeriodResult:
+    """What an import did to one period."""
+
+    rows: int
+    replaced: int | None = None  # rows of an earlier import it replaced; None: a new period
+    unchanged: bool = False
+
+
+@dataclass
+class ImportResult:
+    """What an import did: per period, and the country pairs and firms it read."""
+
+    import_id: int | None  # None: nothing changed
+    periods: dict[str, PeriodResult] = field(default_factory=dict)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    firms: set[str] = field(default_factory=set)
+    new_corridors: dict[tuple[str, str], int] = field(default_factory=dict)
+
+
+def import_observations(
+    engine: Engine, rows: Iterable[tuple[int, Observation]], file_name: str, file_sha256: str,
+    taken_ids: Callable[[], Iterable[int]] = tuple, now: dt.datetime | None = None,
+) -> ImportResult:
+    """Store `rows` (row number, observation) as one import in one transaction; a period already stored with the same
+    rows is left as it is. `taken_ids`: corridor ids the data file uses, which new pairs' ids must avoid."""
+    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    with engine.connect() as connection, connection.begin() as transaction:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
+        import_id = connection.execute(insert(SurveyImport).values(
+            file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)).inserted_primary_key[0]
+        digests: dict[str, Any] = {}
+        counts: dict[str, int] = {}
+        result = ImportResult(import_id)
+        batch: list[dict] = []
+        for number, observation in rows:
+            values = _values(observation)
+            digests.setdefault(observation.period, hashlib.sha256()).update(repr(sorted(values.items())).encode())
+            counts[observation.period] = counts.get(observation.period, 0) + 1
+            result.pairs.add((observation.source_country, observation.destination_country))
+            result.firms.add(firm_name(observation.firm))
+            batch.append({**values, "import_id": import_id, "row": number})
+            if len(batch) >= BATCH:
+                connection.execute(insert(_OBSERVATIONS), batch)
+                batch = []
+        if batch:
+            connection.execute(insert(_OBSERVATIONS), batch)
+        stored = {p.period: p for p in connection.execute(select(SurveyPeriod))}
+        for period, digest in digests.items():
+            held = stored.get(period)
+            if held is not None and held.digest == digest.hexdigest():
+                connection.execute(delete(_OBSERVATIONS).where(_OBSERVATIONS.c.period == period,
+                                                               _OBSERVATIONS.c.import_id == import_id))
+                result.periods[period] = PeriodResult(counts[period], unchanged=True)
+                continue
+            replaced = None
+            if held is not None:
+                replaced = connection.execute(delete(_OBSERVATIONS).where(
+                    _OBSERVATIONS.c.period == period, _OBSERVATIONS.c.import_id != import_id)).rowcount
+                connection.execute(update(SurveyPeriod).where(SurveyPeriod.period == period).values(
+                    import_id=import_id, digest=digest.hexdigest(), rows=counts[period]))
+            else:
+                connection.execute(insert(SurveyPeriod).values(period=period, import_id=import_id,
+                                                               digest=digest.hexdigest(), rows=counts[period]))
+            result.periods[period] = PeriodResult(counts[period], replaced)
+        if all(p.unchanged for p in result.periods.values()):
+            transaction.rollback()
+            return dataclasses.replace(result, import_id=None)
+        result.new_corridors = _number_pairs(connection, result.pairs, set(taken_ids()))
+    return result
+
+
+def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: set[int]) -> dict[tuple[str, str], int]:
+    """Give each pair without a corridor id the next free one above every id held and taken."""
+    held = {(c.source_country, c.destination_country) for c in connection.execute(select(SurveyCorridor))}
+    top = connection.execute(select(func.max(SurveyCorridor.id))).scalar() or FIRST_SURVEY_ID - 1
+    top = max(top, *taken, FIRST_SURVEY_ID - 1)
+    new = {}
+    for pair in sorted(pairs - held):
+        top += 1
+        new[pair] = top
+        connection.execute(insert(SurveyCorridor).values(id=top, source_country=pair[0], destination_country=pair[1]))
+    return new
+
+
+_cache: dict[str, tuple[tuple, Survey]] = {}  # by database URL: the survey as last read, while its periods stay
+
+
+def read_survey(engine: Engine) -> Survey | None:
+    """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Read again only
+    when an import is newer than the one last read."""
+    url = engine.url.render_as_string(hide_password=False)
+    with engine.connect() as connection:
+        periods = tuple(connection.execute(select(func.max(SurveyPeriod.import_id), func.count(),
+                                                  func.sum(SurveyPeriod.rows))).one())
+        if not periods[1]:
+            return None
+        held = _cache.get(url)
+        if held is not None and held[0] == periods:
+            return held[1]
+        latest = (select(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country,
+                         func.max(_OBSERVATIONS.c.period).label("period"))
+                  .group_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country).subquery())
+        rows = connection.execute(
+            select(_OBSERVATIONS).join(latest, (_OBSERVATIONS.c.source_country == latest.c.source_country)
+                                       & (_OBSERVATIONS.c.destination_country == latest.c.destination_country)
+                                       & (_OBSERVATIONS.c.period == latest.c.period))
+            .order_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country, _OBSERVATIONS.c.id))
+        observations = tuple(_observation(row) for row in rows)
+        ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(select(SurveyCorridor))}
+    survey = Survey(periods[0], observations, ids)
+    _cache[url] = periods, survey
+    return survey
+
+
+def _observation(row: object) -> Observation:
+    def point(prefix: str) -> PricePoint | None:
+        amount = getattr(row, f"{prefix}_amount")
+        if amount is None:
+            return None
+        return PricePoint(amount, getattr(row, f"{prefix}_fee"), getattr(row, f"{prefix}_margin"),
+                          getattr(row, f"{prefix}_total"), getattr(row, f"{prefix}_denomination"))
+
+    return Observation(
+        period=row.period, source_country=row.source_country, destination_country=row.destination_country,
+        firm=row.firm, currency=row.currency, cc1=point("cc1"), transparent=row.transparent, cc2=point("cc2"),
+        interbank=row.interbank, firm_type=row.firm_type, speed=row.speed, pickup=row.pickup, collected=row.collected)

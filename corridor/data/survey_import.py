@@ -1,0 +1,106 @@
+"""`flask prices import-rpw`: a survey file read, streaming, into the database, and what it did, said."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+
+from sqlalchemy.engine import Engine
+
+from corridor.data.rpw import RpwError, Sheet, Skips, observations, open_rpw
+from corridor.data.survey_db import ImportResult, import_observations
+from corridor.domain.survey import Observation
+
+# wraps a sheet's rows so as to show how far reading is: click's progress bar on a terminal
+Progress = Callable[[Sheet], AbstractContextManager[Iterator[tuple[int, tuple]]]]
+
+
+@dataclasses.dataclass
+class ImportReport:
+    """An import: the file, what was read and skipped, and what the database took."""
+
+    path: str
+    kind: str
+    sheets: list[str]
+    skips: Skips
+    result: ImportResult
+
+    @property
+    def imported(self) -> int:
+        return sum(p.rows for p in self.result.periods.values())
+
+    def lines(self) -> list[str]:
+        """The summary printed at the end."""
+        name = os.path.basename(self.path)
+        where = self.kind if self.kind == "CSV" else f"workbook, sheets {', '.join(repr(s) for s in self.sheets)}"
+        read = self.imported + self.skips.total
+        periods = self.result.periods
+        if self.result.import_id is None:
+            return [f"{name} ({where}): {read:,} rows read. Nothing changed: {_listed(sorted(periods))} "
+                    f"{'is' if len(periods) == 1 else 'are'} imported already with these very rows."]
+        lines = [f"{name} ({where}): {read:,} rows read, {self.imported:,} imported, {self.skips.total:,} skipped; "
+                 f"import {self.result.import_id}."]
+        for period, done in sorted(periods.items()):
+            state = ("unchanged, kept" if done.unchanged else "new" if done.replaced is None
+                     else f"revised: replaces the {done.replaced:,} rows imported before")
+            lines.append(f"  {period}: {done.rows:,} rows, {state}")
+        lines += skipped_lines(self.skips)
+        new = self.result.new_corridors
+        lines.append(f"{len(self.result.pairs)} country pairs, {len(self.result.firms)} firms"
+                     + (f"; new corridors: {', '.join(f'{a}-{b} (id {i})' for (a, b), i in sorted(new.items()))}."
+                        if new else "."))
+        lines.append("A running service serves it from its next rates refresh, or at once on HUP.")
+        return lines
+
+
+def skipped_lines(skips: Skips) -> list[str]:
+    """Each reason rows were skipped for: how many, and the first five."""
+    return [f"  skipped, {reason}: {count:,} row{'s' if count > 1 else ''} ({', '.join(skips.first[reason])}"
+            f"{', …' if count > 5 else ''})" for reason, count in sorted(skips.counts.items())]
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def import_rpw(engine: Engine, path: str, progress: Progress, taken_ids: Callable[[], set[int]]) -> ImportReport:
+    """Read the survey file at `path` into the database in one transaction; RpwError (nothing stored) if it cannot be
+    imported at all."""
+    kind, sheets, close = open_rpw(path)
+    skips = Skips()
+    try:
+        digest = _sha256(path)
+        result = import_observations(engine, _read(sheets, skips, progress), os.path.basename(path), digest,
+                                     taken_ids)
+    except _NoRow:
+        raise RpwError(f"{path}: no row can be imported ({skips.total:,} skipped):\n"
+                       + "\n".join(skipped_lines(skips))) from None
+    finally:
+        close()
+    return ImportReport(path, kind, [s.name for s in sheets], skips, result)
+
+
+class _NoRow(Exception):
+    """The file held no row that could be imported: the transaction is rolled back."""
+
+
+def _read(sheets: list[Sheet], skips: Skips, progress: Progress) -> Iterator[tuple[int, Observation]]:
+    found = False
+    for sheet in sheets:
+        with progress(sheet) as rows:
+            for row in observations(dataclasses.replace(sheet, rows=rows), skips):
+                found = True
+                yield row
+    if not found:
+        raise _NoRow()
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

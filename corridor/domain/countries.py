@@ -1,0 +1,56 @@
+"""Countries as the survey writes them (ISO 3166-1 alpha-3), their English names and currencies, from the Unicode CLDR
+via Babel: maintained upstream, not typed in here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+
+from babel import Locale
+from babel.core import get_global
+from babel.numbers import get_territory_currencies
+
+# codes ISO 3166 withdrew that CLDR keeps as aliases of a country with a code of its own
+_WITHDRAWN = frozenset({"BUR", "DDR", "FXX", "TMP", "YMD", "ZAR"})
+
+
+@cache
+def _alpha2_of() -> dict[str, str]:
+    """alpha-3 → alpha-2: CLDR lists each ISO 3166 alpha-3 code as an alias of its alpha-2 territory."""
+    named = Locale("en").territories
+    return {alias: codes[0] for alias, codes in get_global("territory_aliases").items()
+            if len(alias) == 3 and alias.isalpha() and alias.isupper() and len(codes) == 1 and len(codes[0]) == 2
+            and codes[0] in named and codes[0] != "ZZ" and alias not in _WITHDRAWN}
+
+
+@cache
+def _alpha3_by_name() -> dict[str, str]:
+    alpha3 = {alpha2: alpha3 for alpha3, alpha2 in _alpha2_of().items()}
+    return {name.casefold(): alpha3[code] for code, name in Locale("en").territories.items() if code in alpha3}
+
+
+def country_codes() -> list[str]:
+    """Every ISO 3166-1 alpha-3 country code CLDR knows, sorted."""
+    return sorted(_alpha2_of())
+
+
+def is_country(code: str) -> bool:
+    """Whether `code` is an ISO 3166-1 alpha-3 country code."""
+    return code in _alpha2_of()
+
+
+def country_code(name: str) -> str | None:
+    """The alpha-3 code of a country by its English name as CLDR gives it (`Kenya` → `KEN`), any case; or None."""
+    return _alpha3_by_name().get(name.strip().casefold())
+
+
+def country_name(code: str) -> str:
+    """A country's English name (`TZA` → `Tanzania`); the code itself if CLDR has none."""
+    return Locale("en").territories.get(_alpha2_of().get(code, ""), code)
+
+
+def country_currency(code: str, day: dt.date) -> str | None:
+    """The currency a country used on `day` (`TZA` → `TZS`), or None."""
+    alpha2 = _alpha2_of().get(code)
+    currencies = get_territory_currencies(alpha2, start_date=day, end_date=day) if alpha2 else []
+    return currencies[0] if currencies else None

@@ -1,0 +1,364 @@
+"""The World Bank's Remittance Prices Worldwide (RPW) survey as offers: each country pair's latest period, priced as
+published, in the currency its recipients get, with the rates its rows imply for currencies nothing else gives.
+
+Every rule here is stated for users in docs/API.md ("Surveyed prices") and docs/DATA.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from statistics import median
+
+from corridor.domain.countries import country_currency, country_name
+from corridor.domain.history import NoHistory, RateHistory
+from corridor.domain.model import PAYOUT_METHODS, SURVEY, Corridor, Dataset, Offer, Rates, RateSource
+
+# RPW's `speed actual` categories as the settlement texts the service serves: each the category's longest time
+SPEEDS = {"less than one hour": "1 hour", "same day": "1 day", "next day": "2 days", "2 days": "2 days",
+          "3-5 days": "5 days", "6 days or more": "6 days"}
+# RPW's pickup methods by a word they hold, the first that matches: `Own/partner Bank account` is a bank deposit
+PICKUP_WORDS = (("mobile", "mobile_wallet"), ("wallet", "mobile_wallet"), ("account", "bank_deposit"),
+                ("card", "card"), ("home", "home_delivery"), ("door", "home_delivery"), ("cash", "cash_pickup"))
+USD = "USD"
+USD_LIKE = 2.0  # a rate within this factor of the USD rate, where the destination currency has none to compare, is USD
+MAX_PASSES = 4  # a rate implied in one pass lets the next decide the rows sent in that currency
+
+
+@dataclass(frozen=True, slots=True)
+class PricePoint:
+    """One of a row's two price points, as published: `cc1` (≈ USD 200) or `cc2` (≈ USD 500)."""
+
+    amount: float  # in the sending currency, `lcu amount`
+    fee: float  # `lcu fee`, paid on top
+    margin: float  # `fx margin`, %
+    total: float  # `total cost %`
+    denomination: float | None = None  # the amount in US dollars the survey aimed at
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One surveyed service in one period, as the survey's row gives it."""
+
+    period: str  # `2025Q3`
+    source_country: str  # ISO 3166-1 alpha-3
+    destination_country: str
+    firm: str
+    currency: str  # `cc1 lcu code`: the sending currency
+    cc1: PricePoint
+    transparent: bool  # False: the service did not disclose its rate, and the margin is unknown
+    cc2: PricePoint | None = None
+    interbank: float | None = None  # `inter lcu bank fx`: units the recipient gets per unit sent, at interbank
+    firm_type: str | None = None
+    speed: str | None = None
+    pickup: str | None = None
+    collected: dt.date | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Survey:
+    """The survey as imported: each country pair's latest period, and the corridor id of every pair ever imported."""
+
+    version: int  # the last import's number: a new import is a new version
+    latest: tuple[Observation, ...]
+    corridor_ids: Mapping[tuple[str, str], int]
+
+    @property
+    def summary(self) -> str:
+        """One line on what is served of it."""
+        pairs = {(o.source_country, o.destination_country) for o in self.latest}
+        periods = sorted({o.period for o in self.latest})
+        span = f"periods {periods[0]}–{periods[-1]}" if len(periods) > 1 else f"period {periods[0]}"
+        return f"World Bank RPW import {self.version}: {len(self.latest)} rows of {len(pairs)} country pairs, " + span
+
+
+def period_end(period: str) -> dt.date:
+    """The last day of a period: `2025Q3` → 2025-09-30."""
+    year, quarter = int(period[:4]), int(period[-1])
+    return dt.date(year, 3 * quarter, 30 if quarter in (2, 3) else 31)
+
+
+def settlement(speed: str | None) -> str | None:
+    """The settlement text of RPW's `speed actual`; None for one it does not give (or no speed)."""
+    return SPEEDS.get(re.sub(r"\s+", " ", (speed or "").replace("–", "-")).strip().lower())
+
+
+def payout_methods(pickup: str | None) -> tuple[str, ...]:
+    """The payout method of RPW's `pickup method`; none for one no word of PICKUP_WORDS names."""
+    text = (pickup or "").lower()
+    return next(((method,) for word, method in PICKUP_WORDS if word in text), ())
+
+
+def firm_name(firm: str) -> str:
+    """A firm's name as published, spaces trimmed and runs of them made one."""
+    return " ".join(firm.split())
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """An observation with what pricing it takes: the currency its amounts are really in, and its payout currency."""
+
+    observation: Observation
+    pair: _Pair
+    sent_in: str = ""
+    payout: str = ""
+
+    @property
+    def day(self) -> dt.date:
+        return self.observation.collected or period_end(self.observation.period)
+
+
+@dataclass(eq=False)
+class _Pair:
+    """A country pair's rows and the corridor they price."""
+
+    countries: tuple[str, str]
+    rows: list[Observation]
+    corridor: Corridor | None  # the data file's, matched by its countries
+    sending: str
+    receiving: str | None
+
+
+class _RateBook:
+    """Units per base of each currency: the data's, then those the survey implies; on a day where the history has both
+    currencies, the history's."""
+
+    def __init__(self, rates: Rates, history: RateHistory | None) -> None:
+        self.base, self.history = rates.base, history
+        self.interbank: dict[str, float] = dict(rates.interbank)
+        self.implied: dict[str, RateSource] = {}
+
+    def per_base(self, code: str | None) -> float | None:
+        return self.interbank.get(code) if code else None
+
+    def cross(self, from_code: str, to_code: str, day: dt.date | None = None) -> float | None:
+        """Units of `to_code` per `from_code`, on `day` where the history has both, else as the rates stand."""
+        if day is not None and self.history is not None and from_code != to_code:
+            try:
+                return self.history.on(from_code, to_code, day).rate
+            except (NoHistory, KeyError):
+                pass
+        low, high = self.per_base(from_code), self.per_base(to_code)
+        return None if low is None or high is None else high / low
+
+
+def with_survey(dataset: Dataset, survey: Survey | None,
+                history: RateHistory | None = None) -> tuple[Dataset, list[str]]:
+    """The dataset with the survey's offers: a data-file corridor of the same countries takes them in place of its own,
+    a pair it lacks becomes a corridor of its own; with the rates the survey implies for currencies without one. And
+    what was left out, one line each."""
+    if survey is None or not survey.latest:
+        return dataset, []
+    book = _RateBook(dataset.rates, history)
+    pairs = _pairs(dataset, survey.latest)
+    notes: list[str] = []
+    rows = _decide(pairs, book, notes)
+    by_pair: dict[tuple[str, str], list[_Row]] = {}
+    for row in rows:
+        by_pair.setdefault(row.pair.countries, []).append(row)
+    ids = {c.id: c for c in dataset.corridors}
+    replaced: dict[int, Corridor] = {}
+    added: list[Corridor] = []
+    for pair in pairs:
+        offers = _offers(by_pair.get(pair.countries, []), pair, book, notes)
+        name = f"{pair.countries[0]}-{pair.countries[1]}"
+        if pair.corridor is not None:
+            if offers:
+                replaced[pair.corridor.id] = dataclasses.replace(pair.corridor, offers=offers)
+            else:
+                notes.append(f"{name}: no surveyed row can be priced; the data file's offers stay.")
+            continue
+        if not offers or pair.receiving is None:
+            notes.append(f"{name}: no surveyed row can be priced; no corridor.")
+            continue
+        corridor_id = survey.corridor_ids.get(pair.countries)
+        if corridor_id is None or corridor_id in ids:
+            raise ValueError(f"the survey's corridor {name} has id {corridor_id}, which the data file's corridor "
+                             f"{ids[corridor_id].pair if corridor_id in ids else '?'} has too: the data file's "
+                             "ids must leave the survey's to it (`flask --app app prices import-rpw` names them).")
+        added.append(Corridor(
+            id=corridor_id, from_currency=pair.sending, to_currency=pair.receiving,
+            source=country_name(pair.countries[0]), destination=country_name(pair.countries[1]), active=True,
+            compliance=None, compliance_notes=None, score=None, annual_flow_bn=None, offers=offers,
+            source_country=pair.countries[0], destination_country=pair.countries[1]))
+    corridors = tuple(replaced.get(c.id, c) for c in dataset.corridors) + tuple(sorted(added, key=lambda c: c.id))
+    return dataclasses.replace(dataset, rates=_with_implied(dataset.rates, book), corridors=corridors), notes
+
+
+def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]:
+    """The rows by country pair, in the order they come, each with its corridor's currencies."""
+    grouped: dict[tuple[str, str], list[Observation]] = {}
+    for observation in observations:
+        grouped.setdefault((observation.source_country, observation.destination_country), []).append(observation)
+    in_file = {(c.source_country, c.destination_country): c for c in dataset.corridors}
+    pairs = []
+    for countries, rows in grouped.items():
+        corridor = in_file.get(countries)
+        if corridor is not None:
+            sending, receiving = corridor.from_currency, corridor.to_currency
+        else:
+            # the currency most rows are sent in (the first by code of equal counts); the destination's on the
+            # newest collection day
+            counts = Counter(row.currency for row in rows)
+            sending = min(counts, key=lambda code: (-counts[code], code))
+            day = max(row.collected or period_end(row.period) for row in rows)
+            receiving = country_currency(countries[1], day)
+        pairs.append(_Pair(countries, rows, corridor, sending, receiving))
+    return pairs
+
+
+def _decide(pairs: list[_Pair], book: _RateBook, notes: list[str]) -> list[_Row]:
+    """Each row's real sending currency and its payout currency, in passes: the rates one pass implies let the next
+    decide rows it could not."""
+    waiting = [_Row(observation, pair) for pair in pairs for observation in pair.rows]
+    decided: list[_Row] = []
+    for _ in range(MAX_PASSES):
+        still = []
+        for row in waiting:
+            done = _decided(row, book)
+            (decided if done else still).append(done or row)
+        implied = _implied(decided, book)
+        book.interbank.update({code: rate for code, (rate, _) in implied.items()})
+        book.implied.update({code: RateSource(SURVEY, day) for code, (_, day) in implied.items()})
+        progress, waiting = len(still) < len(waiting), still
+        if not waiting or not (progress or implied):
+            break
+    if waiting:
+        codes = sorted({row.observation.currency for row in waiting})
+        notes.append(f"{len(waiting)} row(s) left out: no rate for {', '.join(codes)} is known or implied.")
+    return decided
+
+
+def _decided(row: _Row, book: _RateBook) -> _Row | None:
+    """The row with its sending and payout currencies, or None while a rate it needs is unknown."""
+    observation, pair = row.observation, row.pair
+    receiving = pair.receiving or USD
+    sent_in, usd = observation.currency, book.per_base(USD)
+    sending = book.per_base(sent_in)
+    point = observation.cc1
+    # amounts that equal their US-dollar denomination in a currency far from the dollar are dollars, mislabelled
+    if sent_in != USD and point.denomination and math.isclose(point.amount, point.denomination):
+        if sending is None:
+            return None
+        if _factor(sending / usd) > USD_LIKE:
+            sent_in, sending = USD, usd
+    rate = observation.interbank
+    if not observation.transparent or not rate or rate <= 0:
+        return dataclasses.replace(row, sent_in=sent_in, payout=receiving)  # no rate to tell by: the destination's
+    estimated = sending is None
+    if estimated:
+        if not point.denomination:
+            return None
+        sending = usd * point.amount / point.denomination  # the survey's own sense of the dollar's worth
+
+    def expected(code: str) -> float:
+        """Units of `code` per unit sent: on the collection day where the history has both, else as rates stand."""
+        return book.per_base(code) / sending if estimated else book.cross(sent_in, code, row.day)
+
+    if receiving == USD:
+        payout = USD
+    elif book.per_base(receiving) is None:
+        if estimated:
+            return None
+        payout = USD if _factor(rate / expected(USD)) <= USD_LIKE else receiving
+    else:
+        payout = min((USD, receiving), key=lambda code: _factor(rate / expected(code)))
+    return dataclasses.replace(row, sent_in=sent_in, payout=payout)
+
+
+def _factor(ratio: float) -> float:
+    return max(ratio, 1 / ratio)
+
+
+def _implied(rows: list[_Row], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
+    """The rates per base the rows imply for currencies without one: from the rows of the newest collection day that
+    imply one, the median."""
+    found: dict[str, list[tuple[dt.date, float]]] = {}
+    for row in rows:
+        rate = row.observation.interbank
+        if not row.observation.transparent or not rate or rate <= 0:
+            continue
+        sending, payout = book.per_base(row.sent_in), book.per_base(row.payout)
+        if payout is None and sending is not None:
+            found.setdefault(row.payout, []).append((row.day, rate * sending))
+        elif sending is None and payout is not None:
+            found.setdefault(row.sent_in, []).append((row.day, payout / rate))
+    implied = {}
+    for code, values in found.items():
+        newest = max(day for day, _ in values)
+        implied[code] = (median(value for day, value in values if day == newest), newest)
+    return implied
+
+
+def _offers(rows: list[_Row], pair: _Pair, book: _RateBook, notes: list[str]) -> tuple[Offer, ...]:
+    """The pair's offers, priced in the corridor's sending currency; rows alike in every figure served are one."""
+    offers: dict[tuple, Offer] = {}
+    for row in rows:
+        observation = row.observation
+        scale = 1.0 if row.sent_in == pair.sending else book.cross(row.sent_in, pair.sending, row.day)
+        if scale is None:
+            notes.append(f"{observation.source_country}-{observation.destination_country} {observation.firm}: sent in "
+                         f"{row.sent_in}, which has no rate to {pair.sending}; left out.")
+            continue
+        offer = _offer(row, pair, scale)
+        alike = dataclasses.replace(offer, payout_methods=(), collected=None)
+        held = offers.get(alike)
+        if held is not None:
+            methods = set(held.payout_methods) | set(offer.payout_methods)
+            offer = dataclasses.replace(
+                held, payout_methods=tuple(m for m in PAYOUT_METHODS if m in methods),
+                collected=max(filter(None, (held.collected, offer.collected)), default=None))
+        offers[alike] = offer
+    return tuple(offers.values())
+
+
+def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
+    """One row as an offer: the fee through its two price points, the margin of each point."""
+    observation = row.observation
+    first = _scaled(observation.cc1, scale)
+    second = _scaled(observation.cc2, scale) if observation.cc2 else None
+    flat, pct = first.fee, 0.0
+    if second is not None and second.amount != first.amount:
+        pct = 100 * (second.fee - first.fee) / (second.amount - first.amount)
+        flat = first.fee - first.amount * pct / 100
+    margins = ()
+    if observation.transparent and second is not None and second.margin != first.margin:
+        margins = ((first.amount, first.margin), (second.amount, second.margin))
+    firm = firm_name(observation.firm)
+    return Offer(
+        provider_id=re.sub(r"[^a-z0-9]+", "-", firm.lower()).strip("-"),
+        provider=firm,
+        spread_pct=first.margin if observation.transparent else None,
+        flat_fee=flat,
+        fee_pct=pct,
+        settlement=settlement(observation.speed),
+        payout_methods=payout_methods(observation.pickup),
+        svc_score=None,
+        source=SURVEY,
+        period=observation.period,
+        collected=observation.collected,
+        payout_currency=row.payout,
+        disclosed=observation.transparent,
+        firm_type=observation.firm_type,
+        margins=margins,
+    )
+
+
+def _scaled(point: PricePoint, scale: float) -> PricePoint:
+    if scale == 1.0:
+        return point
+    return dataclasses.replace(point, amount=point.amount * scale, fee=point.fee * scale)
+
+
+def _with_implied(rates: Rates, book: _RateBook) -> Rates:
+    """The rate tables with the implied rates, the consumer's the same as the interbank (the survey gives no other)."""
+    if not book.implied:
+        return rates
+    added = {code: book.interbank[code] for code in book.implied}
+    return Rates(rates.base, {**rates.interbank, **added}, {**rates.consumer, **added},
+                 {**rates.sources, **book.implied})
