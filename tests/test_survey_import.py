@@ -83,9 +83,9 @@ def test_a_newer_release_adds_its_periods_and_replaces_a_revised_one(survey_url,
         rpw_row(period="2025_4Q")])  # new
     code, output = import_rpw(survey_url, revised)
     assert code == 0, output
-    assert output.splitlines()[1:4] == ["  2025Q1: 1 rows, unchanged, kept",
-                                        "  2025Q3: 1 rows, revised: replaces the 2 rows imported before",
-                                        "  2025Q4: 1 rows, new"]
+    assert output.splitlines()[1:4] == ["  2025Q1: 1 row, unchanged, kept",
+                                        "  2025Q3: 1 row, revised: replaces the 2 rows imported before",
+                                        "  2025Q4: 1 row, new"]
     by_period, periods, imports, _ = stored(survey_url)
     assert by_period == periods == {"2025Q1": 1, "2025Q3": 1, "2025Q4": 1} and imports == 2
     engine = sa.create_engine(engine_url(survey_url))
@@ -104,7 +104,7 @@ def test_a_workbook_in_the_published_layout_is_read_from_both_dataset_sheets(sur
     assert output.splitlines()[:3] == [
         "rpw.xlsx (workbook, sheets 'Dataset (from Q2 2016)', 'Dataset (up to Q1 2016)'): 3 rows read, 3 imported, "
         f"0 skipped; import {output.split('import ')[1].split('.')[0]}.",
-        "  2015Q4: 1 rows, new", "  2025Q3: 2 rows, new"]
+        "  2015Q4: 1 row, new", "  2025Q3: 2 rows, new"]
     engine = sa.create_engine(engine_url(survey_url))
     with engine.connect() as connection:
         pickups = dict(connection.execute(sa.text("SELECT period, pickup FROM survey_observations "

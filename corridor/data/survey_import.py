@@ -45,11 +45,11 @@ class ImportReport:
                  f"import {self.result.import_id}."]
         for period, done in sorted(periods.items()):
             state = ("unchanged, kept" if done.unchanged else "new" if done.replaced is None
-                     else f"revised: replaces the {done.replaced:,} rows imported before")
-            lines.append(f"  {period}: {done.rows:,} rows, {state}")
+                     else f"revised: replaces the {_count(done.replaced, 'row')} imported before")
+            lines.append(f"  {period}: {_count(done.rows, 'row')}, {state}")
         lines += skipped_lines(self.skips)
         new = self.result.new_corridors
-        lines.append(f"{len(self.result.pairs)} country pairs, {len(self.result.firms)} firms"
+        lines.append(f"{_count(len(self.result.pairs), 'country pair')}, {_count(len(self.result.firms), 'firm')}"
                      + (f"; new corridors: {', '.join(f'{a}-{b} (id {i})' for (a, b), i in sorted(new.items()))}."
                         if new else "."))
         lines.append("A running service serves it from its next rates refresh, or at once on HUP.")
@@ -60,6 +60,10 @@ def skipped_lines(skips: Skips) -> list[str]:
     """Each reason rows were skipped for: how many, and the first five."""
     return [f"  skipped, {reason}: {count:,} row{'s' if count > 1 else ''} ({', '.join(skips.first[reason])}"
             f"{', …' if count > 5 else ''})" for reason, count in sorted(skips.counts.items())]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _listed(names: list[str]) -> str:
