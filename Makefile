@@ -82,11 +82,11 @@ smoke-local: $(VENV)/.runtime tools survey  ## scripts/smoke.sh against real gun
 docs-screenshot: $(VENV)/.runtime migrate  ## docs-screenshot.png of /api/docs (needs Debian's chromium)
 	BIN=$(BIN) scripts/with_server.sh scripts/docs_screenshot.sh docs-screenshot.png
 
-screenshots: $(VENV)/.dev migrate  ## docs/page-*.png of / (send, receive, an error; 1280 and 375 px) and docs/account-keys.png (needs chromium, chromedriver)
+screenshots: $(VENV)/.dev survey  ## docs/page-*.png of / (send, receive, an error, a survey's trend; 1280 and 375 px) and docs/account-keys.png (needs chromium, chromedriver)
 	BIN=$(BIN) scripts/with_server.sh $(BIN)/python scripts/page_screenshots.py docs
 	BIN=$(BIN) scripts/with_server.sh sh -c 'PYTHONPATH=. $(BIN)/python scripts/account_screenshot.py docs'
 
-bench: $(VENV)/.runtime tools migrate  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
+bench: $(VENV)/.runtime tools survey  ## throughput and latency against a bare Flask floor (docs/PERFORMANCE.md)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 bench-scale: $(VENV)/.runtime tools migrate  ## the service on 2,000 corridors: start-up, memory, p99, HUP (docs/PERFORMANCE.md)

@@ -2,7 +2,8 @@
 
 # `amount=*`: a different random amount on every request (bench/random_amount.lua), so nothing is reused
 GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR", "/api/currencies",
-           "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup", "/api/history?from=USD&to=MXN"]
+           "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup", "/api/history?from=USD&to=MXN",
+           "/api/costs?corridor=KEN-TZA", "/api/costs/global"]
 GROUP_B = [
     "/api/poc/corridors",
     "/api/poc/corridors?from=USD&to=MXN",
@@ -16,6 +17,7 @@ GROUP_B = [
     "/api/poc/health",
     "/api/poc/providers?corridor=USD_MXN&amount=*",
     "/api/poc/history?from=USD&to=JPY&start=1999-01-01&end=2026-12-31",
+    "/api/poc/costs?corridor=TZA-UGA",
 ]
 URLS = GROUP_A + GROUP_B
 ONE_OFFS = [url for url in URLS if "amount=*" in url]

@@ -5,6 +5,7 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from corridor.domain.rounding import round_significant
+from schemas.costs import SurveyBenchmarkSchema
 from schemas.fields import DisplayDate, Rounded, SignificantFigures
 
 RATE_DIGITS = 6  # significant figures of a series' rates
@@ -316,4 +317,10 @@ class BenchmarkSchema(Schema):
         BenchmarkCorridorSchema,
         allow_none=True,
         metadata={"description": "The corridor with the highest avg_cost_pct; null with no active corridor."},
+    )
+    survey = fields.Nested(
+        SurveyBenchmarkSchema,
+        allow_none=True,
+        metadata={"description": "The World Bank survey's latest period, by its own method (/api/costs/global has "
+                                 "every period); null when no survey was imported."},
     )

@@ -123,6 +123,14 @@ class CorridorKey(PatternString):
     loads = staticmethod(str.upper)
 
 
+class SurveyPeriod(PatternString):
+    """A survey period in a query, `2025Q3` in any case, upper-cased."""
+
+    default_error_messages = {"invalid": "must be a survey period written YYYYQn, such as 2025Q3."}
+    pattern = "[0-9]{4}[Qq][1-4]"
+    loads = staticmethod(str.upper)
+
+
 class Rounded(fields.Float):
     """A number rounded half-up when dumped: to `places` decimals (percentages, fees), or to `digits` significant
     figures (rates)."""

@@ -14,6 +14,7 @@ _JSON_TYPES = (
     (fields.DateTime, "string"),  # Date too
     (fields.List, "array"),
     (fields.Nested, "object"),
+    (fields.Mapping, "object"),  # keys that are data (kinds of firm, regions), not field names
 )
 
 

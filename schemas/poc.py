@@ -6,6 +6,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 from marshmallow import Schema, fields, pre_dump
 
 from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
+from schemas.costs import SurveyBenchmarkEntry
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 
 
@@ -361,4 +362,10 @@ class BenchmarkResponse(OkSchema):
         CorridorCostSchema,
         allow_none=True,
         **_meta("The corridor with the highest avgCost; null with no active corridor."),
+    )
+    survey = fields.Nested(
+        SurveyBenchmarkEntry,
+        allow_none=True,
+        **_meta("The World Bank survey's latest period, by its own method (/api/poc/costs/global has every "
+                "period); null when no survey was imported."),
     )

@@ -13,7 +13,7 @@ from marshmallow.experimental.context import Context
 from corridor.domain.history import INTERVALS, Histories
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import SORT_ORDERS
-from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate, ReceiveAmount
+from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate, ReceiveAmount, SurveyPeriod
 
 FORMATS = ("json", "csv")
 
@@ -160,3 +160,29 @@ class HistoryQuery(CurrencyPairQuery):
                 data["from_currency"], data["to_currency"], data.get("start"), data.get("end")
             )
         return data
+
+
+class PeriodRange(Schema):
+    """`/api/costs/global`: the survey's periods from `start` to `end`, either open."""
+
+    start = SurveyPeriod(metadata={"description": "First period, YYYYQn; default: the first surveyed.",
+                                   "example": "2025Q1"})
+    end = SurveyPeriod(metadata={"description": "Last period, YYYYQn; default: the last surveyed.",
+                                 "example": "2025Q3"})
+
+    @post_load
+    def in_order(self, data: dict, **kwargs: object) -> dict:
+        if "start" in data and "end" in data and data["start"] > data["end"]:
+            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
+        return data
+
+
+class CostsQuery(PeriodRange, _CorridorRequired):
+    """`/api/costs` and `/api/poc/costs`: one corridor's survey averages by period, JSON or CSV."""
+
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
+        metadata={"description": "json (default), or csv: one line per period, as a file to save. A generated client "
+                                 "gets the file from the .csv operation instead.", "example": "csv"},
+    )

@@ -3,7 +3,8 @@
 Usage: BASE_URL=… python scripts/page_screenshots.py [OUT_DIR]  (make screenshots starts a server)
 Drives Debian's chromium through its chromedriver (packages chromium and chromium-driver) with
 Selenium, headless, and writes OUT_DIR/page-1280.png and OUT_DIR/page-375.png (OUT_DIR: docs), and the same
-of the "they receive" mode (page-receive-*.png) and of an amount the page refuses (page-error-*.png).
+of the "they receive" mode (page-receive-*.png), of an amount the page refuses (page-error-*.png), and of a surveyed
+corridor's average cost by period (page-trend-*.png, scrolled to its chart; needs the survey imported).
 tests/test_page_browser.py starts its browser with `chrome` and shoots with `screenshot` too.
 """
 
@@ -21,7 +22,7 @@ from selenium.webdriver.chrome.service import Service
 SIZES = ((1280, 1600), (375, 1400))  # browser window sizes: a desktop, a phone
 PAGE = "/?corridor=GBP_INR&amount=1000"
 SHOTS = {"page": PAGE, "page-receive": "/?corridor=USD_MXN&amount=5000&mode=receive",
-         "page-error": "/?corridor=GBP_INR&amount=-5"}
+         "page-error": "/?corridor=GBP_INR&amount=-5", "page-trend": "/?corridor=KEN-TZA#trend-title"}
 
 
 def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
@@ -58,6 +59,9 @@ def main(out_dir: str = "docs") -> None:
             driver.get(base + page)
             for width, height in SIZES:
                 path = Path(out_dir) / f"{name}-{width}.png"
+                driver.set_window_size(width, height)
+                if "#" in page:  # the fragment's element at the top, as a link to it shows it
+                    driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", page.split("#")[1])
                 shot = screenshot(driver, width, height, path)
                 print(f"wrote {path} ({shot[0]}x{shot[1]})")
 

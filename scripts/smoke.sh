@@ -50,6 +50,17 @@ check 200 $JSON '/api/poc/history?from=USD&to=MXN&interval=month' '"pair":"USD�
 check 200 text/csv '/api/poc/history?from=GBP&to=INR&format=csv' 'date,rate'
 check 200 $JSON '/api/poc/history?from=USD&to=MXN&date=2026-01-01' '"count":1,'
 check 404 $PROBLEM '/api/poc/history?from=USD&to=MXN&date=1990-01-01' '"code":"no_history"'
+# the survey's cost over time, where a survey was imported (make smoke-local imports the shipped rows)
+if curl -fs -o /dev/null --max-time 10 "$BASE/api/poc/costs/global"; then
+  check 200 $JSON /api/poc/costs/global '"source":"World Bank RPW"' '"averageTotalCostPct":"'
+  check 200 $JSON '/api/poc/costs?corridor=KEN-TZA' '"corridor":"KEN-TZA"' '"periods":[{"period":"2025Q1"'
+  check 200 text/csv '/api/poc/costs.csv?corridor=TZA-UGA' 'period,average_total_cost_pct,'
+  check 404 $PROBLEM '/api/poc/costs?corridor=USA-MEX' '"code":"no_survey_data"'
+  check 200 text/html '/?corridor=KEN-TZA' 'id="trend-chart"' 'Sending 200 USD worth from Kenya to Tanzania cost'
+else
+  check 404 $PROBLEM /api/poc/costs/global '"code":"no_survey_data"'
+  echo "skip the survey's costs by corridor: no survey imported"
+fi
 check 200 text/html / '<h1>What sending money really costs</h1>' 'USD→MXN'
 check 200 text/html '/?corridor=GBP_INR&amount=1000' 'GBP→INR'
 check 200 $JSON /api/openapi.json '"openapi": "3.0.3"'
@@ -68,6 +79,7 @@ if [ -n "$KEY" ]; then
   check 200 $JSON /api/benchmark '"corridor_count":' '"smart_avg_cost_pct":'
   check 200 $JSON '/api/history?from=USD&to=MXN&interval=week' '"from":"USD","to":"MXN"' '"points":[{"date":"'
   check 200 text/csv '/api/history?from=USD&to=JPY&start=2026-01-01&end=2026-01-31&format=csv' 'date,rate'
+  check 200 $JSON /api/benchmark '"survey":'
   AUTH=wrong-key
   check 401 $PROBLEM /api/corridors '"code":"invalid_api_key"'
 else

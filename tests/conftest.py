@@ -394,6 +394,39 @@ def survey_url(survey_database):
     return survey_database
 
 
+@pytest.fixture
+def own_rows(survey_url, tmp_path):
+    """Import `rows` (rpw_row dicts) into an empty survey database; the app serving them."""
+
+    from survey_rows import write_csv
+
+    def serve(*rows):
+        code, output = import_rpw(survey_url, write_csv(tmp_path / "rows.csv", rows))
+        assert code == 0, output
+        return build_app(DATABASE_URL=survey_url).test_client()
+
+    return serve
+
+
+@pytest.fixture(scope="session")
+def surveyed_database(migrated_sqlite, tmp_path_factory):
+    """The URL of a SQLite database of its own with the shipped survey rows imported; shared, as serving never
+    changes it."""
+    from survey_rows import SHIPPED_RPW
+
+    path = tmp_path_factory.mktemp("surveyed") / "surveyed.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    code, output = import_rpw(f"sqlite:///{path}", SHIPPED_RPW)
+    assert code == 0, output
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="session")
+def surveyed_app(surveyed_database):
+    """An app on the shipped data and the shipped survey rows."""
+    return build_app(DATABASE_URL=surveyed_database)
+
+
 def import_rpw(url, path):
     """`flask --app app prices import-rpw PATH` on the database at `url`, in this process: (exit code, output)."""
     result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=["prices", "import-rpw", str(path)])

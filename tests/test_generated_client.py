@@ -60,7 +60,16 @@ MINIMAL_CALLS = {
     "poc_history_csv": {"from_": "USD", "to": "MXN"},
     "api_benchmark": {},
     "poc_benchmark": {},
+    "api_costs": {"corridor": "KEN-TZA"},
+    "poc_costs": {"corridor": "KEN-TZA"},
+    "api_costs_csv": {"corridor": "KEN-TZA"},
+    "poc_costs_csv": {"corridor": "KEN-TZA"},
+    "api_global_costs": {},
+    "poc_global_costs": {},
 }
+# the operations of the survey's cost over time: called on an app with the shipped survey rows
+SURVEY_OPERATIONS = {"api_costs", "poc_costs", "api_costs_csv", "poc_costs_csv", "api_global_costs",
+                     "poc_global_costs"}
 
 # the options of /api/providers and /api/poc/providers, as query strings give them
 PROVIDER_OPTIONS = [
@@ -149,6 +158,15 @@ def public(generated, base_url):
         yield client
 
 
+@pytest.fixture(scope="module")
+def surveyed(generated, surveyed_app):
+    """The generated clients, keyed and public, calling the app with the shipped survey rows in this process."""
+    transport = {"timeout": httpx.Timeout(10), "httpx_args": {"transport": httpx.WSGITransport(app=surveyed_app)}}
+    with generated.package.AuthenticatedClient(base_url="http://surveyed", token=RAW_KEY, **transport) as keyed, \
+            generated.package.Client(base_url="http://surveyed", **transport) as public:
+        yield types.SimpleNamespace(keyed=keyed, public=public)
+
+
 # --- checks on what the client parses ----------------------------------------------------------------
 
 
@@ -210,18 +228,20 @@ def as_expected(options):
 # --- the whole document ------------------------------------------------------------------------------
 
 
-def test_every_documented_operation_is_generated_and_answers_200(generated, document, keyed, public):
+def test_every_documented_operation_is_generated_and_answers_200(generated, document, keyed, public, surveyed):
     ids = operation_ids(document)
     assert set(generated.operations) == ids
     assert set(MINIMAL_CALLS) == ids, "give every operation its least call in MINIMAL_CALLS"
     assert set(generated.tags.values()) == {"group_a", "group_b"}
     for operation_id, kwargs in MINIMAL_CALLS.items():
         operation = generated.operations[operation_id]
-        client = keyed if operation_id in secured(document) else public
+        clients = surveyed if operation_id in SURVEY_OPERATIONS else types.SimpleNamespace(keyed=keyed, public=public)
+        client = clients.keyed if operation_id in secured(document) else clients.public
         response = operation.sync_detailed(client=client, **kwargs)
         assert response.status_code == 200, (operation_id, response.content)
         if operation_id.endswith("_csv"):  # a file: its text
-            assert isinstance(response.parsed, str) and response.parsed.startswith("date,rate\r\n"), operation_id
+            header = "period,average_total_cost_pct," if "costs" in operation_id else "date,rate\r\n"
+            assert isinstance(response.parsed, str) and response.parsed.startswith(header), operation_id
             continue
         assert attrs.has(type(response.parsed)) or isinstance(response.parsed, list), operation_id
         assert not isinstance(response.parsed, generated.models.Problem), operation_id
@@ -352,6 +372,28 @@ def test_a_generated_client_fetches_a_series_as_csv_text(generated, keyed, publi
     assert len(rows) == 5
     assert response.parsed == "\r\n".join(["date,rate", *rows]) + "\r\n"
     assert response.headers["Content-Disposition"] == 'attachment; filename="USD_MXN_2026-10-26_2026-10-30.csv"'
+
+
+@pytest.mark.parametrize("group", ["api", "poc"])
+def test_a_generated_client_reads_a_corridors_costs_as_json_and_csv(generated, surveyed, surveyed_app, group):
+    client = surveyed.keyed if group == "api" else surveyed.public
+    model = generated.models.Costs if group == "api" else generated.models.CostsResponse
+    costs = call(generated.operations[f"{group}_costs"], client, model=model, corridor="KEN-TZA", start="2025Q3")
+    served = surveyed_app.test_client().get(f"/api/{'poc/' * (group == 'poc')}costs?corridor=KEN-TZA&start=2025Q3",
+                                            headers={"Authorization": f"Bearer {RAW_KEY}"}).get_json()
+    assert costs.to_dict() == served and [p.period for p in costs.periods] == ["2025Q3"]
+    text = generated.operations[f"{group}_costs_csv"].sync_detailed(client=client, corridor="KEN-TZA", start="2025Q3")
+    average = served["periods"][0]["average_total_cost_pct" if group == "api" else "averageTotalCostPct"]
+    assert text.parsed.splitlines()[1].startswith(f"2025Q3,{str(average).rstrip('%')},")
+    assert text.headers["Content-Disposition"] == 'attachment; filename="KEN-TZA_costs.csv"'
+
+
+@pytest.mark.parametrize("group", ["api", "poc"])
+def test_a_generated_client_reads_the_global_costs(generated, surveyed, group):
+    client = surveyed.keyed if group == "api" else surveyed.public
+    model = generated.models.GlobalCosts if group == "api" else generated.models.GlobalCostsResponse
+    periods = call(generated.operations[f"{group}_global_costs"], client, model=model).periods
+    assert [(p.period, p.observations, p.corridors) for p in periods] == [("2025Q1", 82, 8), ("2025Q3", 80, 8)]
 
 
 # --- Group B -------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from harness import flask_command
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
 
-HEAD = "0002_survey"
+HEAD = "0003_survey_regions"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

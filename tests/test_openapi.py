@@ -25,8 +25,18 @@ SAMPLE_QUERIES = {
     "/api/poc/history": ["?from=USD&to=MXN&interval=month"],
     "/api/history.csv": ["?from=usd&to=mxn&interval=week"],
     "/api/poc/history.csv": ["?from=USD&to=JPY&date=2025-12-25"],
+}
+# on the shipped survey rows (the benchmark's `survey` is null without them, which a validator of OpenAPI 3.0 cannot
+# read from `allOf: [$ref], nullable: true`)
+SURVEY_QUERIES = {
     "/api/benchmark": [""],
     "/api/poc/benchmark": [""],
+    "/api/costs": ["?corridor=ken-tza", "?corridor=KES_TZS&start=2025q3&format=csv"],
+    "/api/costs.csv": ["?corridor=TZA-UGA&end=2025Q1"],
+    "/api/costs/global": ["", "?start=2025Q3"],
+    "/api/poc/costs": ["?corridor=TZA-UGA"],
+    "/api/poc/costs.csv": ["?corridor=TZA-UGA"],
+    "/api/poc/costs/global": [""],
 }
 
 
@@ -60,7 +70,7 @@ def test_every_served_path_is_documented_and_nothing_else(app, document):
                "/assets/<name>"}
     # pages for people, not the API: the account pages and the reference
     served = {path for path in served if not path.startswith(("/account", "/api/docs/"))}
-    assert set(document["paths"]) == served == set(SAMPLE_QUERIES)
+    assert set(document["paths"]) == served == set(SAMPLE_QUERIES) | set(SURVEY_QUERIES)
 
 
 def test_bearer_security_on_group_a_only(document):
@@ -177,8 +187,10 @@ def test_benchmark_figures_that_can_be_missing_are_nullable(document):
             assert (len(nested["allOf"]), nested["nullable"], "anyOf" in nested) == (1, True, False)
 
 
-@pytest.mark.parametrize("path, query", [(p, q) for p, qs in SAMPLE_QUERIES.items() for q in qs])
-def test_served_responses_match_the_document(client, auth, document, path, query):
+@pytest.mark.parametrize("path, query", [(p, q) for queries in (SAMPLE_QUERIES, SURVEY_QUERIES)
+                                         for p, qs in queries.items() for q in qs])
+def test_served_responses_match_the_document(request, auth, document, path, query):
+    client = request.getfixturevalue("surveyed_app" if path in SURVEY_QUERIES else "app").test_client()
     url = path.replace("{corridor_id}", "1") + query
     response = client.get(url, headers=auth)
     documented = document["paths"][path]["get"]["responses"]["200"]
@@ -252,4 +264,19 @@ def test_the_benchmark_examples_are_the_figures_served_on_the_shipped_data(clien
     examples = {name: prop["example"] for name, prop in properties.items() if "example" in prop}
     cheapest = schemas[properties["cheapest"]["allOf"][0]["$ref"].rsplit("/", 1)[1]]["properties"]
     examples["cheapest"] = {name: prop["example"] for name, prop in cheapest.items()}
-    assert examples == {name: value for name, value in served.items() if name != "costliest"}
+    assert examples == {name: value for name, value in served.items() if name not in ("costliest", "survey")}
+
+
+@pytest.mark.parametrize(("path", "served_at"), [
+    ("/api/costs?corridor=KEN-TZA", lambda body: body["periods"][0]),
+    ("/api/poc/costs?corridor=KEN-TZA", lambda body: body["periods"][0]),
+    ("/api/costs/global", lambda body: body["periods"][-1]),
+    ("/api/poc/costs/global", lambda body: body["periods"][-1]),
+])
+def test_the_cost_examples_are_the_figures_served_on_the_shipped_rows(surveyed_app, auth, document, path, served_at):
+    served = served_at(surveyed_app.test_client().get(path, headers=auth).get_json())
+    schemas = document["components"]["schemas"]
+    response = document["paths"][path.split("?")[0]]["get"]["responses"]["200"]["content"]["application/json"]
+    periods = schemas[response["schema"]["$ref"].rsplit("/", 1)[1]]["properties"]["periods"]["items"]
+    properties = schemas[periods["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert {name: prop["example"] for name, prop in properties.items()} == served

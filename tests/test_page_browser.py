@@ -51,10 +51,11 @@ axe.run(document, {resultTypes: ["violations"]}).then(
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
-    """gunicorn serving the shipped data for the module; its base URL."""
+def base(tmp_path_factory, surveyed_database):
+    """gunicorn serving the shipped data and survey rows for the module; its base URL."""
     log = tmp_path_factory.mktemp("page-browser") / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2") as (url, _, _):
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2",
+                          DATABASE_URL=surveyed_database) as (url, _, _):
         yield url
 
 
@@ -213,7 +214,7 @@ def test_console_has_no_errors_through_every_control(first_visit, base):
 
 CRAMPED = """
 const cut = [];
-for (const region of document.querySelectorAll("#providers, #cost-chart, #rate-chart")) {
+for (const region of document.querySelectorAll("#providers, #cost-chart, #rate-chart, #trend-chart, .legend")) {
   if (region.getBoundingClientRect().right > innerWidth + 0.5) cut.push(region.id + " ends past the window");
 }
 const sizes = Array.from(document.querySelectorAll("svg text"), t => t.getBoundingClientRect().height);

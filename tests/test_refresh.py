@@ -187,7 +187,7 @@ def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_ap
     app = make_app()
     served = app.extensions["corridor"].data
 
-    def broken(dataset, history):
+    def broken(*sources):
         raise ArithmeticError("a figure overflowed")
 
     monkeypatch.setattr("corridor.service.versions.Catalog.build", broken)

@@ -166,18 +166,6 @@ def test_a_corridor_key_is_its_countries_or_its_currencies(client):
 # --- rows of the tests' own ----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def own_rows(survey_url, tmp_path):
-    """Import `rows` (rpw_row dicts) into an empty survey database; the app serving them."""
-
-    def serve(*rows):
-        code, output = import_rpw(survey_url, write_csv(tmp_path / "rows.csv", rows))
-        assert code == 0, output
-        return build_app(DATABASE_URL=survey_url).test_client()
-
-    return serve
-
-
 def test_an_undisclosed_margin_ranks_last_and_counts_in_no_average(own_rows):
     client = own_rows(
         rpw_row(firm="Open Remit"),

@@ -10,7 +10,14 @@ from http import HTTPStatus
 from flask import Flask, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from corridor.domain.catalog import AmbiguousCorridor, NotServed, UnknownCorridor, UnknownCorridorId, UnknownCurrency
+from corridor.domain.catalog import (
+    AmbiguousCorridor,
+    NoSurveyData,
+    NotServed,
+    UnknownCorridor,
+    UnknownCorridorId,
+    UnknownCurrency,
+)
 from corridor.domain.history import NoHistory
 from corridor.service.errors import ApiError, shown
 from schemas.problem import ProblemSchema
@@ -33,6 +40,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(ApiError, api_error)
     app.register_error_handler(NotServed, not_served)
     app.register_error_handler(AmbiguousCorridor, ambiguous_corridor)
+    app.register_error_handler(NoSurveyData, no_survey_data)
     app.register_error_handler(NoHistory, no_history)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, fault)
@@ -76,6 +84,14 @@ def ambiguous_corridor_detail(error: AmbiguousCorridor) -> str:
 
 def ambiguous_corridor(error: AmbiguousCorridor) -> Response:
     return problem(400, "ambiguous_corridor", ambiguous_corridor_detail(error))
+
+
+def no_survey_data(error: NoSurveyData) -> Response:
+    corridor = error.corridor
+    if corridor is None:
+        return problem(404, "no_survey_data", "This service holds no World Bank survey data yet.")
+    return problem(404, "no_survey_data", f"The World Bank's survey has no observation of {corridor.countries} "
+                                          f"({corridor.source} → {corridor.destination}) in this service.")
 
 
 def no_history(error: NoHistory) -> Response:

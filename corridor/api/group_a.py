@@ -1,6 +1,7 @@
 """Group A, `/api/`: snake_case figures, a bearer key required."""
 
 from corridor.api.blueprint import Blueprint
+from corridor.api.costs import register_cost_views
 from corridor.api.shared import register_shared_views
 from corridor.domain.catalog import Catalog
 from corridor.domain.pricing import CorridorFigures, MidRate, Quote
@@ -13,6 +14,7 @@ from schemas.api import (
     MidRateSchema,
     RankedProviderSchema,
 )
+from schemas.costs import CostsSchema, GlobalCostsSchema
 from schemas.query import CorridorQuery, CurrencyPairQuery, NoQuery
 
 # a key belongs on a server, so browsers get no CORS here; its answers are for the key holder alone
@@ -53,3 +55,4 @@ def midrate(catalog: Catalog, from_currency: str, to_currency: str) -> MidRate:
 
 register_shared_views(bp, currencies_schema=CurrencySchema(many=True), benchmark_schema=BenchmarkSchema,
                       history_schema=HistorySchema)
+register_cost_views(bp, costs_schema=CostsSchema, global_schema=GlobalCostsSchema)

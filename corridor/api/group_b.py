@@ -6,10 +6,12 @@ from flask import current_app
 
 from corridor import __version__
 from corridor.api.blueprint import Blueprint
+from corridor.api.costs import register_cost_views
 from corridor.api.shared import register_shared_views
 from corridor.domain.catalog import Catalog
 from corridor.domain.pricing import CorridorFigures
 from corridor.service.policy import Policy, exempt
+from schemas.costs import CostsResponse, GlobalCostsResponse
 from schemas.guide import guide_entries
 from schemas.poc import (
     BenchmarkResponse,
@@ -86,7 +88,7 @@ def guide(catalog: Catalog) -> list[dict]:
     """Every field name of every Group B payload, generated from the schemas."""
     return guide_entries(CorridorListResponse(), CorridorResponse(), ProvidersResponse(), ProviderGroupsResponse(),
                          CurrenciesResponse(), FullResponse(), GuideResponse(), HealthResponse(), HistoryResponse(),
-                         BenchmarkResponse(), ProblemSchema())
+                         BenchmarkResponse(), CostsResponse(), GlobalCostsResponse(), ProblemSchema())
 
 
 @bp.route("/health")
@@ -112,3 +114,4 @@ def health() -> tuple[dict, dict]:
 
 register_shared_views(bp, currencies_schema=CurrenciesResponse, benchmark_schema=BenchmarkResponse,
                       history_schema=HistoryResponse)
+register_cost_views(bp, costs_schema=CostsResponse, global_schema=GlobalCostsResponse)

@@ -192,6 +192,7 @@ def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
 
 
 _OPTIONAL = ("firm type", "speed actual", "pickup method", "date", "inter lcu bank fx", "cc1 denomination amount",
+             "source region", "destination region",
              *(f"cc2 {name}" for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin",
                                           "total cost %")))
 
@@ -226,6 +227,8 @@ def _observation(cells: tuple, get: Callable[[tuple, str], Any]) -> Observation:
         speed=_text(get(cells, "speed actual")),
         pickup=_text(get(cells, "pickup method")),
         collected=date_of(get(cells, "date")),
+        source_region=_text(get(cells, "source region")),
+        destination_region=_text(get(cells, "destination region")),
     )
 
 

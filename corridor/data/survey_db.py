@@ -35,6 +35,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import db
+from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.survey import Observation, PricePoint, Survey, firm_name
 
 BATCH = 2000  # rows per INSERT: few round trips, little memory
@@ -106,6 +107,8 @@ class SurveyObservation(db.Model):
     interbank: Mapped[float | None] = mapped_column(Double())
     transparent: Mapped[bool] = mapped_column(Boolean())
     collected: Mapped[dt.date | None] = mapped_column(Date())
+    source_region: Mapped[str | None] = mapped_column(String(255))
+    destination_region: Mapped[str | None] = mapped_column(String(255))
 
 
 _OBSERVATIONS = SurveyObservation.__table__
@@ -115,11 +118,12 @@ def _values(observation: Observation) -> dict:
     """The row's columns, but for its import and row number."""
     values = {name: getattr(observation, name) for name in (
         "period", "source_country", "destination_country", "firm", "firm_type", "speed", "pickup", "currency",
-        "interbank", "transparent", "collected")}
+        "interbank", "transparent", "collected", "source_region", "destination_region")}
     for prefix, point in (("cc1", observation.cc1), ("cc2", observation.cc2)):
         for name in ("amount", "denomination", "fee", "margin", "total"):
             values[f"{prefix}_{name}"] = getattr(point, name) if point else None
-    for name in ("firm", "firm_type", "speed", "pickup"):  # the columns' length: a longer text is cut, not refused
+    # the columns' length: a longer text is cut, not refused
+    for name in ("firm", "firm_type", "speed", "pickup", "source_region", "destination_region"):
         values[name] = values[name] and values[name][:255]
     return values
 
@@ -235,9 +239,24 @@ def read_survey(engine: Engine) -> Survey | None:
             .order_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country, _OBSERVATIONS.c.id))
         observations = tuple(_observation(row) for row in rows)
         ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(select(SurveyCorridor))}
-    survey = Survey(periods[0], observations, ids)
+        costs = _cost_history(connection)
+    survey = Survey(periods[0], observations, ids, costs)
     _cache[url] = periods, survey
     return survey
+
+
+_COST_COLUMNS = ("period", "source_country", "destination_country", "cc1_total", "transparent", "cc2_total",
+                 "firm_type", "speed", "destination_region")
+
+
+def _cost_history(connection: Connection) -> CostHistory:
+    """Every corridor's averages by period, streamed from every stored row in (pair, period) order: a release's
+    200,000 rows pass through a group at a time."""
+    o = _OBSERVATIONS.c
+    rows = connection.execution_options(yield_per=5000).execute(
+        select(*(o[name] for name in _COST_COLUMNS)).order_by(o.source_country, o.destination_country, o.period))
+    return cost_history(CostRow(period, src, dst, total, bool(transparent), total_500, firm_type, speed, region)
+                        for period, src, dst, total, transparent, total_500, firm_type, speed, region in rows)
 
 
 def _observation(row: object) -> Observation:

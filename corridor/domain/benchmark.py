@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import fmean
 
+from corridor.domain.costs import GlobalCosts
 from corridor.domain.pricing import CorridorFigures
 
 
@@ -18,6 +19,7 @@ class Benchmark:
     """SDG 10.c figures over corridors at the reference amount."""
 
     active: tuple[CorridorFigures, ...]
+    survey: GlobalCosts | None = None  # the survey's latest period, pooled, if a survey was imported
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from corridor.domain.benchmark import Benchmark
+from corridor.domain.costs import CorridorCosts, CostHistory, GlobalCosts, in_range
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import Histories, Series
 from corridor.domain.model import RATE_SOURCES, Corridor, Dataset, RateSource, pair_sources
@@ -34,6 +35,14 @@ class AmbiguousCorridor(LookupError):
         self.value, self.corridors = value, corridors
 
 
+class NoSurveyData(LookupError):
+    """The survey has no observation of this served corridor (`corridor`), or none at all (None)."""
+
+    def __init__(self, corridor: Corridor | None) -> None:
+        super().__init__(corridor.countries if corridor else "")
+        self.corridor = corridor
+
+
 class UnknownCorridorId(NotServed):
     """No active corridor has this id."""
 
@@ -52,9 +61,10 @@ class Catalog:
     by_id: Mapping[str, CorridorFigures]  # by the id as a path writes it
     currencies: tuple[Currency, ...]
     history: Histories
+    costs: CostHistory | None = None  # the survey's averages by period, if a survey was imported
 
     @classmethod
-    def build(cls, dataset: Dataset, history: Histories) -> Catalog:
+    def build(cls, dataset: Dataset, history: Histories, costs: CostHistory | None = None) -> Catalog:
         """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         by_key: dict[str, tuple[CorridorFigures, ...]] = {}
@@ -67,6 +77,7 @@ class Catalog:
             MappingProxyType({str(f.corridor.id): f for f in figures}),
             named_currencies(dataset.rates.sources),
             history,
+            costs,
         )
 
     @property
@@ -104,10 +115,24 @@ class Catalog:
             return figures
         return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive_amount)
 
+    def corridor_costs(self, corridor: str, start: str | None = None, end: str | None = None) -> CorridorCosts:
+        """An active corridor's survey averages from period `start` to `end`; NoSurveyData if the survey has none."""
+        served = self.corridor(corridor).corridor
+        periods = self.costs.corridors.get(served.countries) if self.costs else None
+        if not periods:
+            raise NoSurveyData(served)
+        return CorridorCosts(served, in_range(periods, start, end))
+
+    def global_costs(self, start: str | None = None, end: str | None = None) -> tuple[GlobalCosts, ...]:
+        """The survey's pooled figures from period `start` to `end`; NoSurveyData if no survey was imported."""
+        if not self.costs or not self.costs.periods:
+            raise NoSurveyData(None)
+        return in_range(self.costs.periods, start, end)
+
     @property
     def benchmark(self) -> Benchmark:
         """The SDG 10.c figures over the active corridors at the reference amount."""
-        return Benchmark(self.corridors)
+        return Benchmark(self.corridors, self.costs.periods[-1] if self.costs and self.costs.periods else None)
 
     def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
         """Reference rates for a pair of currencies in the rate tables."""

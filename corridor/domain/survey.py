@@ -14,10 +14,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import median
+from typing import TYPE_CHECKING
 
 from corridor.domain.countries import country_currency, country_name
 from corridor.domain.history import NoHistory, RateHistory
 from corridor.domain.model import PAYOUT_METHODS, SURVEY, Corridor, Dataset, Offer, Rates, RateSource
+
+if TYPE_CHECKING:
+    from corridor.domain.costs import CostHistory
 
 # RPW's `speed actual` categories as the settlement texts the service serves: each the category's longest time
 SPEEDS = {"less than one hour": "1 hour", "same day": "1 day", "next day": "2 days", "2 days": "2 days",
@@ -58,6 +62,8 @@ class Observation:
     speed: str | None = None
     pickup: str | None = None
     collected: dt.date | None = None
+    source_region: str | None = None  # the World Bank's region of each country, where the rows give it
+    destination_region: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,6 +73,7 @@ class Survey:
     version: int  # the last import's number: a new import is a new version
     latest: tuple[Observation, ...]
     corridor_ids: Mapping[tuple[str, str], int]
+    costs: CostHistory | None = None  # every period's averages, by corridor and pooled
 
     @property
     def summary(self) -> str:

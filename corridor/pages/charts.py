@@ -1,4 +1,5 @@
-"""The page's two charts as numbers for inline SVG: bars of true cost, a line of a pair's rate.
+"""The page's charts as numbers for inline SVG: bars of true cost, a line of a pair's rate, the survey's average
+cost by period.
 
 Both are laid out in percentages of the chart's width and in pixels of its height, with no viewBox scaling the whole:
 their text keeps its CSS size at every width (a 640-unit drawing shrunk into a phone's 343 px made it 7 px tall).
@@ -6,11 +7,14 @@ their text keeps its CSS size at every width (a 640-unit drawing shrunk into a p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+from corridor.domain.costs import PeriodCosts
 from corridor.domain.history import Point
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
+from corridor.domain.rounding import round_half_up
 
 # the cost chart, in % of its width: provider names end at LABEL_END, bars start at BARS_START and the longest
 # spans BARS_SPAN, leaving the rest for the value written after each bar
@@ -19,6 +23,9 @@ ROW, BAR = 28, 18  # px: a provider's row, its bar
 # the rate chart: the plot from PLOT_LEFT to PLOT_RIGHT (%), PLOT_TOP px down, PLOT_HEIGHT px tall
 PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_HEIGHT = 17.0, 98.0, 28, 150
 LINE_SPACE = 1000  # the polyline's own square, stretched over the plot
+# the trend chart: the plot from TREND_LEFT to TREND_RIGHT (%), TREND_TOP px down, TREND_HEIGHT px tall; at most
+# TREND_LABELS periods named under it (every k-th), and a guide's label only TREND_GAP px clear of the other's
+TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_HEIGHT, TREND_LABELS, TREND_GAP = 12.0, 97.0, 12, 160, 5, 14
 
 
 def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -82,4 +89,48 @@ def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: st
         "top": PLOT_TOP,
         "plot_height": PLOT_HEIGHT,
         "bottom": PLOT_TOP + PLOT_HEIGHT,
+    }
+
+
+def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
+    """The survey's average and SmaRT of a corridor by period (oldest first) as points joined by lines, against
+    the 3 % and 5 % guide lines; a period with no figure leaves a gap."""
+    figures = [value for p in periods for value in (p.average, p.smart) if value is not None]
+    top = math.ceil(max([SDG_CEILING_PCT * 1.2, *figures]) * 1.05)  # whole percents: the axis names the top
+    bottom = math.floor(min([0.0, *figures]))
+
+    def y(value: float) -> float:
+        return round(TREND_TOP + TREND_HEIGHT * (top - value) / (top - bottom), 1)
+
+    def x(index: int) -> float:
+        return round(TREND_LEFT + (TREND_RIGHT - TREND_LEFT) * (index + 0.5) / len(periods), 2)
+
+    step = -(-len(periods) // TREND_LABELS)  # ceiling division
+    labelled = set(range(len(periods) - 1, -1, -step))  # the latest period always named
+
+    def series(name: str) -> dict[str, Any]:
+        points = [{"x": x(i), "y": y(value), "text": f"{round_half_up(value, 2):.2f}%", "named": i in labelled,
+                   "label_y": round(y(value) + (18 if name == "smart" else -8), 1)}
+                  for i, p in enumerate(periods) if (value := getattr(p, name)) is not None]
+        joined = {i for i, p in enumerate(periods) if getattr(p, name) is not None}
+        segments = [{"x1": x(i), "y1": y(getattr(periods[i], name)), "x2": x(i + 1),
+                     "y2": y(getattr(periods[i + 1], name))} for i in range(len(periods) - 1)
+                    if i in joined and i + 1 in joined]
+        return {"points": points, "segments": segments}
+
+    target, ceiling = y(SDG_TARGET_PCT), y(SDG_CEILING_PCT)
+    return {
+        "height": TREND_TOP + TREND_HEIGHT + 28,
+        "left": TREND_LEFT,
+        "right": TREND_RIGHT,
+        "bottom": TREND_TOP + TREND_HEIGHT,
+        "top_text": f"{top}%",
+        "top_y": y(top),
+        "average": series("average"),
+        "smart": series("smart"),
+        # the 5 % label left out where it would run into the 3 % one: the legend names both lines
+        "guides": [{"y": target, "label": "3%", "name": "target"},
+                   {"y": ceiling, "label": "5%" if target - ceiling >= TREND_GAP else None, "name": "ceiling"}],
+        "periods": [{"x": x(i), "text": f"{p.period[:4]} {p.period[4:]}"} for i, p in enumerate(periods)
+                    if i in labelled],
     }

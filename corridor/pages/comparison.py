@@ -10,12 +10,13 @@ from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
 
-from corridor.domain.catalog import AmbiguousCorridor, Catalog, NotServed
+from corridor.domain.catalog import AmbiguousCorridor, Catalog, NoSurveyData, NotServed
+from corridor.domain.costs import SURVEY_POINT_USD, CorridorCosts
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import reference_amount
-from corridor.domain.rounding import round_significant
-from corridor.pages.charts import cost_chart, rate_chart
+from corridor.domain.rounding import round_half_up, round_significant
+from corridor.pages.charts import cost_chart, rate_chart, trend_chart
 from corridor.service.policy import Policy
 from schemas.fields import MONTHS, display_date
 from schemas.poc import CorridorSchema, ProvidersResponse
@@ -113,6 +114,7 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         "payout": payout,
         "providers": body["providers"],
         "cost_chart": cost_chart(body["providers"]),
+        "trend": _trend(catalog, pair.countries),
         "rate_chart": rates,
         "amount_currency": pair.to_currency if mode == "receive" else pair.from_currency,
         "placeholder": f"{reference * ((figures.mid_market or 0) if mode == 'receive' else 1):,.0f}",
@@ -120,6 +122,30 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         "shown_amount": f"{float(priced_at):,.2f}" if priced_at else "",
         "ask_amount": mode == "receive" and not amount and not error,
     }, error
+
+
+def _trend(catalog: Catalog, countries: str) -> dict[str, Any] | None:
+    """The survey's averages of the corridor by period, charted and said in a sentence; None without survey data."""
+    try:
+        costs = catalog.corridor_costs(countries)
+    except NoSurveyData:
+        return None
+    return {"chart": trend_chart(costs.periods), "sentence": trend_sentence(costs)}
+
+
+def trend_sentence(costs: CorridorCosts) -> str:
+    """`Sending 200 USD worth from Kenya to Tanzania cost 11.1 % on average in 2025 Q1, 12.2 % in 2025 Q3.`: the
+    first and the latest period with an average."""
+    averaged = [p for p in costs.periods if p.average is not None]
+    corridor = costs.corridor
+    if not averaged:
+        return (f"No service surveyed from {corridor.source} to {corridor.destination} disclosed its exchange rate, so "
+                "the survey gives no average.")
+    shown = [averaged[0], averaged[-1]] if len(averaged) > 1 else averaged
+    said = [f"{round_half_up(p.average, 1):.1f} % on average in {p.period[:4]} {p.period[4:]}" if i == 0 else
+            f"{round_half_up(p.average, 1):.1f} % in {p.period[:4]} {p.period[4:]}" for i, p in enumerate(shown)]
+    return (f"Sending {SURVEY_POINT_USD} USD worth from {corridor.source} to {corridor.destination} cost "
+            f"{', '.join(said)}.")
 
 
 def surveyed_text(surveyed: tuple | None) -> str | None:

@@ -103,7 +103,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
         dataset = with_live_rates(sources.dataset, feeds)
         history = Histories(sources.history.with_days(live.ecb_days),
                             RateHistory.from_series(live.series, live.series_base, FRANKFURTER))
-        catalog = Catalog.build(dataset, history)
+        catalog = Catalog.build(dataset, history, sources.survey.costs if sources.survey else None)
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{sources.path}: cannot be served: {type(err).__name__}: {err}") from err
     changed = [dt.datetime.combine(day, dt.time(), dt.UTC) for day in (dataset.as_of, history.last)]

@@ -1,0 +1,178 @@
+"""The survey's cost over time, by the World Bank's own method (SDG indicator 10.c.1): each corridor's averages by
+period, and the global ones. Unrounded: rounding is the schemas' job.
+
+- A corridor's average for a period is the simple mean of `cc1 total cost %` over its transparent observations, each
+  product row counting once; the same at the USD 500 point for `average_500`.
+- The global average is the simple mean over every transparent observation of the period (pooled services, not a
+  mean of corridor averages); a regional one likewise over the observations to the region.
+- SmaRT is the mean of the three cheapest transparent services that deliver within 5 days (fewer if fewer do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from statistics import fmean
+
+from corridor.domain.model import Corridor
+from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
+from corridor.domain.rounding import round_half_up
+from corridor.domain.survey import settlement
+
+SURVEY_POINT_USD = 200  # the survey's `cc1` price point, whose total cost % every average is of
+WITHIN_5_DAYS = frozenset({"1 hour", "1 day", "2 days", "5 days"})  # the settlements SmaRT counts
+
+
+@dataclass(frozen=True, slots=True)
+class CostRow:
+    """What one observation adds to the averages."""
+
+    period: str
+    source_country: str
+    destination_country: str
+    total: float  # cc1 total cost %
+    transparent: bool
+    total_500: float | None = None  # cc2 total cost %
+    firm_type: str | None = None
+    speed: str | None = None
+    destination_region: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodCosts:
+    """A corridor's figures for one period; None where no transparent observation gives one."""
+
+    period: str
+    observations: int
+    transparent_observations: int
+    average: float | None
+    average_500: float | None
+    smart: float | None
+    lowest: float | None
+    by_firm_type: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalCosts:
+    """Every corridor's observations of one period, pooled."""
+
+    period: str
+    observations: int
+    transparent_observations: int
+    average: float | None
+    smart: float | None  # the mean of the corridors' SmaRT
+    corridors: int  # corridors with an average
+    corridors_at_or_under_5_pct: int
+    corridors_at_or_under_3_pct: int
+    by_region: Mapping[str, float]  # destination region → pooled average; empty when the rows name none
+
+
+@dataclass(frozen=True, slots=True)
+class CorridorCosts:
+    """A served corridor's periods, oldest first."""
+
+    corridor: Corridor
+    periods: tuple[PeriodCosts, ...]
+
+    @property
+    def key(self) -> str:
+        """The corridor's countries, `KEN-TZA`."""
+        return self.corridor.countries
+
+
+@dataclass(frozen=True, eq=False)
+class CostHistory:
+    """Each corridor's periods, oldest first, by country pair `KEN-TZA`; and the global periods."""
+
+    corridors: Mapping[str, tuple[PeriodCosts, ...]]
+    periods: tuple[GlobalCosts, ...]
+
+
+def period_costs(period: str, rows: list[CostRow]) -> PeriodCosts:
+    """One corridor's figures for one period, from its rows of that period."""
+    disclosed = [row for row in rows if row.transparent]
+    totals = [row.total for row in disclosed]
+    fast = sorted(row.total for row in disclosed if settlement(row.speed) in WITHIN_5_DAYS)
+    by_type: dict[str, list[float]] = {}
+    for row in disclosed:
+        if row.firm_type:
+            by_type.setdefault(row.firm_type, []).append(row.total)
+    at_500 = [row.total_500 for row in disclosed if row.total_500 is not None]
+    return PeriodCosts(
+        period=period,
+        observations=len(rows),
+        transparent_observations=len(disclosed),
+        average=fmean(totals) if totals else None,
+        average_500=fmean(at_500) if at_500 else None,
+        smart=fmean(fast[:3]) if fast else None,
+        lowest=min(totals, default=None),
+        by_firm_type={kind: fmean(values) for kind, values in sorted(by_type.items())},
+    )
+
+
+@dataclass
+class _Period:
+    """The global figures of a period as its corridors come in."""
+
+    observations: int = 0
+    totals: list[float] = field(default_factory=list)
+    averages: list[float] = field(default_factory=list)
+    smarts: list[float] = field(default_factory=list)
+    regions: dict[str, list[float]] = field(default_factory=dict)
+
+
+def cost_history(rows: Iterable[CostRow]) -> CostHistory:
+    """The figures of every corridor and period from rows ordered by country pair, then period: a group's rows are
+    held only while it is summed, so a whole release streams through."""
+    corridors: dict[str, list[PeriodCosts]] = {}
+    periods: dict[str, _Period] = {}
+    group: list[CostRow] = []
+
+    def close() -> None:
+        first = group[0]
+        costs = period_costs(first.period, group)
+        corridors.setdefault(f"{first.source_country}-{first.destination_country}", []).append(costs)
+        pooled = periods.setdefault(first.period, _Period())
+        pooled.observations += len(group)
+        for row in group:
+            if row.transparent:
+                pooled.totals.append(row.total)
+                if row.destination_region:
+                    pooled.regions.setdefault(row.destination_region, []).append(row.total)
+        if costs.average is not None:
+            pooled.averages.append(costs.average)
+        if costs.smart is not None:
+            pooled.smarts.append(costs.smart)
+
+    for row in rows:
+        if group and (row.source_country, row.destination_country, row.period) != (
+                group[0].source_country, group[0].destination_country, group[0].period):
+            close()
+            group = []
+        group.append(row)
+    if group:
+        close()
+    return CostHistory(
+        {pair: tuple(sorted(costs, key=lambda c: c.period)) for pair, costs in corridors.items()},
+        tuple(_global(period, pooled) for period, pooled in sorted(periods.items())),
+    )
+
+
+def _global(period: str, pooled: _Period) -> GlobalCosts:
+    return GlobalCosts(
+        period=period,
+        observations=pooled.observations,
+        transparent_observations=len(pooled.totals),
+        average=fmean(pooled.totals) if pooled.totals else None,
+        smart=fmean(pooled.smarts) if pooled.smarts else None,
+        corridors=len(pooled.averages),
+        # as shown, to 2 decimals, as every comparison with a target is made
+        corridors_at_or_under_5_pct=sum(round_half_up(a, 2) <= SDG_CEILING_PCT for a in pooled.averages),
+        corridors_at_or_under_3_pct=sum(round_half_up(a, 2) <= SDG_TARGET_PCT for a in pooled.averages),
+        by_region={region: fmean(values) for region, values in sorted(pooled.regions.items())},
+    )
+
+
+def in_range(periods: Iterable, start: str | None, end: str | None) -> tuple:
+    """The periods from `start` to `end` (`2025Q1`), either open."""
+    return tuple(p for p in periods if (start is None or p.period >= start) and (end is None or p.period <= end))
