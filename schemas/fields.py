@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -129,6 +130,32 @@ class SurveyPeriod(PatternString):
     default_error_messages = {"invalid": "must be a survey period written YYYYQn, such as 2025Q3."}
     pattern = "[0-9]{4}[Qq][1-4]"
     loads = staticmethod(str.upper)
+
+
+CURSOR_PREFIX = "after:"
+
+
+def cursor_for(last_id: int) -> str:
+    """The opaque cursor of the page after the corridor with id `last_id`."""
+    return base64.urlsafe_b64encode(f"{CURSOR_PREFIX}{last_id}".encode()).decode().rstrip("=")
+
+
+class Cursor(fields.String):
+    """A page's cursor, as the previous page gave it: loaded as the corridor id the page starts after."""
+
+    default_error_messages = {"invalid": "is not a cursor this service gave; take it from the previous page's "
+                                         "Link header or next, or start again without it."}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            decoded = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            raise self.make_error("invalid") from None
+        position = decoded.removeprefix(CURSOR_PREFIX)
+        if decoded == position or not position.isdigit() or len(position) > 18 or cursor_for(int(position)) != text:
+            raise self.make_error("invalid")
+        return int(position)
 
 
 class Rounded(fields.Float):

@@ -203,9 +203,24 @@ class FullCorridorSchema(CorridorSchema):
     )
 
 
-class CorridorListResponse(CountSchema, OkSchema):
+class PageSchema(CountSchema):
+    """A page of corridors, dumped from a Listing (corridor/api/paging.py): its `count`, the corridors, and `next`."""
+
+    @pre_dump
+    def count_the_list(self, listing, **kwargs):
+        return {"count": len(listing.items), self.listed: listing.items, "next": listing.next}
+
+
+def _next() -> fields.String:
+    return fields.String(allow_none=True, **_meta(
+        "With limit: the next page's path and query, relative to the service; null on the last page, and for a "
+        "whole list.", "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw"))
+
+
+class CorridorListResponse(PageSchema, OkSchema):
     listed = "corridors"
     corridors = fields.List(fields.Nested(CorridorSchema), **_meta("Active corridors by id."))
+    next = _next()
 
 
 class CorridorResponse(OkSchema):
@@ -218,15 +233,16 @@ class ProvidersResponse(ProviderGroupSchema, OkSchema):
     """One corridor's providers: the group shape plus `ok`."""
 
 
-class ProviderGroupsResponse(CountSchema, OkSchema):
+class ProviderGroupsResponse(PageSchema, OkSchema):
     listed = "corridors"
     corridors = fields.List(
         fields.Nested(ProviderGroupSchema), **_meta("One provider group per active corridor, by id.")
     )
+    next = _next()
 
 
 class FullResponse(OkSchema):
-    """Dumped from the catalog: its date and every active corridor."""
+    """Dumped from a Listing (corridor/api/paging.py): the data's date, and every active corridor or a page of them."""
 
     updated = DisplayDate(
         **_meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026")
@@ -235,10 +251,12 @@ class FullResponse(OkSchema):
     corridors = fields.List(
         fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers.")
     )
+    next = _next()
 
     @pre_dump
-    def from_catalog(self, catalog, **kwargs):
-        return {"updated": catalog.dataset.as_of, "count": len(catalog.corridors), "corridors": catalog.corridors}
+    def from_listing(self, listing, **kwargs):
+        return {"updated": listing.updated, "count": len(listing.items), "corridors": listing.items,
+                "next": listing.next}
 
 
 class CurrenciesResponse(CountSchema, OkSchema):

@@ -1,8 +1,8 @@
 """Query schemas of both groups: loaded per request, expanded into OpenAPI parameters.
 
-A schema may set `required_if_any`: when any of its parameters is given, these become required
-(Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); and `exclusive`: a parameter,
-the ones it cannot be given with, and what to say then (corridor/api/queries.py reads both).
+A schema may set `required_if_any`: when any of its parameters but a page's (`limit`, `cursor`) is given, these
+become required (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); and `exclusive`:
+a parameter, the ones it cannot be given with, and what to say then (corridor/api/queries.py reads both).
 """
 
 from typing import TypedDict
@@ -12,8 +12,9 @@ from marshmallow.experimental.context import Context
 
 from corridor.domain.history import INTERVALS, Histories
 from corridor.domain.model import PAYOUT_METHODS
+from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
-from schemas.fields import Amount, CorridorKey, CurrencyCode, QueryDate, ReceiveAmount, SurveyPeriod
+from schemas.fields import Amount, CorridorKey, CurrencyCode, Cursor, QueryDate, ReceiveAmount, SurveyPeriod
 
 FORMATS = ("json", "csv")
 
@@ -30,6 +31,33 @@ ServedContext = Context[Served]
 
 class NoQuery(Schema):
     """An endpoint that takes no query parameters."""
+
+
+PAGE_PARAMETERS = ("limit", "cursor")
+# the document's word on a page's links, for the operations that take `limit`
+LINK_HEADER = {"Link": {"schema": {"type": "string"}, "description": (
+    'With `limit`: the first page\'s URL (rel="first") and, while more remain, the next one\'s (rel="next"), '
+    "relative to the service, RFC 8288.")}}
+
+
+class PageQuery(Schema):
+    """A list of corridors, whole, or a page of it: `limit` corridors after the `cursor` the previous page gave."""
+
+    limit = fields.Integer(
+        validate=validate.Range(min=1, max=MAX_PAGE, error="must be a whole number from {min} to {max}."),
+        error_messages={"invalid": f"must be a whole number from 1 to {MAX_PAGE}."},
+        metadata={"description": f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="
+                                 "\"next\"), and Group B's `next`, give the next page while more remain. Without it "
+                                 "the list is whole."},
+    )
+    # no example for either: one would be filled in beside `from`/`to` or `corridor`, which a page does not go with
+    cursor = Cursor(metadata={"description": "Where a page starts: the cursor in the previous page's Link header or "
+                                             "`next`, opaque; it stays valid when the data is refreshed."})
+
+
+def _not_paged_with(*others: str) -> tuple:
+    rule = f"cannot be given with {' or '.join(others)}: a page is of the whole list."
+    return tuple((name, others, rule) for name in PAGE_PARAMETERS)
 
 
 class QuoteOptions(Schema):
@@ -83,10 +111,11 @@ class CorridorQuery(QuoteOptions, _CorridorRequired):
     """Group A `/api/providers`: one corridor, required, and the quote options."""
 
 
-class OptionalCorridorQuery(QuoteOptions, _CorridorOptional):
-    """Group B `/api/poc/providers`: one corridor with the quote options, or nothing for every corridor."""
+class OptionalCorridorQuery(PageQuery, QuoteOptions, _CorridorOptional):
+    """Group B `/api/poc/providers`: one corridor with the quote options, or every corridor's, whole or by pages."""
 
     required_if_any = ("corridor",)
+    exclusive = QuoteOptions.exclusive + _not_paged_with("corridor")
 
 
 class CurrencyPairQuery(Schema):
@@ -100,16 +129,21 @@ class CurrencyPairQuery(Schema):
     )
 
 
-class OptionalCurrencyPairQuery(Schema):
-    """Group B `/api/poc/corridors`: `from` and `to` pick one corridor; giving one makes both required."""
-
-    required_if_any = ("from", "to")
+class _OptionalPair(Schema):
     from_currency = CurrencyCode(
         data_key="from", metadata={"description": "Currency sent, any case.", "example": "USD"}
     )
     to_currency = CurrencyCode(
         data_key="to", metadata={"description": "Currency received, any case.", "example": "MXN"}
     )
+
+
+class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
+    """Group B `/api/poc/corridors`: `from` and `to` pick one corridor; giving one makes both required; without them,
+    every corridor, whole or by pages."""
+
+    required_if_any = ("from", "to")
+    exclusive = _not_paged_with("from", "to")
 
 
 class HistoryQuery(CurrencyPairQuery):

@@ -4,14 +4,19 @@ no case sends If-Match, whose value would have to be an ETag the case cannot kno
 from urllib.parse import urlencode
 
 import schemathesis
+from marshmallow import ValidationError
 
-from schemas.query import OptionalCorridorQuery, OptionalCurrencyPairQuery
+from schemas.fields import Cursor
+from schemas.query import PAGE_PARAMETERS, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 # `from` needs `to` and the other way round; `amount`, `payout` and `sort` need `corridor`; history
-# takes `date` or a range, and a range in order: the document says so in words, and only these
-# cases are left out (the API answers them 400, tested in tests/test_group_b_http.py,
-# tests/test_query_parsing.py and tests/test_history.py)
+# takes `date` or a range, and a range in order (so do the survey's costs); a page is of a whole list,
+# and its cursor one the service gave: the document says so in words, and only these cases are left
+# out (the API answers them 400, tested in tests/test_group_b_http.py, tests/test_query_parsing.py,
+# tests/test_history.py, tests/test_costs.py and tests/test_paging.py)
 _HISTORY = {"/api/history", "/api/poc/history", "/api/history.csv", "/api/poc/history.csv"}
+_RANGED = _HISTORY | {f"/api{group}/costs{kind}" for group in ("", "/poc") for kind in ("", ".csv", "/global")}
+_ONE_CORRIDOR = {"from", "to", "corridor"}  # what a page cannot be given with
 _NEEDED = {
     "/api/poc/corridors": OptionalCurrencyPairQuery.required_if_any,
     "/api/poc/providers": OptionalCorridorQuery.required_if_any,
@@ -38,12 +43,23 @@ def filter_case(ctx, case):
         return False
     if _over_server_limits(case):
         return False
-    if case.operation.path in _HISTORY:
+    if case.operation.path in _RANGED:
         return not ("date" in query and ("start" in query or "end" in query)) and \
-            str(query.get("start", "")) <= str(query.get("end", "9999"))
+            str(query.get("start", "")).upper() <= str(query.get("end", "9999")).upper()
+    if any(name in query for name in PAGE_PARAMETERS) and (
+            _ONE_CORRIDOR & set(query) or ("cursor" in query and not _service_cursor(query["cursor"]))):
+        return False
     if "amount" in query and "receive_amount" in query:  # what is sent or what is received, not both
         return False
     return not needed or not query or all(name in query for name in needed)
+
+
+def _service_cursor(value: object) -> bool:
+    try:
+        Cursor().deserialize(str(value))
+    except ValidationError:
+        return False
+    return True
 
 
 @schemathesis.hook

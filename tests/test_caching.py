@@ -6,7 +6,12 @@ import tracemalloc
 import pytest
 from conftest import reread
 
-from corridor.service.responses import ResponseCache
+from corridor.service.responses import KeptUrl, ResponseCache
+
+
+def answers(app):
+    """The keys of the answers kept in the app's data version, not of the URLs pointing at them."""
+    return [key for key, kept in app.extensions["corridor"].data.responses.items() if not isinstance(kept, KeptUrl)]
 
 
 @pytest.fixture
@@ -15,9 +20,9 @@ def keeps(make_app, monkeypatch):
     app, built = make_app(), []
     keep = ResponseCache.keep
 
-    def counted(self, key, response):
+    def counted(self, key, response, *pointed_at_by):
         built.append(key)
-        return keep(self, key, response)
+        return keep(self, key, response, *pointed_at_by)
 
     monkeypatch.setattr(ResponseCache, "keep", counted)
     return app, built
@@ -60,7 +65,21 @@ def test_spellings_of_one_query_share_one_kept_response(keeps, auth, path, spell
     app, built = keeps
     client = app.test_client()
     etags = {client.get(f"{path}?{query}", headers=auth).headers["ETag"] for query in spellings}
-    assert len(etags) == 1 and len(built) == 1 and len(app.extensions["corridor"].data.responses) == 1
+    assert len(etags) == 1 and len(built) == 1 and len(answers(app)) == 1
+
+
+def test_a_url_asked_again_as_sent_is_answered_without_loading_its_query(keeps, auth, monkeypatch):
+    app, built = keeps
+    client = app.test_client()
+    first = client.get("/api/providers?corridor=usd_mxn&sort=speed", headers=auth)
+    loads = []
+    monkeypatch.setattr("schemas.query.CorridorQuery.load", lambda *args, **kwargs: loads.append(args))
+    again = client.get("/api/providers?corridor=usd_mxn&sort=speed", headers=auth)
+    assert (again.status_code, again.data, again.headers["ETag"]) == (200, first.data, first.headers["ETag"])
+    assert loads == [] and len(built) == 1
+    assert client.get("/api/providers?corridor=usd_mxn&sort=speed").status_code == 401  # the key is still asked for
+    assert client.get("/api/providers?corridor=usd_mxn&sort=speed", headers={
+        **auth, "If-None-Match": first.headers["ETag"]}).status_code == 304
 
 
 def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
@@ -92,7 +111,7 @@ def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
     client = app.test_client()
     client.get("/api/corridors", headers=auth)
     served = app.extensions["corridor"].data
-    assert len(served.responses) == 1
+    assert len(answers(app)) == 1
     assert reread(app) == []
     assert app.extensions["corridor"].data is not served and len(app.extensions["corridor"].data.responses) == 0
 
@@ -143,5 +162,69 @@ def test_the_counted_size_is_what_the_kept_responses_take(app, small_response):
 def test_a_response_over_the_bound_alone_is_sent_and_not_kept(app):
     cache = ResponseCache(1000)
     with app.test_request_context():
-        kept = cache.keep("big", app.response_class(b"x" * 2000))
+        kept = cache.keep("big", app.response_class(b"x" * 2000), "url /big?", 0)
     assert kept.body == b"x" * 2000 and len(cache) == 0
+    assert cache.gzipped("big", kept) is kept and len(cache) == 0  # nor compressed anew for every request
+
+
+# --- compressed once ----------------------------------------------------------------------------------------------
+
+
+GZIP = {"Accept-Encoding": "gzip, br;q=0.5"}
+
+
+@pytest.mark.parametrize("url", ["/api/poc/full", "/api/corridors", "/api/history?from=USD&to=MXN&format=csv"])
+def test_a_client_that_accepts_gzip_gets_the_same_answer_compressed_once(keeps, auth, url, monkeypatch):
+    import gzip
+
+    app, _ = keeps
+    client = app.test_client()
+    plain = client.get(url, headers=auth)
+    compressions = []
+    compress = gzip.compress
+    monkeypatch.setattr(gzip, "compress", lambda *args, **kwargs: compressions.append(1) or compress(*args, **kwargs))
+    zipped = [client.get(url, headers={**auth, **GZIP}) for _ in range(3)]
+    assert len(compressions) == 1  # made once, then kept beside the plain answer
+    first = zipped[0]
+    assert (first.status_code, first.headers["Content-Encoding"]) == (200, "gzip")
+    assert gzip.decompress(first.data) == plain.data and len(first.data) < len(plain.data) / 3
+    assert {z.data for z in zipped} == {first.data}
+    assert first.headers["ETag"] == plain.headers["ETag"][:-1] + '-gzip"'
+    assert first.headers["Content-Type"] == plain.headers["Content-Type"]
+    assert "Accept-Encoding" in first.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"]
+    assert int(first.headers["Content-Length"]) == len(first.data)
+    assert "Content-Encoding" not in plain.headers
+    assert any(key.startswith("gzip ") for key in app.extensions["corridor"].data.responses)
+
+
+@pytest.mark.parametrize("accept", ["identity", "gzip;q=0", "br", "deflate"])
+def test_a_client_that_does_not_accept_gzip_gets_the_plain_answer(app, auth, accept):
+    answer = app.test_client().get("/api/poc/full", headers={"Accept-Encoding": accept})
+    assert "Content-Encoding" not in answer.headers and answer.get_json()["ok"] is True
+
+
+def test_a_small_answer_is_sent_as_it_is(app):
+    answer = app.test_client().get("/api/poc/corridors/1", headers=GZIP)
+    assert len(answer.data) < 1024 and "Content-Encoding" not in answer.headers
+    assert "Accept-Encoding" not in answer.headers.get("Vary", "")
+
+
+def test_each_encoding_revalidates_against_its_own_etag(app, auth):
+    client = app.test_client()
+    plain = client.get("/api/corridors", headers=auth).headers["ETag"]
+    zipped = client.get("/api/corridors", headers={**auth, **GZIP}).headers["ETag"]
+    assert plain != zipped
+    assert client.get("/api/corridors", headers={**auth, **GZIP, "If-None-Match": zipped}).status_code == 304
+    assert client.get("/api/corridors", headers={**auth, "If-None-Match": plain}).status_code == 304
+    assert client.get("/api/corridors", headers={**auth, **GZIP, "If-None-Match": plain}).status_code == 200
+    head = client.head("/api/corridors", headers={**auth, **GZIP})
+    assert (head.status_code, head.data, head.headers["Content-Encoding"], head.headers["ETag"]) == (
+        200, b"", "gzip", zipped)
+
+
+def test_the_compressed_answers_count_against_the_bound(make_app):
+    app = make_app(CACHE_MB="1")
+    client = app.test_client()
+    for cents in range(1, 600):
+        client.get(f"/api/poc/providers?corridor=USD_MXN&amount={cents / 100:.2f}", headers=GZIP)
+    assert app.extensions["corridor"].data.responses.size <= 2**20

@@ -72,7 +72,8 @@ def test_500_hides_internals_and_logs_the_traceback(make_app, caplog):
         # unknown or repeated parameter comes before missing and malformed ones
         ("/api/providers?corridr=USD_MXN", 400, "invalid_parameter", "Unknown query parameter 'corridr'"),
         ("/api/midrate?from=usd&bogus=1", 400, "invalid_parameter", "Unknown query parameter 'bogus'"),
-        ("/api/corridors?corridor=USD_MXN", 400, "invalid_parameter", "this endpoint takes no query parameters"),
+        ("/api/corridors?corridor=USD_MXN", 400, "invalid_parameter", "this endpoint takes 'limit', 'cursor'"),
+        ("/api/currencies?corridor=USD_MXN", 400, "invalid_parameter", "this endpoint takes no query parameters"),
         ("/api/providers?corridor=USD_MXN&corridor=USD_INR", 400, "invalid_parameter", "given more than once"),
         ("/api/providers?corridor=x&corridor=y&z=1", 400, "invalid_parameter", "given more than once"),
         ("/api/providers?api_key=anything", 400, "invalid_parameter", "Unknown query parameter 'api_key'"),
@@ -134,7 +135,7 @@ def test_hostile_values_get_a_clear_4xx(client, auth, template, value):
 
 
 def test_long_parameter_name_is_cut_in_the_detail(client, auth):
-    body = client.get("/api/corridors?" + "x" * 5000 + "=1", headers=auth).get_json()
+    body = client.get("/api/currencies?" + "x" * 5000 + "=1", headers=auth).get_json()
     assert body["detail"] == f"Unknown query parameter '{'x' * 40}…'; this endpoint takes no query parameters."
 
 

@@ -9,6 +9,7 @@ Any, or a declared type the server does not keep shows up here.
 import datetime as dt
 import importlib
 import json
+import re
 import subprocess
 import sys
 import types
@@ -394,6 +395,33 @@ def test_a_generated_client_reads_the_global_costs(generated, surveyed, group):
     model = generated.models.GlobalCosts if group == "api" else generated.models.GlobalCostsResponse
     periods = call(generated.operations[f"{group}_global_costs"], client, model=model).periods
     assert [(p.period, p.observations, p.corridors) for p in periods] == [("2025Q1", 82, 8), ("2025Q3", 80, 8)]
+
+
+def test_a_generated_client_pages_through_the_corridors_by_link_and_by_next(generated, keyed, public):
+    import urllib.parse
+
+    def cursor_of(url):
+        return urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["cursor"][0]
+
+    seen, cursor = [], generated.package.types.UNSET
+    while True:  # Group A: the Link header's rel="next"
+        answer = generated.operations["api_corridors"].sync_detailed(client=keyed, limit=4, cursor=cursor)
+        assert answer.status_code == 200
+        seen += [(c.from_currency, c.to_currency) for c in answer.parsed]
+        following = re.search(r'<([^>]+)>; rel="next"', answer.headers["Link"])
+        if following is None:
+            break
+        cursor = cursor_of(following.group(1))
+    assert seen == [(c["from_currency"], c["to_currency"]) for c in ACTIVE]
+    ids, cursor = [], generated.package.types.UNSET
+    while True:  # Group B: `next`
+        page = call(generated.operations["poc_corridors"], public, model=generated.models.CorridorListResponse,
+                    limit=4, cursor=cursor)
+        ids += [c.id for c in page.corridors]
+        if page.next_ is None:
+            break
+        cursor = cursor_of(page.next_)
+    assert ids == [c["id"] for c in ACTIVE] and len(ids) > 4
 
 
 # --- Group B -------------------------------------------------------------------------------------------

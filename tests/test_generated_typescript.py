@@ -48,7 +48,14 @@ const display: components["schemas"]["BenchmarkResponse"]["costliest"] = {
 // @ts-expect-error: an empty object is no corridor
 const empty: components["schemas"]["Benchmark"]["costliest"] = {};
 
-export { groupB, notJson, tooMany, notFound, page, none, cheapest, display, empty };
+// a page of corridors: limit and cursor in the query; the next page's URL, or null
+type Query<P extends keyof paths> = NonNullable<paths[P]["get"]["parameters"]["query"]>;
+const paged: Query<"/api/poc/corridors"> = { limit: 100, cursor: "YWZ0ZXI6MTAw" };
+const last: components["schemas"]["CorridorListResponse"]["next"] = null;
+// @ts-expect-error: limit is a number
+const wordy: Query<"/api/corridors"> = { limit: "ten" };
+
+export { groupB, notJson, tooMany, notFound, page, none, cheapest, display, empty, paged, last, wordy };
 """
 
 

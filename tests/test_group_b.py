@@ -48,7 +48,7 @@ def expected_corridor(raw, corridor):
 
 def test_corridor_list(client, raw_seed):
     body = ok_json(client, "/api/poc/corridors")
-    assert list(body) == ["ok", "count", "corridors"]
+    assert list(body) == ["ok", "count", "corridors", "next"] and body["next"] is None  # whole: no next page
     assert body["count"] == len(ACTIVE) == len(body["corridors"])
     assert body["corridors"] == [expected_corridor(raw_seed, c) for c in ACTIVE]
     for item in body["corridors"]:
@@ -87,7 +87,7 @@ def test_providers_of_one_corridor(client, raw_seed, corridor):
 
 def test_grouped_providers_are_every_corridors_ranking_at_the_reference_amount(client, raw_seed):
     body = ok_json(client, "/api/poc/providers")
-    assert list(body) == ["ok", "count", "corridors"]
+    assert list(body) == ["ok", "count", "corridors", "next"] and body["next"] is None  # whole: no next page
     assert body["count"] == len(ACTIVE)
     assert body["corridors"] == [
         {"corridor": key(c), "sourceCountry": countries(c)[0], "destinationCountry": countries(c)[1],
@@ -97,7 +97,7 @@ def test_grouped_providers_are_every_corridors_ranking_at_the_reference_amount(c
 
 def test_full(client, raw_seed):
     body = ok_json(client, "/api/poc/full")
-    assert list(body) == ["ok", "updated", "count", "corridors"]
+    assert list(body) == ["ok", "updated", "count", "corridors", "next"] and body["next"] is None
     assert body["updated"] == display_date(raw_seed["as_of"])
     assert body["count"] == len(ACTIVE)
     for item, corridor in zip(body["corridors"], ACTIVE, strict=True):

@@ -63,7 +63,7 @@ def test_smoke_script_passes_against_a_real_server(server):
     base, _, _ = server
     result = _smoke(base, RAW_KEY)
     assert result.returncode == 0, result.stdout
-    assert result.stdout.splitlines()[-1] == "38 passed, 0 failed"
+    assert result.stdout.splitlines()[-1] == "39 passed, 0 failed"
 
 
 @requires("curl")

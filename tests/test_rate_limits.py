@@ -141,6 +141,11 @@ def test_a_history_range_costs_one_more_per_30_rates_it_can_hold(make_app, auth,
     answer = client.get(f"{path}?from=USD&to=MXN&{query}", headers=auth)
     assert answer.status_code == 200, answer.text
     assert answer.headers["RateLimit-Remaining"] == str(300 - cost)
+    again = client.get(f"{path}?from=USD&to=MXN&{query}", headers=auth)  # answered from the cache as sent
+    if 2 * cost <= 300:
+        assert (again.data, again.headers["RateLimit-Remaining"]) == (answer.data, str(300 - 2 * cost))
+    else:  # what it costs is more than is left
+        assert (again.status_code, again.headers["RateLimit-Remaining"]) == (429, "0")
 
 
 def test_a_range_costing_more_than_the_whole_budget_costs_the_budget(make_app):

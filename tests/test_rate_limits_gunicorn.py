@@ -111,6 +111,7 @@ def _wait_for(log, text, process):
 
 
 @requires("wrk")
+@pytest.mark.usefixtures("alone_on_the_machine")
 @pytest.mark.parametrize("store", ["memory://", "redis"])
 def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_none_waiting(tmp_path, request, store):
     storage = request.getfixturevalue("redis_url") if store == "redis" else store

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -11,7 +12,7 @@ from flask import Response, current_app
 from marshmallow import Schema
 
 from corridor.api.auth import require_api_key
-from corridor.api.caching import cached
+from corridor.api.caching import answer_kept, cached
 from corridor.api.queries import QueryParser
 from corridor.service.policy import Policy
 
@@ -28,24 +29,32 @@ class Blueprint(flask_smorest.Blueprint):
         self.policy, self.tag, self.tag_description = policy, tag, tag_description
         if policy.bearer_key:
             self.before_request(require_api_key)  # before any parameter is looked at
+        self.before_request(functools.partial(answer_kept, policy.cache_control))  # once the request may be answered
 
     def cached(self, view: Callable[..., Response]) -> Callable[..., Response]:
         """Keep the view's answers per data version and loaded query (corridor/api/caching.py)."""
         return cached(view, self.policy.cache_control)
 
-    def response_either(self, *schemas: type[Schema]) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
-        """A 200 in one of `schemas`, the one the view returns with its value as `(schema, value)`; documented as their
-        oneOf."""
+    def cached_weighing(self, weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+        """As `cached`, each request costing `weight(**query)` units of its budget (a history range, by its rates)."""
+        return functools.partial(cached, cache_control=self.policy.cache_control, weight=weight)
+
+    def response_either(self, *schemas: type[Schema],
+                        headers: dict | None = None) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+        """A 200 in one of `schemas`, the one the view returns with its value as `(schema, value)`, or `(schema, value,
+        headers)`; documented as their oneOf, with `headers` if given."""
         dumpers = {schema: schema() for schema in schemas}
         documented = self.doc(responses={200: {"description": "OK", "content": {
-            "application/json": {"schema": {"oneOf": list(schemas)}}}}})
+            "application/json": {"schema": {"oneOf": list(schemas)}}}, **({"headers": headers} if headers else {})}})
 
         def decorate(view: Callable[..., tuple[type[Schema], Any]]) -> Callable[..., Response]:
             @documented
             @wraps(view)
             def dumped(*args: Any, **kwargs: Any) -> Response:
-                schema, value = view(*args, **kwargs)
-                return current_app.json.response(dumpers[schema].dump(value))
+                schema, value, *headers = view(*args, **kwargs)  # and a page's Link header, if it made one
+                response = current_app.json.response(dumpers[schema].dump(value))
+                response.headers.extend(*headers)
+                return response
 
             return dumped
 

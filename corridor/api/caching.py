@@ -2,7 +2,8 @@
 and Cache-Control, or a 304 or 412 as the request's conditions say.
 
 flask-smorest's `etag` would hash the dumped answer of every request; keeping the body with its ETag per data version
-means a repeated request neither dumps nor hashes anything.
+means a repeated request neither dumps nor hashes anything. A URL asked again as it was sent is answered before its
+query is loaded at all (`answer_kept`): loading it was most of what a kept answer cost (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -11,19 +12,25 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask_smorest import Blueprint as SmorestBlueprint
 
 from corridor.api.errors import problem
+from corridor.limits import charge
+from corridor.service.responses import Kept
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
+# smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
+# client's inflating would cost more than the bytes saved
+GZIP_MIN_BYTES = 1024
 NOT_MODIFIED = {"description": "Not Modified: If-None-Match named the current ETag, or If-Modified-Since "
                                "is not older than the data."}
 
 
-def cached(view: Callable[..., Response], cache_control: str) -> Callable[..., Response]:
+def cached(view: Callable[..., Response], cache_control: str,
+           weight: Callable[..., int] | None = None) -> Callable[..., Response]:
     """Keep a view's response by endpoint and loaded query in the data version's cache, the view given that version's
-    catalog; answer conditionally."""
+    catalog; answer conditionally. A request costs `weight(**query)` units of its budget in all, if given."""
     # between `arguments` and `response`: the key is the loaded query, the value what flask-smorest dumped
 
     @SmorestBlueprint.doc(responses={304: NOT_MODIFIED})
@@ -31,14 +38,50 @@ def cached(view: Callable[..., Response], cache_control: str) -> Callable[..., R
     def respond(**query: Any) -> Response:
         data = current_app.extensions["corridor"].data  # once: a refresh swaps it whole
         key = f"{request.endpoint}{sorted(query.items())}"
-        kept = data.responses.get(key) or data.responses.keep(key, view(data.catalog, **query))
-        response = current_app.response_class(kept.body, headers=kept.headers)
-        response.headers.add("Cache-Control", cache_control)
-        response.headers.add("Last-Modified", data.last_modified)
-        # Werkzeug's make_conditional only when there is something to decide (docs/PERFORMANCE.md)
-        return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
+        extra = 0  # charged beyond the unit its budget's hook charged
+        if weight is not None and "rate_budget" in g:
+            budget, identity = g.rate_budget
+            # a request dearer than the whole budget costs the budget
+            extra = min(weight(**query), current_app.extensions["corridor"].limits.budgets[budget].amount) - 1
+            if extra > 0:
+                charge(budget, identity, cost=extra)
+        kept = data.responses.get(key)
+        if kept is None:
+            kept = data.responses.keep(key, view(data.catalog, **query), g.url_key, extra)
+        else:  # another spelling of a kept query
+            data.responses.keep_url(g.url_key, key, extra)
+        return answer_kept(cache_control, key, kept)
 
     return respond
+
+
+def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = None) -> Response | None:
+    """Send the answer `kept` under `key`; or, as a JSON API blueprint's last before-request hook, the one kept for
+    the URL as sent, if any, its query not loaded again and the request charged what its first one was (a history
+    range's weight). Compressed if the client accepts gzip and it is over GZIP_MIN_BYTES; with its validators and
+    Cache-Control, or the 304 or 412 the request's conditions ask for."""
+    environ = request.environ
+    data = current_app.extensions["corridor"].data
+    if kept is None:
+        # the URL as sent is its key in the cache, beside the loaded queries' keys
+        g.url_key = f"url {environ.get('PATH_INFO', '')}?{environ.get('QUERY_STRING', '')}"
+        found = data.responses.get(g.url_key) if request.method in ("GET", "HEAD") else None
+        kept = found and data.responses.get(found.key)
+        if kept is None:  # a URL not asked before, or whose answer was dropped since
+            return None
+        if found.extra > 0 and "rate_budget" in g:  # as its first request was charged
+            charge(*g.rate_budget, cost=found.extra)
+        key = found.key
+    compressible = len(kept.body) >= GZIP_MIN_BYTES
+    if compressible and "HTTP_ACCEPT_ENCODING" in environ and request.accept_encodings["gzip"]:
+        kept = data.responses.gzipped(key, kept)
+    response = current_app.response_class(kept.body, headers=kept.headers)
+    if compressible:
+        response.vary.add("Accept-Encoding")
+    response.headers.add("Cache-Control", cache_control)
+    response.headers.add("Last-Modified", data.last_modified)
+    # Werkzeug's make_conditional only when there is something to decide (docs/PERFORMANCE.md)
+    return conditional(response) if any(name in environ for name in _CONDITIONS) else response
 
 
 def conditional(response: Response) -> Response:

@@ -1,10 +1,11 @@
 """Group A, `/api/`: snake_case figures, a bearer key required."""
 
+from corridor.api import paging
 from corridor.api.blueprint import Blueprint
 from corridor.api.costs import register_cost_views
 from corridor.api.shared import register_shared_views
 from corridor.domain.catalog import Catalog
-from corridor.domain.pricing import CorridorFigures, MidRate, Quote
+from corridor.domain.pricing import MidRate, Quote
 from corridor.service.policy import Policy
 from schemas.api import (
     BenchmarkSchema,
@@ -15,7 +16,7 @@ from schemas.api import (
     RankedProviderSchema,
 )
 from schemas.costs import CostsSchema, GlobalCostsSchema
-from schemas.query import CorridorQuery, CurrencyPairQuery, NoQuery
+from schemas.query import LINK_HEADER, CorridorQuery, CurrencyPairQuery, PageQuery
 
 # a key belongs on a server, so browsers get no CORS here; its answers are for the key holder alone
 POLICY = Policy(bearer_key=True, budget="api", cache_control="private, max-age=60")
@@ -25,12 +26,13 @@ bp = Blueprint("api", __name__, url_prefix="/api", policy=POLICY, tag="Group A",
 
 
 @bp.route("/corridors")
-@bp.arguments(NoQuery(), location="query", as_kwargs=True)
+@bp.arguments(PageQuery(), location="query", as_kwargs=True)
 @bp.cached
-@bp.response(200, CorridorSummarySchema(many=True))
-def corridors(catalog: Catalog) -> list[CorridorFigures]:
-    """Active corridors by id, each with its best offer."""
-    return list(catalog.corridors)  # a list: flask-smorest reads a tuple as (body, status, headers)
+@bp.response(200, CorridorSummarySchema(many=True), headers=LINK_HEADER)
+def corridors(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
+    """Active corridors by id, each with its best offer; whole, or `limit` of them after `cursor`."""
+    found = paging.page(catalog, limit, cursor)
+    return list(found.items), paging.links(found, limit)  # a list: flask-smorest reads a tuple as (body, headers)
 
 
 @bp.route("/providers")

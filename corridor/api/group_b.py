@@ -5,6 +5,7 @@ import time
 from flask import current_app
 
 from corridor import __version__
+from corridor.api import paging
 from corridor.api.blueprint import Blueprint
 from corridor.api.costs import register_cost_views
 from corridor.api.shared import register_shared_views
@@ -26,7 +27,7 @@ from schemas.poc import (
     ProvidersResponse,
 )
 from schemas.problem import ProblemSchema
-from schemas.query import NoQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
+from schemas.query import LINK_HEADER, NoQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery, PageQuery
 
 POLICY = Policy(cache_control="public, max-age=60", cors=True)
 bp = Blueprint("poc", __name__, url_prefix="/api/poc", policy=POLICY, tag="Group B",
@@ -41,12 +42,13 @@ _CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id
 @bp.arguments(OptionalCurrencyPairQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
 @bp.cached
-@bp.response_either(CorridorListResponse, CorridorResponse)
-def corridors(catalog: Catalog, from_currency: str | None = None, to_currency: str | None = None) -> tuple:
-    """Every active corridor by id, or the one `from` and `to` name."""
+@bp.response_either(CorridorListResponse, CorridorResponse, headers=LINK_HEADER)
+def corridors(catalog: Catalog, from_currency: str | None = None, to_currency: str | None = None,
+              limit: int | None = None, cursor: int | None = None) -> tuple:
+    """Every active corridor by id, whole or `limit` of them after `cursor`; or the one `from` and `to` name."""
     if from_currency:
         return CorridorResponse, {"corridor": catalog.corridor(f"{from_currency}_{to_currency}")}
-    return CorridorListResponse, catalog.corridors
+    return CorridorListResponse, *_listing(catalog, limit, cursor)
 
 
 @bp.route("/corridors/<corridor_id:corridor_id>", parameters=[_CORRIDOR_ID])
@@ -63,21 +65,29 @@ def corridor(catalog: Catalog, corridor_id: str) -> dict[str, CorridorFigures]:
 @bp.arguments(OptionalCorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
 @bp.cached
-@bp.response_either(ProviderGroupsResponse, ProvidersResponse)
-def providers(catalog: Catalog, **query) -> tuple:
-    """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped."""
+@bp.response_either(ProviderGroupsResponse, ProvidersResponse, headers=LINK_HEADER)
+def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = None, **query) -> tuple:
+    """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped, whole or by pages."""
     if "corridor" in query:
         return ProvidersResponse, catalog.quotes(**query)
-    return ProviderGroupsResponse, catalog.corridors
+    return ProviderGroupsResponse, *_listing(catalog, limit, cursor)
 
 
 @bp.route("/full")
-@bp.arguments(NoQuery(), location="query", as_kwargs=True)
+@bp.arguments(PageQuery(), location="query", as_kwargs=True)
 @bp.cached
-@bp.response(200, FullResponse)
-def full(catalog: Catalog) -> Catalog:
-    """Every active corridor with its key, compliance notes and ranked providers."""
-    return catalog
+@bp.response(200, FullResponse, headers=LINK_HEADER)
+def full(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
+    """Every active corridor with its key, compliance notes and ranked providers, whole or by pages."""
+    found = paging.page(catalog, limit, cursor)
+    listing = paging.Listing(found.items, paging.next_url(found, limit), catalog.dataset.as_of)
+    return listing, paging.links(found, limit)
+
+
+def _listing(catalog: Catalog, limit: int | None, cursor: int | None) -> tuple[paging.Listing, dict[str, str]]:
+    """A page of the active corridors with the URL of the next, and the page's Link header."""
+    found = paging.page(catalog, limit, cursor)
+    return paging.Listing(found.items, paging.next_url(found, limit)), paging.links(found, limit)
 
 
 @bp.route("/guide")

@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
 
 from corridor.service.errors import ApiError, shown
-from schemas.query import ServedContext
+from schemas.query import PAGE_PARAMETERS, ServedContext
 
 
 class QueryParser(FlaskParser):
@@ -36,7 +36,7 @@ class QueryParser(FlaskParser):
                     400, "invalid_parameter", f"Query parameter {shown(key)} is given more than once; give it once."
                 )
             given[key] = values[0]
-        needed = getattr(schema, "required_if_any", ()) if given else ()
+        needed = getattr(schema, "required_if_any", ()) if any(key not in PAGE_PARAMETERS for key in given) else ()
         for key, field in fields.items():
             if given.get(key) == "" or (key not in given and (field.required or key in needed)):
                 example = f", for example {key}={field.metadata['example']}" if "example" in field.metadata else ""

@@ -13,7 +13,6 @@ from corridor.domain.catalog import Catalog
 from corridor.domain.currencies import Currency
 from corridor.domain.history import Series
 from corridor.domain.rounding import round_significant
-from corridor.limits import weighted
 from schemas.query import HistoryQuery, NoQuery
 
 if TYPE_CHECKING:
@@ -50,8 +49,7 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
     @bp.route("/history")
     @bp.arguments(HistoryQuery(), location="query", as_kwargs=True)
     @bp.alt_response(404)
-    @weighted(range_weight)
-    @bp.cached
+    @bp.cached_weighing(range_weight)
     @bp.response(200, history_schema)
     @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE,
                      success=True)
@@ -74,8 +72,7 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
     @bp.arguments(HistoryQuery(exclude=("format",)), location="query", as_kwargs=True)
     @bp.alt_response(404)
     @bp.doc(responses=_CSV_ONLY)
-    @weighted(range_weight)
-    @bp.cached
+    @bp.cached_weighing(range_weight)
     def history_csv(
         catalog: Catalog,
         from_currency: str,

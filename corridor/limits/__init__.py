@@ -1,8 +1,9 @@
 """Rate limits: a budget per API key on Group A, per client address elsewhere (as each blueprint's policy declares),
 and per address and per email on the forms that check passwords; counted by corridor/limits/counts.py.
 
-A request costs one unit of its budget, a history range more, by the rates it can hold (`weighted`). Every limited
-answer says where its tightest budget stands in RateLimit-* headers; over budget, the answer is 429 with Retry-After.
+A request costs one unit of its budget, a history range more, by the rates it can hold (charged where the response
+cache answers it: corridor/api/caching.py). Every limited answer says where its tightest budget stands in RateLimit-*
+headers; over budget, the answer is 429 with Retry-After.
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from flask import Flask, current_app, g, request
 from limits import RateLimitItem, parse_many
@@ -167,22 +165,3 @@ def count_failed_sign_in(email: str) -> None:
     """A wrong password for an email: counted against the email's budget of failed sign-ins."""
     if current_app.extensions["corridor"].limits is not None:
         charge("email", email_identity(email))
-
-
-def weighted(weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Charge a view's request `weight(**query)` units in all, from its loaded query, before the view runs."""
-
-    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
-        @wraps(view)
-        def charged(**query: Any) -> Any:
-            if "rate_budget" in g:
-                budget, identity = g.rate_budget
-                whole = current_app.extensions["corridor"].limits.budgets[budget].amount
-                extra = min(weight(**query), whole) - 1  # a request dearer than the whole budget costs the budget
-                if extra > 0:
-                    charge(budget, identity, cost=extra)
-            return view(**query)
-
-        return charged
-
-    return decorate

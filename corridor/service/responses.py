@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import sys
 import threading
 from operator import attrgetter
@@ -13,6 +14,7 @@ from flask import Response
 # what a kept response costs besides its body, key and headers: its tuple, the bytes object and the
 # LRU's bookkeeping (measured with tracemalloc in tests/test_caching.py)
 ENTRY_OVERHEAD = 370
+GZIP_LEVEL = 6  # zlib's default: made once per answer, so a higher level would cost little, and gain 1–2 % at most
 
 
 class Kept(NamedTuple):
@@ -20,6 +22,16 @@ class Kept(NamedTuple):
 
     body: bytes
     headers: tuple[tuple[str, str], ...]
+    size: int
+
+
+class KeptUrl(NamedTuple):
+    """A URL as sent, pointing at the key of the answer kept for its loaded query (a key, not the answer: a dropped
+    answer is not held by its URLs); what its request was charged beyond one unit (a history range's weight), and
+    what keeping the pointer costs."""
+
+    key: str
+    extra: int
     size: int
 
 
@@ -37,12 +49,14 @@ class ResponseCache(LRUCache):
         # under it ever yields to another greenlet
         self._lock = threading.Lock()
 
-    def keep(self, key: str, response: Response) -> Kept:
-        """Keep `response`'s body, headers and a new strong ETag under `key`, unless it alone is over the limit."""
+    def keep(self, key: str, response: Response, url: str | None = None, extra: int = 0) -> Kept:
+        """Keep `response`'s body, headers and a new strong ETag under `key`, unless it alone is over the limit; and
+        point `url`, the URL as sent, at it (`keep_url`)."""
         response.add_etag()
         headers = [("Content-Type", response.content_type), ("ETag", response.headers["ETag"])]
-        if "Content-Disposition" in response.headers:
-            headers.append(("Content-Disposition", response.headers["Content-Disposition"]))
+        for name in ("Content-Disposition", "Link"):  # a file's name; a page's links
+            if name in response.headers:
+                headers.append((name, response.headers[name]))
         body = response.get_data()
         kept_headers = tuple(headers)
         size = len(body) + sys.getsizeof(key) + sys.getsizeof(kept_headers) + ENTRY_OVERHEAD
@@ -50,9 +64,37 @@ class ResponseCache(LRUCache):
             size += sys.getsizeof(header) + sys.getsizeof(header[1])
         kept = Kept(body, kept_headers, size)
         if kept.size <= self.maxsize:
+            pointer = url and KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
             with self._lock:
                 self[key] = kept
+                if pointer and pointer.size <= self.maxsize:  # as keep_url does; inline, as a first request's path
+                    self[url] = pointer                       # is kept short (python -m bench.call_path)
         return kept
+
+    def keep_url(self, url: str, key: str, extra: int) -> None:
+        """Point the URL as sent at the answer kept under `key`."""
+        pointer = KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
+        if pointer.size <= self.maxsize:
+            with self._lock:
+                self[url] = pointer
+
+    def gzipped(self, key: str, kept: Kept) -> Kept:
+        """`kept` compressed with gzip, made once and kept beside it under `gzip <key>`: its own strong ETag (the
+        plain one's, suffixed), as RFC 9110 asks of each encoding of a representation. An answer too big to keep is
+        returned as it is."""
+        found = self.get(f"gzip {key}")
+        if found is not None:
+            return found
+        if kept.size > self.maxsize:  # not kept, so it would be compressed anew for every request: sent as it is
+            return kept
+        body = gzip.compress(kept.body, compresslevel=GZIP_LEVEL, mtime=0)  # mtime 0: the same bytes every time
+        headers = tuple(("ETag", f'{value[:-1]}-gzip"') if name == "ETag" else (name, value)
+                        for name, value in kept.headers) + (("Content-Encoding", "gzip"),)
+        zipped = Kept(body, headers, len(body) + sum(sys.getsizeof(v) for _, v in headers) + 2 * ENTRY_OVERHEAD)
+        if zipped.size <= self.maxsize:
+            with self._lock:
+                self[f"gzip {key}"] = zipped
+        return zipped
 
     @property
     def size(self) -> int:

@@ -1,0 +1,48 @@
+"""Lists of corridors by pages (RFC 8288 links, as GitHub's API gives them): `limit` corridors after the `cursor` the
+previous page gave, a `Link` header to the first and the next page, and Group B's `next`."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from flask import request
+
+from corridor.domain.catalog import Catalog
+from corridor.domain.paging import Page, page_of
+from schemas.fields import cursor_for
+
+
+class Listing(NamedTuple):
+    """A page of corridors as Group B dumps it: the corridors, the next page's URL (None on the last page or a whole
+    list), and the data's date (for /full)."""
+
+    items: tuple
+    next: str | None
+    updated: Any = None
+
+
+def page(catalog: Catalog, limit: int | None, cursor: int | None) -> Page:
+    """The active corridors after `cursor`, at most `limit`; all of them without either."""
+    return page_of(catalog.corridors, cursor, limit)
+
+
+def next_url(page: Page, limit: int | None) -> str | None:
+    """The path and query of the page after `page`, relative to the service; None if none is left."""
+    if page.last_id is None or limit is None:
+        return None
+    return f"{_here()}?limit={limit}&cursor={cursor_for(page.last_id)}"
+
+
+def links(page: Page, limit: int | None) -> dict[str, str]:
+    """The `Link` header of a page (to the first, and to the next while more remain); none for a whole list."""
+    if limit is None:
+        return {}
+    found = [f'<{_here()}?limit={limit}>; rel="first"']
+    if (following := next_url(page, limit)) is not None:
+        found.append(f'<{following}>; rel="next"')
+    return {"Link": ", ".join(found)}
+
+
+def _here() -> str:
+    # relative to the service: a kept answer is served to every host name the service answers to
+    return f"{request.script_root}{request.path}"
