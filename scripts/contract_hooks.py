@@ -35,6 +35,13 @@ def _over_server_limits(case):
 
 
 @schemathesis.hook
+def filter_query(ctx, query):
+    """A query too long for gunicorn's request line goes nowhere (every phase and mode: the fuzzing phase's
+    schema-breaking cases are drawn here, before `filter_case` sees them)."""
+    return len(urlencode(query or {}, doseq=True)) <= _REQUEST_LINE - 64  # room for the longest path
+
+
+@schemathesis.hook
 def filter_case(ctx, case):
     """Keep a case unless its query gives some parameters without those they need, or it is too long for the
     server (every phase)."""
