@@ -31,8 +31,8 @@ bp = Blueprint("api", __name__, url_prefix="/api", policy=POLICY, tag="Group A",
 @bp.response(200, CorridorSummarySchema(many=True), headers=LINK_HEADER)
 def corridors(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
     """Active corridors by id, each with its best offer; whole, or `limit` of them after `cursor`."""
-    found = paging.page(catalog, limit, cursor)
-    return list(found.items), paging.links(found, limit)  # a list: flask-smorest reads a tuple as (body, headers)
+    page, headers = paging.listing(catalog, limit, cursor)
+    return list(page.items), headers  # a list: flask-smorest reads a tuple as (body, headers)
 
 
 @bp.route("/providers")

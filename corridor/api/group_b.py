@@ -48,7 +48,7 @@ def corridors(catalog: Catalog, from_currency: str | None = None, to_currency: s
     """Every active corridor by id, whole or `limit` of them after `cursor`; or the one `from` and `to` name."""
     if from_currency:
         return CorridorResponse, {"corridor": catalog.corridor(f"{from_currency}_{to_currency}")}
-    return CorridorListResponse, *_listing(catalog, limit, cursor)
+    return CorridorListResponse, *paging.listing(catalog, limit, cursor)
 
 
 @bp.route("/corridors/<corridor_id:corridor_id>", parameters=[_CORRIDOR_ID])
@@ -70,7 +70,7 @@ def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = N
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped, whole or by pages."""
     if "corridor" in query:
         return ProvidersResponse, catalog.quotes(**query)
-    return ProviderGroupsResponse, *_listing(catalog, limit, cursor)
+    return ProviderGroupsResponse, *paging.listing(catalog, limit, cursor)
 
 
 @bp.route("/full")
@@ -79,15 +79,7 @@ def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = N
 @bp.response(200, FullResponse, headers=LINK_HEADER)
 def full(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
     """Every active corridor with its key, compliance notes and ranked providers, whole or by pages."""
-    found = paging.page(catalog, limit, cursor)
-    listing = paging.Listing(found.items, paging.next_url(found, limit), catalog.dataset.as_of)
-    return listing, paging.links(found, limit)
-
-
-def _listing(catalog: Catalog, limit: int | None, cursor: int | None) -> tuple[paging.Listing, dict[str, str]]:
-    """A page of the active corridors with the URL of the next, and the page's Link header."""
-    found = paging.page(catalog, limit, cursor)
-    return paging.Listing(found.items, paging.next_url(found, limit)), paging.links(found, limit)
+    return paging.listing(catalog, limit, cursor)
 
 
 @bp.route("/guide")

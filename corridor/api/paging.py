@@ -14,16 +14,20 @@ from schemas.fields import cursor_for
 
 class Listing(NamedTuple):
     """A page of corridors as Group B dumps it: the corridors, the next page's URL (None on the last page or a whole
-    list), and the data's date (for /full)."""
+    list), and the data's date (which /full shows)."""
 
     items: tuple
     next: str | None
-    updated: Any = None
+    updated: Any
 
 
-def page(catalog: Catalog, limit: int | None, cursor: int | None) -> Page:
-    """The active corridors after `cursor`, at most `limit`; all of them without either."""
-    return page_of(catalog.corridors, cursor, limit)
+def listing(catalog: Catalog, limit: int | None, cursor: int | None) -> tuple[Listing, dict[str, str]]:
+    """The active corridors after `cursor`, at most `limit` (all of them without either), and the page's Link
+    header."""
+    page = page_of(catalog.corridors, cursor, limit)
+    if limit is None:  # a whole list, or the rest after a cursor: no links
+        return Listing(page.items, None, catalog.dataset.as_of), {}
+    return Listing(page.items, next_url(page, limit), catalog.dataset.as_of), links(page, limit)
 
 
 def next_url(page: Page, limit: int | None) -> str | None:
