@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 import click
 from flask import Flask
+from flask.logging import default_handler
 
 from corridor.accounts import register_accounts
 from corridor.api import register_api
@@ -17,9 +19,10 @@ from corridor.limits import register_limits
 from corridor.pages import register_pages
 from corridor.service import init_service, serving
 from corridor.serving.http import allow_any_origin, register_http
-from corridor.serving.logs import EscapeControl
+from corridor.serving.logs import EscapeControl, JsonFormatter
+from corridor.serving.metrics import register_metrics
 from corridor.serving.refresher import register_rates_refresh
-from corridor.settings import ConfigError, settings_from_env
+from corridor.settings import LOG_FORMATS, ConfigError, settings_from_env
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -34,6 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     init_database(app, check=serving())
     init_service(app)
     register_http(app)
+    register_metrics(app)
     register_limits(app)
     register_api(app)
     register_pages(app)
@@ -45,12 +49,22 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def configure_logging(app: Flask) -> None:
-    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped."""
+    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped; as JSON
+    objects with LOG_FORMAT=json."""
     level = app.config["LOG_LEVEL"]
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")
     app.logger.setLevel(level)
     app.logger.addFilter(EscapeControl())
+    log_format = app.config["LOG_FORMAT"]
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT {log_format!r} is not one of {', '.join(LOG_FORMATS)}.")
+    if log_format == "json":  # the app's lines on stderr as JSON, under gunicorn (which writes its own so) or not
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        app.logger.removeHandler(default_handler)
+        app.logger.addHandler(handler)
+        app.logger.propagate = False
 
 
 def refuse_debugger(app: Flask) -> None:

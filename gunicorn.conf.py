@@ -6,6 +6,8 @@ The figures behind each choice are in docs/OPERATIONS.md and docs/PERFORMANCE.md
 import multiprocessing
 import os
 
+from corridor.serving.logs import gunicorn_log_config
+from corridor.serving.multiprocess import prepare_multiprocess_directory
 from corridor.settings import WORKER_CONNECTIONS
 
 
@@ -20,6 +22,9 @@ def _int_env(name: str, default: int) -> int:
 # gevent workers patch `select`: its C wait would then stop every greenlet of a worker during a
 # query, while poll(), looked up at each call, is gevent's once patched
 os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_poll")
+# with metrics on, every process writes its counts into one folder, which prometheus_client must know of before it is
+# first imported, as the app is loaded; emptied now, so that a previous run's counts are not added in
+prepare_multiprocess_directory()
 
 bind = f"0.0.0.0:{_int_env('PORT', 8000)}"
 # gevent: a slow or idle client costs a greenlet, not a worker (sync and gthread workers stall
@@ -47,6 +52,8 @@ errorlog = "-"
 # time, request id, method, path, protocol, status, bytes, duration, client: no query string and no
 # credentials, where a misplaced key could be
 access_log_format = '%(t)s rid=%({x-request-id}o)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms %(h)s'
+# LOG_FORMAT=json: every line of gunicorn's and the app's one JSON object (corridor/serving/logs.py)
+logconfig_dict = gunicorn_log_config(os.environ.get("LOG_FORMAT", "text"))
 # the master loads the app, and so reads, checks and prices the data, once: workers fork with it,
 # share its memory, and boot at once, whenever they (re)start
 preload_app = True
@@ -80,10 +87,24 @@ def post_fork(server, worker):
 
 
 def when_ready(server):
-    """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
+    """Start this instance's rates refresher, its drain on TERM and the metrics' port (METRICS_PORT)."""
     from corridor.serving import hooks
 
     hooks.when_ready(server)
+
+
+def post_worker_init(worker):
+    """A worker serves on through its instance's drain (docs/OPERATIONS.md#stopping-an-instance-drain-on-term)."""
+    from corridor.serving import hooks
+
+    hooks.post_worker_init(worker)
+
+
+def child_exit(server, worker):
+    """prometheus_client's multiprocess mode: forget a worker gone."""
+    from corridor.serving import hooks
+
+    hooks.child_exit(server, worker)
 
 
 def on_reload(server):

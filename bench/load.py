@@ -61,8 +61,11 @@ def serving(app: str, env: dict[str, str], *flags: str):
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
          "--access-logfile", "/dev/null", *flags, app],
         # the feeds off: the figures measured are the data file's, and no run reaches the internet; rate limits
-        # off unless a run measures them, as wrk sends thousands of requests a second from one address
-        cwd=ROOT, env={**os.environ, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "RATE_LIMITS": "off", **env},
+        # off unless a run measures them, as wrk sends thousands of requests a second from one address; no drain on
+        # the TERM that stops it
+        cwd=ROOT,
+        env={**os.environ, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "RATE_LIMITS": "off", "DRAIN_SECONDS": "0",
+             **env},
         stdout=log,
         stderr=subprocess.STDOUT,
     )

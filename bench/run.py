@@ -3,9 +3,9 @@
 Starts the service and the floor (bench/baseline.py: the service's exact bytes from a dict) under
 gunicorn with the same config on loopback, drives each URL with wrk alternately (service, floor,
 service, floor…), and prints requests/s, the ratio, p50/p99 latency and errors; then the shipped
-worker configuration against plain sync workers, what rate limits cost per CPU-second, the targets
-a keyed client's share beside a flood (bench/fair_share.py), the targets met or missed, and each handler's time
-in-process.
+worker configuration against plain sync workers, what counting requests for /metrics costs, what
+rate limits cost per CPU-second, a keyed client's share beside a flood (bench/fair_share.py), the
+targets met or missed, and each handler's time in-process.
 Usage: python -m bench.run [--duration S] [--rounds N] [--connections N]
 """
 
@@ -26,6 +26,8 @@ from bench.load import gunicorn, service_and_floor, wrk
 from bench.urls import ONE_OFFS, UNCACHED, URLS
 
 REPEATED_TARGET, ONE_OFF_TARGET, P99_TARGET_MS = 0.7, 0.4, 50.0
+# what counting every request for /metrics may cost a repeated URL, on two of them, one of each group
+METRICS_TARGET, METRICS_URLS = 0.95, ["/api/corridors", "/api/poc/corridors?from=USD&to=MXN"]
 ACCOUNT_KEY_TARGET, ACCOUNT_KEY_URL = 0.8, "/api/corridors"
 
 
@@ -73,6 +75,15 @@ def worker_models(key: str, args: argparse.Namespace) -> list[dict]:
         return side_by_side(shipped, sync, key, args, ["/api/poc/corridors/1", "/api/poc/full"])
 
 
+def metrics_cost(key: str, args: argparse.Namespace) -> list[dict]:
+    """The service with metrics on (METRICS_TOKEN: every request counted and timed) against the same with them off."""
+    counted = {"API_KEYS": key, "METRICS_TOKEN": secrets.token_urlsafe(24)}
+    with gunicorn("wsgi:app", counted) as on, gunicorn("wsgi:app", {"API_KEYS": key}) as off:
+        for base in (on, off):
+            wrk(base + METRICS_URLS[0], key, 1, args.connections)
+        return side_by_side(on, off, key, args, METRICS_URLS)
+
+
 def print_table(rows: list[dict], first: str, second: str) -> None:
     print(f"| endpoint | {first} req/s | {second} req/s | ratio | p50 ms | p99 ms | p99 worst ms | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -85,7 +96,7 @@ def print_table(rows: list[dict], first: str, second: str) -> None:
         )
 
 
-def print_targets(rows: list[dict], workers: list[dict], keys: list[dict]) -> None:
+def print_targets(rows: list[dict], workers: list[dict], keys: list[dict], metrics: list[dict]) -> None:
     """Each target, met or missed, to three decimals: a 0.85 in the table may be 0.846."""
     verdict = {True: "met", False: "**missed**"}
     repeated = [row for row in rows if row["url"] not in UNCACHED]
@@ -120,6 +131,11 @@ def print_targets(rows: list[dict], workers: list[dict], keys: list[dict]) -> No
             f"| account key on `{row['url']}` ≥ {ACCOUNT_KEY_TARGET} × an operator key | "
             f"{verdict[row['ratio'] >= ACCOUNT_KEY_TARGET]}: {row['ratio']:.3f} |"
         )
+    for row in metrics:
+        print(
+            f"| metrics on, `{row['url']}` ≥ {METRICS_TARGET} × metrics off | "
+            f"{verdict[row['ratio'] >= METRICS_TARGET]}: {row['ratio']:.3f} |"
+        )
 
 
 def main() -> None:
@@ -146,6 +162,7 @@ def main() -> None:
             else side_by_side(service, service, account_key(service), args, [ACCOUNT_KEY_URL], second_key=key)
         )
     workers = [] if args.only else worker_models(key, args)
+    metrics = [] if args.only else metrics_cost(key, args)
     limits = [] if args.only else rate_limits.measure(args)
     shared = None if args.only else fair_share.measure(args)
     print("Medians over the rounds (service / floor); ratio: median of the rounds' service ÷ floor.\n")
@@ -156,10 +173,12 @@ def main() -> None:
     print_table(workers, "gunicorn.conf.py", "sync")
     print("\nA key made in an account against an operator key (API_KEYS), same server:\n")
     print_table(keys, "account key", "operator key")
+    print("\nMetrics on (METRICS_TOKEN: every request counted and timed) against off:\n")
+    print_table(metrics, "metrics on", "metrics off")
     print("\nRate limits off, counted in memory and in Redis (bench/rate_limits.py), per CPU-second of the workers:\n")
     rate_limits.print_rows(limits)
     print(f"\nThe targets, on this run's {args.rounds} round(s) of {args.duration} s per side:")
-    print_targets(rows, workers, keys)
+    print_targets(rows, workers, keys, metrics)
     rate_limits.print_targets(limits)
     fair_share.print_targets(shared)
     print(f"\n| in-process handler (median of {args.iterations}) | service µs | bare Flask µs |")

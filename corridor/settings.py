@@ -12,7 +12,8 @@ import click
 DEFAULT_SEED = (Path(__file__).parent / "data" / "seed_data.json").resolve()
 # name: (default, lowest, highest) of each whole-number setting
 WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (8, 1, 1024), "CACHE_MB": (32, 0, 4096),
-                 "RATES_REFRESH_MINUTES": (60, 0, 7 * 24 * 60)}
+                 "RATES_REFRESH_MINUTES": (60, 0, 7 * 24 * 60), "DRAIN_SECONDS": (10, 0, 600)}
+LOG_FORMATS = ("text", "json")
 # requests one gunicorn worker serves at once (gunicorn.conf.py); a pool each of them may need is sized by it
 WORKER_CONNECTIONS = 1000
 ECB_DAILY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
@@ -37,6 +38,9 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
         "DATABASE_URL": environ.get("DATABASE_URL") or "sqlite:///corridor.sqlite3",
         "SECRET_KEY": environ.get("SECRET_KEY", ""),  # empty: the instance folder's secret_key file, made once
         "LOG_LEVEL": environ.get("LOG_LEVEL", "info").upper(),
+        "LOG_FORMAT": environ.get("LOG_FORMAT", "text").strip().lower(),  # or json: one object per line
+        "METRICS_TOKEN": environ.get("METRICS_TOKEN", ""),  # /metrics to a scraper that sends it as a bearer token
+        "METRICS_PORT": environ.get("METRICS_PORT", ""),  # [host:]port: /metrics there, served by gunicorn's master
         # `off` or empty turns a feed off
         "ECB_RATES_URL": environ.get("ECB_RATES_URL", ECB_DAILY_URL),
         "FRANKFURTER_URL": environ.get("FRANKFURTER_URL", FRANKFURTER_V2_URL),

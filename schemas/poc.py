@@ -17,10 +17,13 @@ def _meta(description, example=None, **more):
     return {"metadata": {**metadata, **more}}
 
 
+OK_MEANING = "true when the request succeeded, false on an error."
+
+
 class OkSchema(Schema):
     """The envelope's flag; listed last among a response's bases so that it dumps first."""
 
-    ok = fields.Constant(True, **_meta("true when the request succeeded, false on an error.", True, type="boolean"))
+    ok = fields.Constant(True, **_meta(OK_MEANING, True, type="boolean"))
 
 
 class CountSchema(Schema):
@@ -308,8 +311,10 @@ class FeedHealthSchema(Schema):
     )
 
 
-class HealthResponse(OkSchema):
-    status = fields.String(**_meta("Always ok when the service answers.", "ok"))
+class HealthResponse(Schema):
+    ok = fields.Boolean(**_meta(OK_MEANING, True))  # false with a 503 while the instance drains
+    status = fields.String(**_meta("ok; draining (with 503) once the instance has been told to stop: it serves every "
+                                   "other request until it does.", "ok"))
     version = fields.String(**_meta("Service version.", "1.0.0"))
     dataAsOf = fields.Date(attribute="data_as_of", **_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
     corridors = fields.Integer(**_meta("Number of active corridors served.", 19))

@@ -69,12 +69,17 @@ _SERVICE_SETTINGS = {
     "RATE_LIMIT_PUBLIC",
     "RATE_LIMIT_LOGIN",
     "RATE_LIMIT_STORAGE",
+    "DRAIN_SECONDS",
+    "LOG_FORMAT",
+    "METRICS_TOKEN",
+    "METRICS_PORT",
+    "PROMETHEUS_MULTIPROC_DIR",
 }
 
 
 def gunicorn_env(**changes):
-    """The test process's environment without the service's or gunicorn's settings, in UTC, feeds and rate limits
-    off, plus `changes`."""
+    """The test process's environment without the service's or gunicorn's settings, in UTC, feeds, rate limits and
+    the drain on TERM off (tests stop servers often), plus `changes`."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_SETTINGS}
     env.update(
         {
@@ -83,6 +88,7 @@ def gunicorn_env(**changes):
             "FRANKFURTER_URL": "off",
             "SECRET_KEY": SECRET_KEY,
             "RATE_LIMITS": "off",
+            "DRAIN_SECONDS": "0",
             **changes,
         }
     )  # no test reaches the internet  # the access line's time is local; the tests read +0000

@@ -2,6 +2,7 @@
 
 import base64
 import datetime
+import json
 import logging
 import re
 import runpy
@@ -14,7 +15,8 @@ from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from harness import ROOT, curl, requires
 
-from corridor.serving.logs import RedactClientText, redact_text
+from corridor.serving.http import request_id
+from corridor.serving.logs import JsonFormatter, RedactClientText, gunicorn_log_config, redact_text
 
 KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # what `curl -u KEY:` sends
 
@@ -184,3 +186,43 @@ def test_the_app_s_own_lines_escape_what_a_client_sent(app, caplog):
     with caplog.at_level(logging.ERROR, logger=app.logger.name):
         app.logger.error("Unhandled error on %s %s", "GET", "/api/x\nFORGED line\x1b[2K\u2028")
     assert caplog.records[-1].getMessage() == r"Unhandled error on GET /api/x\x0aFORGED line\x1b[2K\u2028"
+
+
+def test_a_json_line_logged_during_a_request_names_its_id_method_and_route_on_one_line(app):
+    with app.test_request_context("/api/poc/corridors/7", headers={"X-Request-ID": "trace-7"}):
+        record = logging.LogRecord("app", logging.ERROR, __file__, 1, "Refresh failed: %s", ("boom\nforged",), None)
+        line = JsonFormatter().format(record)
+    assert "\n" not in line
+    entry = json.loads(line)
+    assert datetime.datetime.fromisoformat(entry.pop("time")).utcoffset() == datetime.timedelta(0)
+    assert entry == {"level": "error", "logger": "app", "message": "Refresh failed: boom\nforged",
+                     "request_id": "trace-7", "method": "GET", "route": "/api/poc/corridors/{corridor_id}"}
+
+
+def test_a_request_id_made_up_for_a_log_line_is_the_one_the_response_carries(app):
+    with app.test_request_context("/api/poc/health"):
+        made = json.loads(JsonFormatter().format(logging.LogRecord("app", logging.INFO, __file__, 1, "x", (), None)))
+        response = app.process_response(app.response_class("{}"))
+        assert made["request_id"] == request_id() == response.headers["X-Request-ID"]
+
+
+def test_a_json_access_line_has_the_requests_fields_and_no_query_or_credentials():
+    config = Config()
+    config.set("accesslog", "-")
+    environ = _environ("/api/providers", f"corridor=USD_MXN&api_key={RAW_KEY}", f"Bearer {RAW_KEY}")
+    environ["corridor.route"] = "/api/providers"
+    atoms = Logger(config).atoms(SimpleNamespace(status="200 OK", sent=512, headers=[("X-Request-ID", "rid-1")],
+                                                 response_length=512), SimpleNamespace(headers=[]), environ,
+                                 datetime.timedelta(milliseconds=3, microseconds=250))
+    record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%(s)s", (), None)
+    record.args = atoms
+    entry = json.loads(JsonFormatter().format(record))
+    del entry["time"]
+    assert entry == {"level": "info", "logger": "gunicorn.access", "message": "request", "request_id": "rid-1",
+                     "method": "GET", "route": "/api/providers", "path": "/api/providers", "status": 200,
+                     "bytes": 512, "duration_ms": 3.25, "client": "127.0.0.1"}
+
+
+def test_text_logs_leave_gunicorns_configuration_as_it_is():
+    assert gunicorn_log_config("text") == {}
+    assert gunicorn_log_config(" JSON ")["formatters"]["json"]["()"] == "corridor.serving.logs.JsonFormatter"

@@ -72,11 +72,16 @@ class AccountKeys:
                 self._unknown.pop(digest, None)
 
     def _look_up(self, digest: str) -> KeyRecord | None:
+        metrics = current_app.extensions["corridor"].metrics
         if self._clock() < self._down_until:
+            if metrics is not None:
+                metrics.key_error.inc()
             raise unavailable()
         try:
             record = find_key(digest)
         except SQLAlchemyError as err:
+            if metrics is not None:
+                metrics.key_error.inc()
             self._down_until = self._clock() + DOWN_SECONDS
             reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
             current_app.logger.error("The accounts database failed (%s); account keys answer 503 for %.0f s.",

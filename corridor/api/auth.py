@@ -37,6 +37,8 @@ def require_api_key() -> None:
     if digest is not None and not operator:
         # asks the accounts database only once the address has paid for the look-up; 503 if it cannot be asked
         record = service.account_keys.live(token, digest, before_asking=limit_key_lookup)
+        if service.metrics is not None:
+            (service.metrics.key_miss if record is None else service.metrics.key_hit).inc()
     if not operator and record is None:
         limit_refused_key()  # 429 instead once the address has spent its budget
         raise ApiError(401, "invalid_api_key",

@@ -36,16 +36,19 @@ def cached(view: Callable[..., Response], cache_control: str,
     @SmorestBlueprint.doc(responses={304: NOT_MODIFIED})
     @wraps(view)
     def respond(**query: Any) -> Response:
-        data = current_app.extensions["corridor"].data  # once: a refresh swaps it whole
+        service = current_app.extensions["corridor"]
+        data = service.data  # once: a refresh swaps it whole
         key = f"{request.endpoint}{sorted(query.items())}"
         extra = 0  # charged beyond the unit its budget's hook charged
         if weight is not None and "rate_budget" in g:
             budget, identity = g.rate_budget
             # a request dearer than the whole budget costs the budget
-            extra = min(weight(**query), current_app.extensions["corridor"].limits.budgets[budget].amount) - 1
+            extra = min(weight(**query), service.limits.budgets[budget].amount) - 1
             if extra > 0:
                 charge(budget, identity, cost=extra)
         kept = data.responses.get(key)
+        if service.metrics is not None:
+            (service.metrics.cache_miss if kept is None else service.metrics.cache_hit).inc()
         if kept is None:
             kept = data.responses.keep(key, view(data.catalog, **query), g.url_key, extra)
         else:  # another spelling of a kept query
@@ -61,7 +64,8 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     range's weight). Compressed if the client accepts gzip and it is over GZIP_MIN_BYTES; with its validators and
     Cache-Control, or the 304 or 412 the request's conditions ask for."""
     environ = request.environ
-    data = current_app.extensions["corridor"].data
+    service = current_app.extensions["corridor"]
+    data = service.data
     if kept is None:
         # the URL as sent is its key in the cache, beside the loaded queries' keys
         g.url_key = f"url {environ.get('PATH_INFO', '')}?{environ.get('QUERY_STRING', '')}"
@@ -72,6 +76,8 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
         if found.extra > 0 and "rate_budget" in g:  # as its first request was charged
             charge(*g.rate_budget, cost=found.extra)
         key = found.key
+        if service.metrics is not None:
+            service.metrics.cache_hit.inc()
     compressible = len(kept.body) >= GZIP_MIN_BYTES
     if compressible and "HTTP_ACCEPT_ENCODING" in environ and request.accept_encodings["gzip"]:
         kept = data.responses.gzipped(key, kept)

@@ -97,13 +97,17 @@ def guide(catalog: Catalog) -> list[dict]:
 @bp.arguments(NoQuery(), location="query", as_kwargs=True)
 @bp.response(200, HealthResponse, headers={"Cache-Control": {"schema": {"type": "string", "enum": [NO_STORE]},
                                                               "required": True}})
+@bp.alt_response(503, schema=HealthResponse, description="The instance is draining before it stops: take it out "
+                  "of rotation; it still serves every other request until it stops.")
 @exempt  # probes must always get through
-def health() -> tuple[dict, dict]:
-    """Liveness and data facts; never cached."""
+def health() -> tuple[dict, int, dict]:
+    """Liveness, readiness and data facts; never cached."""
     service = current_app.extensions["corridor"]
     catalog = service.data.catalog
+    draining = service.drain is not None and service.drain.draining
     return {
-        "status": "ok",
+        "ok": not draining,
+        "status": "draining" if draining else "ok",
         "version": __version__,
         "data_as_of": catalog.dataset.as_of,
         "corridors": len(catalog.corridors),
@@ -111,7 +115,7 @@ def health() -> tuple[dict, dict]:
         "history_start": catalog.history.first,
         "history_end": catalog.history.last,
         "rates": service.feed_report(),
-    }, {"Cache-Control": NO_STORE}
+    }, 503 if draining else 200, {"Cache-Control": NO_STORE}
 
 
 register_shared_views(bp, currencies_schema=CurrenciesResponse, benchmark_schema=BenchmarkResponse,

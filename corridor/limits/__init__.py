@@ -115,7 +115,10 @@ def refuse_if_spent(budget: str, identity: str) -> None:
 
 
 def too_many(limits: RateLimits, budget: str, count: Count) -> ApiError:
-    """The 429 of a spent budget."""
+    """The 429 of a spent budget, counted in the metrics."""
+    metrics = current_app.extensions["corridor"].metrics
+    if metrics is not None:
+        metrics.refusals.labels(budget).inc()
     return ApiError(429, "rate_limited", f"Too many requests: {describe(limits.budgets[budget])} for "
                                          f"{BUDGETS[budget][2]}. Try again in {count.reset} seconds.",
                     {"Retry-After": str(count.reset)})

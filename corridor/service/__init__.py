@@ -22,6 +22,8 @@ from corridor.service.versions import DataVersion, load_data
 if TYPE_CHECKING:
     from corridor.accounts.keys import AccountKeys
     from corridor.limits.counts import RateLimits
+    from corridor.service.metrics import Metrics
+    from corridor.serving.drain import Drain
     from corridor.serving.rates_process import RatesProcess
 
 
@@ -38,6 +40,9 @@ class Service:
     account_keys: AccountKeys | None = None  # what this process learnt of account keys, once accounts are registered
     rates_report: str | None = None  # under gunicorn, where the rates refresher writes each feed's last try
     rates_process: RatesProcess | None = None  # under gunicorn, in the master: the rates refresher
+    metrics: Metrics | None = None  # None: metrics are off (neither METRICS_TOKEN nor METRICS_PORT)
+    metrics_token: bytes | None = None  # METRICS_TOKEN's digest: /metrics is served to it
+    drain: Drain | None = None  # under gunicorn with DRAIN_SECONDS: whether the instance is draining
 
     def declare(self, blueprint: Blueprint, policy: Policy) -> None:
         """Record what `blueprint` needs of every request."""

@@ -15,7 +15,8 @@ class Policy:
     """One blueprint's needs."""
 
     bearer_key: bool = False  # `Authorization: Bearer <a live key>`, checked before anything else
-    budget: str = "public"  # whose rate-limit budget counts a request: "api", its key's; "public", its address's
+    # whose rate-limit budget counts a request: "api", its key's; "public", its address's; None, nobody's
+    budget: str | None = "public"
     cache_control: str | None = None  # kept answers carry it (and an ETag); None: nothing is kept
     cors: bool = False  # scripts of any origin may read the answers
     error_page: str | None = None  # a template: errors are answered as pages rather than problem details

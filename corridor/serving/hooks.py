@@ -6,9 +6,13 @@ from typing import Any
 
 from flask import Flask
 
+from corridor.serving.drain import Drain
 from corridor.serving.logs import EscapeControl, RedactClientText
+from corridor.serving.metrics import metrics_address, serve_metrics_port
+from corridor.serving.multiprocess import forget_process, remove_own_directory
 from corridor.serving.rates_process import RatesProcess
 from corridor.serving.refresher import Refresher
+from corridor.settings import whole_number
 
 
 def _ours(server: Any) -> Flask | None:
@@ -25,7 +29,8 @@ def on_starting(server: Any) -> None:
 
 
 def when_ready(server: Any) -> None:
-    """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
+    """Before the first workers fork: start this instance's rates refresher (serving begins on the data file while it
+    asks the feeds), the drain a TERM starts, and the metrics' own port."""
     app = _ours(server)
     if app is None:
         return
@@ -33,6 +38,27 @@ def when_ready(server: Any) -> None:
     service.rates_process = RatesProcess(app)
     service.rates_report = service.rates_process.report  # before any worker forks: health reads each feed's try
     service.rates_process.start()
+    seconds = whole_number(app.config, "DRAIN_SECONDS")
+    if seconds:
+        service.drain = Drain(seconds)
+        service.drain.watch_master(server.log)
+    address = metrics_address(app.config)
+    if address is not None:
+        serve_metrics_port(service, address)
+        server.log.info("Serving the metrics at http://%s:%d/metrics", *address)
+
+
+def post_worker_init(worker: Any) -> None:
+    """A worker that gets a TERM while its instance drains serves on until the drain is over."""
+    app = _ours(worker)
+    drain = app and app.extensions["corridor"].drain
+    if drain is not None:
+        drain.watch_worker()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker has exited: the metrics forget what only a live process holds (its counts stay)."""
+    forget_process(worker.pid)
 
 
 def on_reload(server: Any) -> None:
@@ -60,8 +86,9 @@ def on_reload(server: Any) -> None:
 
 
 def on_exit(server: Any) -> None:
-    """Stop the rates refresher with the master."""
+    """Stop the rates refresher with the master, and remove the metrics' folder if the master made it."""
     app = _ours(server)
     process = app and app.extensions["corridor"].rates_process
     if process is not None:
         process.stop()
+    remove_own_directory()

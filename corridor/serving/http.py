@@ -15,6 +15,8 @@ from corridor.settings import whole_number
 
 HSTS = "max-age=31536000"
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+_RULE_VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>:]+)>")
+ROUTE = "corridor.route"  # the environ's key for the route a request matched, once the app has answered
 
 # Group B and the document are public; Group A's key belongs on a server, so browsers get no CORS
 # there (docs/API.md). Authorization is allowed (and ignored) so that a page's fetch wrapper that
@@ -59,6 +61,20 @@ def allow_any_origin(app: Flask) -> None:
     CORS(app, resources=public)  # flask-cors matches each as a regular expression from the path's start
 
 
+def route_template(rule: str) -> str:
+    """A route as the API document writes it: `/api/poc/corridors/{corridor_id}`, not Werkzeug's `<…:corridor_id>`."""
+    return _RULE_VARIABLE.sub(r"{\1}", rule)
+
+
+def request_id() -> str:
+    """This request's id, the same wherever it is asked for: the client's X-Request-ID if it is a plain token of up to
+    128 characters, else one made for it."""
+    if "request_id" not in g:
+        given = request.headers.get("X-Request-ID")
+        g.request_id = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
+    return g.request_id
+
+
 def add_common_headers(response: Response) -> Response:
     """The request id, nosniff, HSTS over HTTPS (as the trusted proxies saw it), no framing of a page, where the
     request's rate-limit budget stands; OPTIONS as 204 No Content."""
@@ -66,9 +82,15 @@ def add_common_headers(response: Response) -> Response:
         response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
         response.headers["Allow"] = ", ".join(sorted(response.allow))
         del response.headers["Content-Type"]
-    given = request.headers.get("X-Request-ID")
+    rid = g.get("request_id")  # request_id(), inline: every request runs this
+    if rid is None:
+        given = request.headers.get("X-Request-ID")
+        rid = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
     headers = response.headers
-    headers.add("X-Request-ID", given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16))
+    headers.add("X-Request-ID", rid)
+    # for the metrics and the JSON access log: the route's template, never the path a client chose
+    rule = request.url_rule
+    request.environ[ROUTE] = rule.rule if rule is not None else None
     headers.add("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":  # every page's CSP says frame-ancestors 'none'; this, for older browsers
         headers.add("X-Frame-Options", "DENY")

@@ -105,8 +105,9 @@ class RatesProcess:
             except ChildProcessError:
                 pass  # gunicorn's own reaping took it first: gone all the same
             self.gone.set()
-            if self.stopping.is_set():
-                return
+            drain = self.app.extensions["corridor"].drain
+            if self.stopping.is_set() or (drain is not None and drain.draining):
+                return  # a platform that stops an instance signals every process of it, this one too
             due = self.restarted + RESTART_AFTER_S - time.monotonic()
             if self.stopping.wait(max(0.0, due)):
                 return

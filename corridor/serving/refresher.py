@@ -52,6 +52,11 @@ class Refresher:
         """Ask both feeds once (`now`: the time to record, the clock's by default)."""
         now = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.live = refresh_live(self.live, self.sources.dataset, set(self.sources.history.currencies), now, self.log)
+        metrics = self.app.extensions["corridor"].metrics
+        if metrics is not None:
+            for feed in self.live.report(self.sources.dataset):
+                if feed["status"] != "off":
+                    metrics.fetches.labels(feed["source"], feed["status"]).inc()
 
     def serve(self) -> None:
         """Serve the keys, the data and the rates as last read in this process; if they cannot be priced, say why and

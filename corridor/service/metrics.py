@@ -1,0 +1,96 @@
+"""What the service counts for its operator, in Prometheus' terms: made once per app when metrics are on
+(METRICS_TOKEN or METRICS_PORT), read by whatever serves /metrics (corridor/serving/metrics.py).
+
+Under gunicorn each process writes its counts to its own files in PROMETHEUS_MULTIPROC_DIR (prometheus_client's
+multiprocess mode, chosen when the library is first imported); a scrape adds them up over every process of the
+instance, those of workers that have since exited included, so that no counter goes backwards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily, Metric
+
+# seconds: the service's answers take from well under a millisecond (a kept one) to a few hundred (a large list)
+DURATION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"})
+UNMATCHED = "unmatched"  # the route of a request no route matched: never its path, which the client chose
+
+
+class Metrics:
+    """One app's counters and histograms."""
+
+    def __init__(self, data: Callable[[], Any], template: Callable[[str], str] = str) -> None:
+        """`data` gives the data version served, read at each scrape; `template` writes a route as its label."""
+        self.template = template
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.state = StateCollector(data)
+        self.registry.register(self.state)
+        labels = ("method", "route", "status")
+        self.requests = Counter("http_requests", "HTTP requests answered, by method, route template and status.",
+                                labels, registry=self.registry)
+        self.durations = Histogram("http_request_duration_seconds",
+                                   "Time from a request reaching the app to its response, by method, route template "
+                                   "and status.", labels, buckets=DURATION_BUCKETS, registry=self.registry)
+        cache = Counter("corridor_response_cache_lookups", "Answers looked for in the response cache: hit when a kept "
+                        "answer was sent, miss when it had to be made.", ("result",), registry=self.registry)
+        self.cache_hit, self.cache_miss = cache.labels("hit"), cache.labels("miss")
+        self.refusals = Counter("corridor_rate_limit_refusals", "Requests refused with 429, by the budget spent.",
+                                ("budget",), registry=self.registry)
+        keys = Counter("corridor_account_key_checks", "Group A keys that are not the operator's, checked: hit (a live "
+                       "account key), miss (no live key) or error (the accounts database failed: 503).", ("result",),
+                       registry=self.registry)
+        self.key_hit, self.key_miss, self.key_error = keys.labels("hit"), keys.labels("miss"), keys.labels("error")
+        self.fetches = Counter("corridor_feed_fetches", "Tries of each rates feed, by what the try gave (ok, held, "
+                               "failing).", ("feed", "outcome"), registry=self.registry)
+        # every child by its labels, made once: a request looks its two up in one dictionary
+        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
+    def request(self, method: str, route: str | None, status: str, seconds: float) -> None:
+        """Count one answered request."""
+        key = (method if method in METHODS else "other", route or UNMATCHED, status)
+        children = self._children.get(key)
+        if children is None:
+            labels = (key[0], self.template(key[1]), status)
+            children = self._children[key] = (self.requests.labels(*labels), self.durations.labels(*labels))
+        children[0].inc()
+        children[1].observe(seconds)
+
+
+class StateCollector:
+    """Gauges read at each scrape from what the scraping process serves: the age of the rates in force from each
+    feed, and the survey's latest period. `data` gives the data version served."""
+
+    def __init__(self, data: Callable[[], Any], clock: Callable[[], float] = time.time) -> None:
+        self.data, self.clock = data, clock
+
+    def describe(self) -> list[Metric]:
+        """Nothing ahead of a scrape: there may be no data yet when the registry is made (a `flask` command)."""
+        return []
+
+    def collect(self) -> Iterator[Metric]:
+        data = self.data()
+        now = self.clock()
+        age = GaugeMetricFamily("corridor_rates_age_seconds", "Seconds since the start (00:00 UTC) of the day of the "
+                                "rates in force from each feed; a feed that never gave rates: of the data file's.",
+                                labels=("feed",))
+        for feed in data.live.report(data.sources.dataset):
+            day = feed["date"] or data.catalog.dataset.as_of
+            age.add_metric((feed["source"],), now - _midnight(day))
+        yield age
+        survey = data.sources.survey
+        if survey is not None and survey.latest:
+            info = InfoMetricFamily("corridor_survey", "The World Bank survey import served, and its latest period.")
+            info.add_metric((), {"import": str(survey.version), "period": max(o.period for o in survey.latest)})
+            yield info
+
+
+def _midnight(day: dt.date | str) -> float:
+    if isinstance(day, str):
+        day = dt.date.fromisoformat(day)
+    return dt.datetime.combine(day, dt.time(), dt.UTC).timestamp()

@@ -1,0 +1,120 @@
+"""Prometheus metrics for the operator: counted around every request when METRICS_TOKEN or METRICS_PORT is set, and
+served in Prometheus' text format, added up over every process of the instance, either at /metrics to a scraper that
+sends `Authorization: Bearer <METRICS_TOKEN>` or on METRICS_PORT, which gunicorn's master serves
+(docs/OPERATIONS.md#metrics)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import time
+from collections.abc import Callable, Iterable, MutableMapping
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from corridor.service import Service
+from corridor.service.errors import ApiError
+from corridor.service.policy import Policy
+from corridor.serving.http import ROUTE, route_template
+from corridor.serving.multiprocess import MULTIPROC_DIR
+from corridor.settings import ConfigError
+
+SHORTEST_TOKEN = 16
+DEFAULT_METRICS_HOST = "127.0.0.1"
+
+bp = Blueprint("metrics", __name__)
+POLICY = Policy(budget=None)  # a scraper is never refused for a budget: it is the operator's own
+
+
+def register_metrics(app: Flask) -> None:
+    """Count every request when metrics are on, and serve /metrics when METRICS_TOKEN is set; check both settings."""
+    token = str(app.config["METRICS_TOKEN"]).strip()
+    if token and len(token) < SHORTEST_TOKEN:
+        raise ConfigError(f"METRICS_TOKEN must be at least {SHORTEST_TOKEN} characters; make one with "
+                          "`flask --app app keys generate`.")
+    port = metrics_address(app.config)
+    if not token and port is None:
+        return  # /metrics is an unknown path, and nothing is counted
+    from corridor.service.metrics import Metrics  # metrics off: prometheus_client is never imported
+
+    service: Service = app.extensions["corridor"]
+    service.metrics = Metrics(lambda: service.data, route_template)
+    service.metrics_token = hashlib.sha256(token.encode()).digest() if token else None
+    app.wsgi_app = RequestMetrics(app.wsgi_app, service.metrics.request)  # type: ignore[method-assign]
+    if token:
+        service.declare(bp, POLICY)
+        app.register_blueprint(bp)
+
+
+def metrics_address(config: MutableMapping[str, Any]) -> tuple[str, int] | None:
+    """METRICS_PORT as (host, port): `9100` binds 127.0.0.1, `0.0.0.0:9100` every address; None if unset."""
+    text = str(config.get("METRICS_PORT", "")).strip()
+    if not text:
+        return None
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or DEFAULT_METRICS_HOST
+    if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"METRICS_PORT must be a port (1 to 65535), optionally after an address and a colon "
+                          f"(0.0.0.0:9100), not {text!r}.")
+    return host, int(port)
+
+
+class RequestMetrics:
+    """WSGI middleware, outermost: times each request through the whole app and counts it by method, the route the
+    app matched (corridor/serving/http.py leaves it in the environ) and status."""
+
+    def __init__(self, app: Callable, record: Callable[[str, str | None, str, float], None]) -> None:
+        self.app, self.record = app, record
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        started = time.perf_counter()
+        status = "500"
+
+        def start(status_line: str, headers: list, exc_info: Any = None) -> Callable:
+            nonlocal status
+            status = status_line[:3]
+            return start_response(status_line, headers, exc_info)
+
+        body = self.app(environ, start)
+        self.record(environ.get("REQUEST_METHOD", ""), environ.get(ROUTE), status,
+                    time.perf_counter() - started)
+        return body
+
+
+def scrape_registry(service: Service) -> Any:
+    """What a scrape reads: under gunicorn every process's counts (those of workers gone since included), else this
+    process's; with the gauges of the data this process serves."""
+    metrics = service.metrics
+    if MULTIPROC_DIR not in os.environ:
+        return metrics.registry
+    from prometheus_client import CollectorRegistry
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry)
+    registry.register(metrics.state)
+    return registry
+
+
+@bp.get("/metrics")
+def metrics() -> Response:
+    """Every process's counts, to a scraper that sends the token."""
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+    service: Service = current_app.extensions["corridor"]
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    digest = hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).digest()
+    if scheme.lower() != "bearer" or not hmac.compare_digest(digest, service.metrics_token):
+        raise ApiError(401, "invalid_metrics_token", "Send the metrics token in 'Authorization: Bearer <token>'.",
+                       {"WWW-Authenticate": 'Bearer realm="corridor-metrics"'})
+    body = generate_latest(scrape_registry(service))
+    return Response(body, headers={"Content-Type": CONTENT_TYPE_LATEST, "Cache-Control": "no-store"})
+
+
+def serve_metrics_port(service: Service, address: tuple[str, int]) -> None:
+    """In gunicorn's master, once it is ready: serve the scrape on METRICS_PORT from a thread of its own."""
+    from prometheus_client import start_http_server
+
+    start_http_server(address[1], addr=address[0], registry=scrape_registry(service))
