@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gzip
 import sys
 import threading
+from functools import cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -14,6 +17,8 @@ from flask import Response
 # what a kept response costs besides its body, key and headers: its tuple, the bytes object and the
 # LRU's bookkeeping (measured with tracemalloc in tests/test_caching.py)
 ENTRY_OVERHEAD = 370
+# an answer this large was made from tens of MB of objects, freed at once: their pages go back to the system
+TRIM_AFTER_BYTES = 1 << 20
 GZIP_LEVEL = 6  # zlib's default: made once per answer, so a higher level would cost little, and gain 1–2 % at most
 
 
@@ -69,6 +74,8 @@ class ResponseCache(LRUCache):
                 self[key] = kept
                 if pointer and pointer.size <= self.maxsize:  # as keep_url does; inline, as a first request's path
                     self[url] = pointer                       # is kept short (python -m bench.call_path)
+        if len(body) >= TRIM_AFTER_BYTES:
+            release_free_heap()
         return kept
 
     def keep_url(self, url: str, key: str, extra: int) -> None:
@@ -100,3 +107,17 @@ class ResponseCache(LRUCache):
     def size(self) -> int:
         """The bytes counted for what is kept."""
         return self.currsize
+
+
+def release_free_heap() -> None:
+    """Give the C heap's free pages back to the system: glibc keeps them for the process to reuse, which after a
+    large answer is built is some 20 MB a worker holds for nothing (`make bench-scale`, worker PSS)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _malloc_trim() -> ctypes._CFuncPtr | None:
+    name = ctypes.util.find_library("c")
+    return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None  # glibc's; not on musl or macOS
