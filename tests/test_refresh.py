@@ -155,18 +155,20 @@ def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none
     base, process, data, log = refreshable
     large = json.dumps(generate(1000))
     load = _load(base, seconds=300)  # stopped once both swaps are seen: the master builds on a busy machine
-    time.sleep(1)
-    for served, corridors in ((large, 1000), (raw_seed, len([c for c in raw_seed["corridors"] if c["active"]]))):
-        _write_atomically(data, served)
-        process.send_signal(signal.SIGHUP)
-        deadline = time.monotonic() + 90
-        while _health(base)["corridors"] != corridors:
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-    time.sleep(1)
-    for wrk in load:
-        wrk.send_signal(signal.SIGINT)  # wrk stops and prints what it measured
-        requests, failures, slowest_ms = _wrk_result(wrk)
+    try:
+        time.sleep(1)
+        for served, corridors in ((large, 1000), (raw_seed, len([c for c in raw_seed["corridors"] if c["active"]]))):
+            _write_atomically(data, served)
+            process.send_signal(signal.SIGHUP)
+            deadline = time.monotonic() + 90
+            while _health(base)["corridors"] != corridors:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        time.sleep(1)
+    finally:
+        for wrk in load:
+            wrk.send_signal(signal.SIGINT)  # wrk stops and prints what it measured
+    for requests, failures, slowest_ms in [_wrk_result(wrk) for wrk in load]:
         assert requests > 1000 and failures == 0 and slowest_ms < 1000, (requests, failures, slowest_ms)
 
 
