@@ -79,6 +79,15 @@ def post_fork(server, worker):
         signal.signal(signum, stop_once_booted)
 
 
+def post_worker_init(worker):
+    """Leave a terminal's Ctrl-C to the master, which stops the workers itself (QUIT)."""
+    # the terminal sends INT to every process of its group: a worker that answered it too would run gunicorn's quit
+    # twice, and the second greenlet's sys.exit, left for the interpreter's exit, printed a SystemExit traceback
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def when_ready(server):
     """Start this instance's rates refresher: serving begins on the data file while it asks the feeds."""
     from corridor.serving import hooks
