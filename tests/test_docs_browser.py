@@ -1,7 +1,9 @@
-"""The interactive docs at /api/docs in a real browser, as a newcomer uses them: Selenium drives Debian's chromium.
+"""The interactive docs at /api/docs and the guide in a real browser, as a newcomer uses them: Selenium drives Debian's
+chromium.
 
 With a key authorised, "Try it out" then "Execute" on every operation of both groups, nothing edited, must be
-answered 2xx: Swagger UI fills in every parameter's example, so the examples must go together.
+answered 2xx: Swagger UI fills in every parameter's example, so the examples must go together. On a phone (a mobile
+viewport 375 px wide) both pages are laid out for it and nothing scrolls sideways.
 """
 
 import json
@@ -14,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as arrived
 from selenium.webdriver.support.ui import WebDriverWait
 
-from scripts.page_screenshots import SIZES, chrome
+from scripts.page_screenshots import SIZES, chrome, phone
 
 pytestmark = requires("chromium", "chromedriver")
 
@@ -100,3 +102,59 @@ def test_try_it_out_answers_2xx_on_every_operation_of_both_groups(driver, base):
     assert {path for _, path, _, _ in seen} >= {"/api/providers", "/api/poc/providers", "/api/history",
                                                  "/api/poc/history"}
     assert [line for line, (_, _, status, _) in zip(lines, seen, strict=True) if not 200 <= status < 300] == []
+
+
+# what a person sees: the headings of a table shown as cards are clipped to nothing, kept for screen readers
+LAID_OUT = """
+const clipped = element => element && (getComputedStyle(element).clipPath !== "none" || clipped(element.parentElement));
+const wide = Array.from(document.querySelectorAll("body *"), element => [element, element.getBoundingClientRect()])
+  .filter(([element, box]) => box.width > 0 && box.right > innerWidth + 0.5 && !clipped(element))
+  .map(([element, box]) => element.tagName.toLowerCase() + "." + element.getAttribute("class") + " ends at "
+                           + Math.round(box.right));
+return {layout: innerWidth, scrolls: document.documentElement.scrollWidth - innerWidth, wide: wide.slice(0, 10),
+        text: parseFloat(getComputedStyle(document.querySelector("main, #swagger-ui p, body")).fontSize)};
+"""
+
+
+def visible_link(driver, href):
+    """The text of the link to `href` a person sees, or None."""
+    found = [link for link in driver.find_elements(By.CSS_SELECTOR, f"a[href='{href}']") if link.is_displayed()]
+    return found[0].text if found else None
+
+
+@pytest.mark.parametrize("path, opened", [
+    ("/api/docs", ["/api/providers", "/api/poc/history"]),
+    ("/api/docs/guide", []),
+])
+def test_the_docs_are_laid_out_for_a_phone_without_sideways_scroll(driver, base, path, opened):
+    """At 375 px the page takes the phone's width (its viewport meta), with operations opened too, and no element
+    runs past the window."""
+    with phone(driver):
+        driver.get(base + path)
+        if path == "/api/docs":
+            wait(driver).until(arrived.presence_of_element_located((By.CSS_SELECTOR, ".opblock")))
+            for operation in opened:
+                block = driver.find_element(
+                    By.XPATH, f"//div[contains(@class, 'opblock')][.//*[@data-path='{operation}']]")
+                click(driver, block.find_element(By.CSS_SELECTOR, ".opblock-summary"))
+                click(driver, wait(driver).until(lambda _, b=block: b.find_element(By.CSS_SELECTOR, ".try-out__btn")))
+        seen = driver.execute_script(LAID_OUT)
+    assert seen["layout"] == SIZES[1][0], f"laid out {seen['layout']} px wide: no viewport meta?"
+    assert seen["scrolls"] <= 0 and seen["wide"] == [], seen
+    assert seen["text"] >= 14
+
+
+def test_the_docs_page_links_to_sign_up_and_to_the_guide_at_both_widths(driver, base):
+    driver.get(f"{base}/api/docs")
+    for width, height in SIZES:
+        driver.set_window_size(width, height)
+        assert visible_link(driver, "/account/signup") == "Get an API key"
+        assert visible_link(driver, "/api/docs/guide") == "Guide: how every figure is computed"
+
+
+def test_the_page_links_to_sign_up_and_to_the_docs_at_both_widths(driver, base):
+    driver.get(f"{base}/")
+    for width, height in SIZES:
+        driver.set_window_size(width, height)
+        assert visible_link(driver, "/account/signup") == "Get an API key"
+        assert visible_link(driver, "/api/docs") == "API documentation"
