@@ -1,4 +1,5 @@
-"""A holder's path in a real browser: sign up, make a key, use it, revoke it; the pages accessible at both widths."""
+"""A holder's path in a real browser: sign up, make a key, use it, revoke it (after a page that asks); the pages
+accessible at both widths and laid out for a phone."""
 
 import json
 import urllib.error
@@ -91,7 +92,15 @@ def test_a_holder_signs_up_makes_a_key_uses_it_and_revokes_it(base, axe_source):
             assert driver.execute_script(LAID_OUT_FOR_A_PHONE) == [SIZES[1][0], True]
 
         driver.set_window_size(*SIZES[0])
+        driver.find_element(By.CSS_SELECTOR, "#keys button").click()  # a page that asks first, no script needed
+        WebDriverWait(driver, 10).until(arrived.title_is("Revoke this key? · Corridor API"))
+        assert "Revoke checkout server (" in driver.find_element(By.TAG_NAME, "main").text
+        assert status_of(base, key)[0] == 200  # asked, not yet revoked
+        driver.find_element(By.LINK_TEXT, "Keep it and go back").click()
+        loaded(driver, base + "/account")
+        assert status_of(base, key)[0] == 200 and driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")
         driver.find_element(By.CSS_SELECTOR, "#keys button").click()
+        driver.find_element(By.XPATH, "//button[text()='Revoke checkout server']").click()
         notice = WebDriverWait(driver, 10).until(arrived.presence_of_element_located((By.CSS_SELECTOR, ".notice")))
         assert driver.current_url == base + "/account"
         assert "The key is revoked" in notice.text
