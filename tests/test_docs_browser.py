@@ -127,8 +127,8 @@ def visible_link(driver, href):
     ("/api/docs/guide", []),
 ])
 def test_the_docs_are_laid_out_for_a_phone_without_sideways_scroll(driver, base, path, opened):
-    """At 375 px the page takes the phone's width (its viewport meta), with operations opened too, and no element
-    runs past the window."""
+    """At 375 px the page takes the phone's width (its viewport meta), with operations opened and executed too (their
+    curl command and request URL), and no element runs past the window."""
     with phone(driver):
         driver.get(base + path)
         if path == "/api/docs":
@@ -138,6 +138,8 @@ def test_the_docs_are_laid_out_for_a_phone_without_sideways_scroll(driver, base,
                     By.XPATH, f"//div[contains(@class, 'opblock')][.//*[@data-path='{operation}']]")
                 click(driver, block.find_element(By.CSS_SELECTOR, ".opblock-summary"))
                 click(driver, wait(driver).until(lambda _, b=block: b.find_element(By.CSS_SELECTOR, ".try-out__btn")))
+                click(driver, wait(driver).until(lambda _, b=block: b.find_element(By.CSS_SELECTOR, "button.execute")))
+                wait(driver, 30).until(lambda _, b=block: b.find_element(By.CSS_SELECTOR, ".live-responses-table"))
         seen = driver.execute_script(LAID_OUT)
     assert seen["layout"] == SIZES[1][0], f"laid out {seen['layout']} px wide: no viewport meta?"
     assert seen["scrolls"] <= 0 and seen["wide"] == [], seen
