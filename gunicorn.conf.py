@@ -94,9 +94,15 @@ def when_ready(server):
 
 
 def post_worker_init(worker):
-    """A worker serves on through its instance's drain (docs/OPERATIONS.md#stopping-an-instance-drain-on-term)."""
+    """Leave a terminal's Ctrl-C to the master, which stops the workers itself (QUIT); and serve on through the
+    instance's drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term)."""
+    # the terminal sends INT to every process of its group: a worker that answered it too would run gunicorn's quit
+    # twice, and the second greenlet's sys.exit, left for the interpreter's exit, printed a SystemExit traceback
+    import signal
+
     from corridor.serving import hooks
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     hooks.post_worker_init(worker)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -38,20 +39,35 @@ def example_of(field: fields.Field) -> Any:
     raise LookupError(f"field {field.name!r} has no example in its metadata")
 
 
+def object_of(schema: Schema, name: str) -> str:
+    """The object a field belongs to: the schema class that declares it (not one that inherits it), by its
+    `guide_object`, or by its class name without Schema, Response or Entry (`CorridorListResponse`: corridor list)."""
+    declaring = next(cls for cls in type(schema).__mro__
+                     if name in getattr(cls, "_declared_fields", {})
+                     and not any(name in getattr(base, "_declared_fields", {}) for base in cls.__bases__))
+    if "guide_object" in vars(declaring):
+        return declaring.guide_object
+    words = re.findall(r"[A-Z][a-z]*", declaring.__name__)
+    return " ".join(word.lower() for word in words if word not in ("Schema", "Response", "Entry"))
+
+
 def guide_entries(*schemas: Schema) -> list[dict[str, Any]]:
-    """Every field name the schemas dump, nested ones included; one entry per name and meaning."""
+    """Every field the schemas dump, nested ones included: one entry per object and name, so that a name several
+    objects use (avgCost of a corridor and of the benchmark) says whose each is."""
     entries: dict[tuple[str, str], dict[str, Any]] = {}
     pending = list(schemas)
     while pending:
-        for name, field in pending.pop(0).fields.items():
+        schema = pending.pop(0)
+        for name, field in schema.fields.items():
             entry = {
                 "name": field.data_key or name,
+                "object": object_of(schema, name),
                 "type": json_type(field),
                 "description": field.metadata["description"],
                 "example": example_of(field),
             }
-            entries.setdefault((entry["name"], entry["description"]), entry)
+            entries.setdefault((entry["object"], entry["name"]), entry)
             inner = field.inner if isinstance(field, fields.List) else field
             if isinstance(inner, fields.Nested):
                 pending.append(inner.schema)
-    return sorted(entries.values(), key=lambda e: (e["name"].casefold(), e["name"], e["description"]))
+    return sorted(entries.values(), key=lambda e: (e["name"].casefold(), e["name"], e["object"]))

@@ -23,11 +23,15 @@ OK_MEANING = "true when the request succeeded, false on an error."
 class OkSchema(Schema):
     """The envelope's flag; listed last among a response's bases so that it dumps first."""
 
+    guide_object = "every answer"
+
     ok = fields.Constant(True, **_meta(OK_MEANING, True, type="boolean"))
 
 
 class CountSchema(Schema):
     """An envelope dumped from a list itself: its `count`, then the list under the field `listed` names."""
+
+    guide_object = "every list"
 
     listed = ""
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
@@ -90,7 +94,7 @@ class ProviderEntrySchema(Schema):
     rate = SignificantFigures(
         allow_none=True,
         **_meta("Rate given, payoutCurrency per source currency: mid-market less the FX margin, 6 significant "
-                "figures; null if the margin is not disclosed, or payoutCurrency has no rate.", 18.1974),
+                "figures; null if the margin is not disclosed, or payoutCurrency has no rate.", 18.6468),
     )
     fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
     feePct = PercentText(
@@ -209,6 +213,8 @@ class FullCorridorSchema(CorridorSchema):
 class PageSchema(CountSchema):
     """A page of corridors, dumped from a Listing (corridor/api/paging.py): its `count`, the corridors, and `next`."""
 
+    guide_object = "every list of corridors"
+
     @pre_dump
     def count_the_list(self, listing, **kwargs):
         return {"count": len(listing.items), self.listed: listing.items, "next": listing.next}
@@ -229,6 +235,7 @@ class CorridorListResponse(PageSchema, OkSchema):
 class CorridorResponse(OkSchema):
     """Dumped from `{"corridor": figures}`."""
 
+    guide_object = "one corridor"
     corridor = fields.Nested(CorridorSchema, **_meta("One corridor."))
 
 
@@ -247,6 +254,7 @@ class ProviderGroupsResponse(PageSchema, OkSchema):
 class FullResponse(OkSchema):
     """Dumped from a Listing (corridor/api/paging.py): the data's date, and every active corridor or a page of them."""
 
+    guide_object = "full list"
     updated = DisplayDate(
         **_meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026")
     )
@@ -269,6 +277,8 @@ class CurrenciesResponse(CountSchema, OkSchema):
 
 class GuideFieldSchema(Schema):
     name = fields.String(**_meta("A field name used in Group B payloads.", "avgCost"))
+    object = fields.String(**_meta("The object the field belongs to, such as corridor, benchmark or provider entry; "
+                                   "every answer for ok.", "corridor"))
     type = fields.String(**_meta("JSON type: string, number, integer, boolean, array, object, or any.", "string"))
     description = fields.String(**_meta("What the field means.", "Mean true cost over the corridor's providers."))
     example = fields.Raw(**_meta("An example value.", "6.54%"))
@@ -341,6 +351,8 @@ class HistoryResponse(OkSchema):
 
 
 class CorridorCostSchema(Schema):
+    guide_object = "benchmark.cheapest and benchmark.costliest"
+
     corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "SGD→IDR"))
     key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "SGD_IDR"))
     avgCost = PercentText(attribute="avg_cost", **_meta("Its mean true cost at the reference amount.", "2.77%"))

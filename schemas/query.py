@@ -60,6 +60,9 @@ def _not_paged_with(*others: str) -> tuple:
     return tuple((name, others, rule) for name in PAGE_PARAMETERS)
 
 
+# Swagger UI's "Try it out" fills in every parameter's example: of two parameters that exclude each other only one
+# has an example (`amount`, not `receive_amount`; history's `start` and `end`, not `date`), so that what it sends
+# without an edit is answered 200 (tests/test_docs_browser.py clicks through every operation)
 class QuoteOptions(Schema):
     """How to price and order a corridor's providers."""
 
@@ -69,8 +72,7 @@ class QuoteOptions(Schema):
     receive_amount = ReceiveAmount(metadata={
         "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
                        "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
-                       "and sort=cost ranks by total paid.",
-        "example": "5000"})
+                       "and sort=cost ranks by total paid. Example: 5000."})
     payout = fields.String(
         validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
         metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
@@ -158,8 +160,7 @@ class HistoryQuery(CurrencyPairQuery):
     date = QueryDate(
         metadata={
             "description": "Instead of start and end: the rate in force that day, from the last "
-            "business day on or before it.",
-            "example": "2026-10-25",
+            "business day on or before it. Example: 2026-10-25.",
         }
     )
     interval = fields.String(
@@ -211,7 +212,15 @@ class PeriodRange(Schema):
         return data
 
 
-class CostsQuery(PeriodRange, _CorridorRequired):
+class _SurveyedCorridor(Schema):
+    corridor = CorridorKey(
+        required=True, metadata={"description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
+                                                "KEN-TZA), or its currencies FROM_TO (KES_TZS) where no other active "
+                                                "corridor has them.", "example": "KEN-TZA"}
+    )
+
+
+class CostsQuery(PeriodRange, _SurveyedCorridor):
     """`/api/costs` and `/api/poc/costs`: one corridor's survey averages by period, JSON or CSV."""
 
     format = fields.String(

@@ -67,13 +67,3 @@ def _service_cursor(value: object) -> bool:
     except ValidationError:
         return False
     return True
-
-
-@schemathesis.hook
-def before_add_examples(ctx, examples):
-    """Every parameter's documented example together gives history a date and a range, quotes both amounts: drop one."""
-    for case in examples:
-        if case.operation.path in _HISTORY and case.query and "date" in case.query:
-            del case.query["date"]
-        if case.query and "amount" in case.query:
-            case.query.pop("receive_amount", None)

@@ -14,6 +14,8 @@ import os
 import shutil
 import struct
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from selenium import webdriver
@@ -36,6 +38,18 @@ def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # a driver path of our own skips Selenium Manager, which would look for a driver online
     return webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"))
+
+
+@contextmanager
+def phone(driver: webdriver.Chrome, width: int = SIZES[1][0], height: int = SIZES[1][1]) -> Iterator[webdriver.Chrome]:
+    """The browser laid out as a phone's: a mobile viewport, where a page without a viewport meta is drawn 980 px wide
+    and shrunk (a desktop window of the same width would not show it)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        yield driver
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def png_size(path: Path) -> tuple[int, int]:

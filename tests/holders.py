@@ -56,7 +56,12 @@ class Holder:
         return [int(n) for n in REVOKE.findall(self.get("/account").text)]
 
     def revoke(self, key_id):
-        return self.submit("/account", f"/account/keys/{key_id}/revoke")
+        """As a person does: Revoke on the account page opens a page that asks; its button revokes."""
+        path = f"/account/keys/{key_id}/revoke"
+        asked = self.get(path)
+        if asked.status_code != 200:
+            return asked
+        return self.post(path, {"csrf_token": CSRF.search(asked.text)[1], "confirm": "yes"})
 
 
 class HttpHolder(Holder):

@@ -1,4 +1,5 @@
-"""A holder's path in a real browser: sign up, make a key, use it, revoke it; the pages accessible at both widths."""
+"""A holder's path in a real browser: sign up, make a key, use it, revoke it (after a page that asks); the pages
+accessible at both widths and laid out for a phone."""
 
 import json
 import urllib.error
@@ -13,11 +14,13 @@ from selenium.webdriver.support import expected_conditions as arrived
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from test_page_browser import RUN_AXE, axe_source  # noqa: F401  (axe_source: the fixture)
 
-from scripts.page_screenshots import SIZES, chrome
+from scripts.page_screenshots import SIZES, chrome, phone
 
 pytestmark = requires("chromium", "chromedriver")
 
 NO_SIDEWAYS_SCROLL = "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+# in a phone's viewport: as wide as the phone (a page without a viewport meta is laid out 980 px wide), not wider
+LAID_OUT_FOR_A_PHONE = "return [innerWidth, document.documentElement.scrollWidth <= innerWidth]"
 
 
 def status_of(base, key):
@@ -46,6 +49,13 @@ def fill(driver, **fields):
         field = driver.find_element(By.NAME, name)
         field.clear()
         field.send_keys(value)
+
+
+@pytest.mark.parametrize("path", ["/account/signup", "/account/login"])
+def test_the_forms_are_laid_out_for_a_phone(base, path):
+    with chrome(*SIZES[0]) as driver, phone(driver):
+        driver.get(base + path)
+        assert driver.execute_script(LAID_OUT_FOR_A_PHONE) == [SIZES[1][0], True]
 
 
 def test_a_holder_signs_up_makes_a_key_uses_it_and_revokes_it(base, axe_source):  # noqa: F811
@@ -78,9 +88,19 @@ def test_a_holder_signs_up_makes_a_key_uses_it_and_revokes_it(base, axe_source):
             assert driver.execute_script(NO_SIDEWAYS_SCROLL), f"the account page scrolls sideways at {width} px"
             violations = driver.execute_async_script(RUN_AXE)
             assert [v for v in violations if v["impact"] in ("serious", "critical")] == [], violations
+        with phone(driver):
+            assert driver.execute_script(LAID_OUT_FOR_A_PHONE) == [SIZES[1][0], True]
 
         driver.set_window_size(*SIZES[0])
+        driver.find_element(By.CSS_SELECTOR, "#keys button").click()  # a page that asks first, no script needed
+        WebDriverWait(driver, 10).until(arrived.title_is("Revoke this key? · Corridor API"))
+        assert "Revoke checkout server (" in driver.find_element(By.TAG_NAME, "main").text
+        assert status_of(base, key)[0] == 200  # asked, not yet revoked
+        driver.find_element(By.LINK_TEXT, "Keep it and go back").click()
+        loaded(driver, base + "/account")
+        assert status_of(base, key)[0] == 200 and driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")
         driver.find_element(By.CSS_SELECTOR, "#keys button").click()
+        driver.find_element(By.XPATH, "//button[text()='Revoke checkout server']").click()
         notice = WebDriverWait(driver, 10).until(arrived.presence_of_element_located((By.CSS_SELECTOR, ".notice")))
         assert driver.current_url == base + "/account"
         assert "The key is revoked" in notice.text

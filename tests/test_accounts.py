@@ -247,6 +247,39 @@ def test_a_holder_has_at_most_ten_live_keys(holder, database_url):
     assert api(holder, keys[-1]).status_code == 200
 
 
+def test_revoking_asks_first_and_revokes_only_once_confirmed(holder):
+    signed_up(holder)
+    key = holder.make_key("checkout server")
+    [key_id] = holder.key_ids()
+    path = f"/account/keys/{key_id}/revoke"
+    assert f'<form method="get" action="{path}">' in holder.get("/account").text  # the Revoke button opens the page
+    asked = holder.get(path)
+    assert asked.status_code == 200 and asked.headers["Cache-Control"] == "no-store"
+    assert "<title>Revoke this key? · Corridor API</title>" in asked.text
+    assert f"Revoke <strong>checkout server</strong> (<code>{key[:12]}…</code>" in asked.text
+    assert f'<form id="revoke-form" class="signed-in" method="post" action="{path}">' in asked.text
+    assert '<input type="hidden" name="confirm" value="yes">' in asked.text
+    assert '<a href="/account">Keep it and go back</a>' in asked.text
+    assert "<script" not in asked.text
+    token = CSRF.search(asked.text)[1]
+    for unconfirmed in ({"csrf_token": token}, {"csrf_token": token, "confirm": "no"}):
+        response = holder.post(path, unconfirmed)  # an old page's one-click form, or a forged field: asked again
+        assert response.status_code == 200 and '<form id="revoke-form"' in response.text
+        assert api(holder, key).status_code == 200 and holder.key_ids() == [key_id]
+    response = holder.post(path, {"csrf_token": token, "confirm": "yes"})
+    assert (response.status_code, response.headers["Location"]) == (303, "/account")
+    assert api(holder, key).status_code == 401 and holder.key_ids() == []
+
+
+def test_the_confirmation_page_of_another_holders_key_is_404(holder, accounts_app):
+    signed_up(holder)
+    holder.make_key()
+    [key_id] = holder.key_ids()
+    mallory = signed_up(Holder(accounts_app.test_client()), "mallory@example.com")
+    response = mallory.get(f"/account/keys/{key_id}/revoke")
+    assert response.status_code == 404 and "checkout server" not in response.text
+
+
 @pytest.mark.parametrize("key_id", ["999", "0", "abc", "1.0", "99999999999999999999"])
 def test_revoking_a_key_one_does_not_hold_is_404(holder, key_id):
     signed_up(holder)

@@ -41,7 +41,7 @@ def test_guide_covers_every_key_of_every_payload_and_nothing_else(client, survey
     }
     documented = {}
     for entry in guide["fields"]:
-        assert list(entry) == ["name", "type", "description", "example"]
+        assert list(entry) == ["name", "object", "type", "description", "example"]
         assert entry["description"].endswith(".")
         documented.setdefault(entry["name"], set()).add(entry["type"])
     assert set(seen) == set(documented)
@@ -50,3 +50,16 @@ def test_guide_covers_every_key_of_every_payload_and_nothing_else(client, survey
             # null is said in the description of each field that may be null
             assert {json_types[t] for t in types if t != "NoneType"} <= documented[name], name
     assert len([e for e in guide["fields"] if e["name"] == "corridor"]) >= 3
+
+
+def test_each_entry_names_the_object_its_field_belongs_to(client):
+    entries = ok_json(client, "/api/poc/guide")["fields"]
+    pairs = [(entry["object"], entry["name"]) for entry in entries]
+    assert len(pairs) == len(set(pairs)), "one entry per object and name"
+    assert {e["object"]: e["description"] for e in entries if e["name"] == "avgCost"} == {
+        "corridor": "Mean true cost over the corridor's providers that disclose their margin; null if none does.",
+        "benchmark": next(e["description"] for e in entries if (e["object"], e["name"]) == ("benchmark", "avgCost")),
+        "benchmark.cheapest and benchmark.costliest": "Its mean true cost at the reference amount.",
+    }
+    assert {e["object"] for e in entries if e["name"] == "code"} == {"currency", "problem"}
+    assert {e["object"] for e in entries if e["name"] == "ok"} >= {"every answer", "problem"}

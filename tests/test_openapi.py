@@ -217,12 +217,22 @@ def test_docs_page_is_served_offline(client):
         ("swagger-ui.css", "text/css"),
         ("swagger-ui-bundle.js", "text/javascript"),
         ("docs.js", "text/javascript"),
+        ("docs.css", "text/css"),
     ]:
         asset = client.get(f"/api/docs/assets/{name}")
         assert asset.status_code == 200 and asset.mimetype == mimetype
         assert f"/api/docs/assets/{name}" in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     missing = client.get("/api/docs/assets/index.html")
     assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
+
+
+def test_docs_page_links_to_sign_up_and_to_the_guide(client, document):
+    html = client.get("/api/docs").get_data(as_text=True)
+    assert '<a href="/account/signup" class="key-link">Get an API key</a>' in html
+    assert '<a href="/api/docs/guide">Guide: how every figure is computed</a>' in html
+    assert document["info"]["description"].endswith(
+        "[/api/docs/guide](/api/docs/guide). Get a key for Group A at [/account/signup](/account/signup).")
 
 
 @requires("curl", "chromium")

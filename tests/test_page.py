@@ -44,6 +44,28 @@ def test_the_table_and_chart_rank_as_the_data_says(client, url, corridor, option
         assert f'<td data-label="Total paid ({corridor[:3]})">{entry["totalPaid"]:,.2f}</td>' in html
 
 
+def test_the_page_links_to_sign_up_and_to_the_docs_at_its_top(client):
+    html = page(client)
+    top = html.split("<h1>", 1)[0]
+    assert '<a href="/account/signup" class="key-link">Get an API key</a>' in top
+    assert '<a href="/api/docs">API documentation</a>' in top and '<a href="/api/docs/guide">Guide</a>' in top
+
+
+def test_the_cost_chart_writes_3_pct_left_of_its_line_and_5_pct_right_of_its_own(surveyed_app):
+    # Kenya → Tanzania: a 25 % offer puts the two lines a few pixels apart on a phone
+    html = page(surveyed_app.test_client(), "/?corridor=KEN-TZA")
+    guide_label = r'<text x="([\d.]+)%" dx="(-?\d+)" y="\d+" text-anchor="(\w+)" class="guide-label">(\d%)</text>'
+    labels = re.findall(guide_label, html)
+    assert [(dx, anchor, text) for _, dx, anchor, text in labels] == [("-3", "end", "3%"), ("3", "start", "5%")]
+    assert float(labels[0][0]) < float(labels[1][0])
+
+
+def test_every_corridor_row_labels_its_figures_for_a_phone(client):
+    row = re.search(r'<table id="corridors">.*?<tbody>\s*(<tr>.*?</tr>)', page(client), re.S).group(1)
+    assert re.findall(r'<td data-label="([^"]+)">', row) == ["Average cost", "Best cost", "Target of 3%",
+                                                            "Providers above 5%"]
+
+
 def test_the_state_is_rendered_into_the_form(client):
     html = page(client, "/?corridor=GBP_INR&amount=5000&mode=receive&payout=bank_deposit")
     assert '<option value="GBR-IND" selected>United Kingdom → India (GBP→INR)</option>' in html
@@ -119,8 +141,8 @@ def test_the_rate_chart_draws_the_last_year_or_says_why_not(client):
 def test_every_corridor_is_listed_with_its_sdg_status(client):
     html = page(client)
     rows = re.findall(
-        r'<tr><th scope="row"><a href="/\?corridor=([A-Z-]+)">[^<]+</a></th><td>([^<]+)</td><td>[^<]+</td>'
-        r"<td>([^<]+)</td>",
+        r'<tr><th scope="row"><a href="/\?corridor=([A-Z-]+)">[^<]+</a></th><td data-label="Average cost">([^<]+)</td>'
+        r'<td data-label="Best cost">[^<]+</td><td data-label="Target of 3%">([^<]+)</td>',
         html,
     )
     assert [(k, avg) for k, avg, _ in rows] == [("-".join(countries(c)), pct(corridor_costs(shipped_seed(), c)["avg"]))

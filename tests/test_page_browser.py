@@ -214,26 +214,38 @@ def test_console_has_no_errors_through_every_control(first_visit, base):
 
 CRAMPED = """
 const cut = [];
-for (const region of document.querySelectorAll("#providers, #cost-chart, #rate-chart, #trend-chart, .legend")) {
+const regions = "#providers, #corridors, #cost-chart, #rate-chart, #trend-chart, .legend";
+for (const region of document.querySelectorAll(regions)) {
   if (region.getBoundingClientRect().right > innerWidth + 0.5) cut.push(region.id + " ends past the window");
 }
+for (const caption of document.querySelectorAll("caption")) {
+  const box = caption.getBoundingClientRect();
+  if (box.left < -0.5 || box.right > innerWidth + 0.5) cut.push("caption '" + caption.textContent + "' is cut");
+}
+for (const text of document.querySelectorAll("svg text")) {
+  const box = text.getBoundingClientRect();
+  if (box.left < -0.5 || box.right > innerWidth + 0.5) cut.push("chart text '" + text.textContent + "' is cut");
+}
+const guides = Array.from(document.querySelectorAll("#cost-chart .guide-label"), t => t.getBoundingClientRect());
 const sizes = Array.from(document.querySelectorAll("svg text"), t => t.getBoundingClientRect().height);
 return {overflow: document.documentElement.scrollWidth - innerWidth, cut: cut, smallestText: Math.min(...sizes),
-        tableScrolls: document.querySelector("#providers").parentElement.scrollWidth
-                      - document.querySelector("#providers").parentElement.clientWidth};
+        guidesApart: guides.length === 2 && guides[0].right <= guides[1].left,
+        tablesScroll: Array.from(document.querySelectorAll(".scroll"), area => area.scrollWidth - area.clientWidth)
+                           .filter(extra => extra > 0)};
 """
 
 
 @pytest.mark.parametrize("name", sorted(SHOTS))
 def test_page_renders_at_desktop_and_phone_widths(driver, base, tmp_path, name):
-    """Screenshots at 1280 and 375 wide come out at those widths; no width scrolls sideways, not even the providers'
-    table, and the charts' text is at least 11 px tall."""
+    """Screenshots at 1280 and 375 wide come out at those widths; no width scrolls sideways, not even a table, no
+    caption or chart text is cut, the cost chart's 3% and 5% stand apart, and the charts' text is at least 11 px
+    tall."""
     driver.get(base + SHOTS[name])
     for width, height in SIZES:
         assert screenshot(driver, width, height, tmp_path / f"{name}-{width}.png")[0] == width
         seen = driver.execute_script(CRAMPED)
         assert seen["overflow"] <= 0, f"at {width} px the page is {seen['overflow']} px wider than the window"
-        assert seen["tableScrolls"] <= 0 and seen["cut"] == [], (width, seen)
+        assert seen["tablesScroll"] == [] and seen["cut"] == [] and seen["guidesApart"], (width, seen)
         assert seen["smallestText"] >= 11, f"at {width} px the charts' smallest text is {seen['smallestText']:.1f} px"
 
 

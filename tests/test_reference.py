@@ -16,10 +16,19 @@ def test_the_guide_is_api_md_as_a_page_nobody_can_frame(client):
     assert response.headers["Content-Security-Policy"] == "default-src 'self'; frame-ancestors 'none'"
     assert response.headers["X-Frame-Options"] == "DENY"
     html = response.get_data(as_text=True)
-    assert "<title>Corridor API reference: Corridor API</title>" in html
+    assert "<title>Corridor API reference</title>" in html  # the service's name once
     headings = [unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h2 [^>]*>(.*?)</h2>", html)]
     assert headings == re.findall(r"^## (.+)$", (DOCS / "API.md").read_text(encoding="utf-8").replace("`", ""), re.M)
     assert "<script" not in html and " style=" not in html
+
+
+@pytest.mark.parametrize(("page", "title"), [
+    ("/api/docs/DATA.md", "The data file: Corridor API"),
+    ("/api/docs/OPERATIONS.md", "Operating Corridor API"),
+    ("/api/docs/PERFORMANCE.md", "Performance: Corridor API"),
+])
+def test_each_document_names_the_service_once_in_its_title(client, page, title):
+    assert f"<title>{title}</title>" in client.get(page).get_data(as_text=True)
 
 
 def test_the_openapi_document_points_to_the_guide(client):

@@ -166,9 +166,15 @@ def new_key(account: Account) -> Any:
     return keys_page(account, new_key=key)  # the only time the key is shown
 
 
-@bp.post("/keys/<int(max=2147483647):key_id>/revoke")
+@bp.route("/keys/<int(max=2147483647):key_id>/revoke", methods=["GET", "POST"])
 @holder_only
-def revoke(account: Account, key_id: int) -> Response:
+def revoke(account: Account, key_id: int) -> Any:
+    """The Revoke button's page asks first (no script needed); only its own form, which says `confirm=yes`, revokes."""
+    key = next((key for key in account.keys if key.id == key_id), None)
+    if key is None:
+        raise NotFound()  # another holder's key, or none: the same answer
+    if request.method == "GET" or request.form.get("confirm") != "yes":
+        return page("revoke.html", key=key, action=ActionForm(formdata=None))
     digest = revoke_key(account, key_id)
     if digest is None:
         raise NotFound()  # another holder's key, or none: the same answer

@@ -33,7 +33,8 @@ DESCRIPTION = (
     "server refuses a request line over 2048 bytes (414 URI Too Long) and more than 50 headers or one over "
     "8190 bytes (431 Request Header Fields Too Large, or 400): those answers are the server's own text/html "
     "pages, not problem details, and no operation lists them. The full reference, with how every figure "
-    "is computed: /api/docs/guide."
+    "is computed: [/api/docs/guide](/api/docs/guide). Get a key for Group A at "
+    "[/account/signup](/account/signup)."
 )
 BEARER = "bearerAuth"
 _TEXT = {"schema": {"type": "string"}}

@@ -16,10 +16,11 @@ from corridor.domain.history import Point
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.rounding import round_half_up
 
-# the cost chart, in % of its width: provider names end at LABEL_END, bars start at BARS_START and the longest
-# spans BARS_SPAN, leaving the rest for the value written after each bar
-LABEL_END, BARS_START, BARS_SPAN = 34.0, 35.0, 38.0
-ROW, BAR = 28, 18  # px: a provider's row, its bar
+# the cost chart, in % of its width: bars start at BARS_START and the longest spans BARS_SPAN, leaving the rest for
+# the value written after each bar; each provider's name is written above its bar, from the left edge, as a firm's
+# name beside its bar ("Development Bank of Kenya") was cut off on a phone
+BARS_START, BARS_SPAN = 0.5, 66.0
+ROW, NAME, BAR = 44, 14, 18  # px: a provider's row, its name's baseline in it, its bar under the name
 # the rate chart: the plot from PLOT_LEFT to PLOT_RIGHT (%), PLOT_TOP px down, PLOT_HEIGHT px tall
 PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_HEIGHT = 17.0, 98.0, 28, 150
 LINE_SPACE = 1000  # the polyline's own square, stretched over the plot
@@ -37,16 +38,19 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     def x(value: float) -> float:
         return round(BARS_START + BARS_SPAN * value / top, 2)
 
-    bars = [{"y": i * ROW + 8, "width": max(0.2, round(x(cost) - BARS_START, 2)), "end": x(cost),
-             "provider": entry["provider"], "text": entry["trueCostPct"], "over": cost > SDG_CEILING_PCT}
+    bars = [{"y": i * ROW + NAME + 6, "name_y": i * ROW + NAME, "width": max(0.2, round(x(cost) - BARS_START, 2)),
+             "end": x(cost), "provider": entry["provider"], "text": entry["trueCostPct"],
+             "over": cost > SDG_CEILING_PCT}
             for i, (entry, cost) in enumerate(zip(entries, costs, strict=True))]
     height = len(bars) * ROW + 36
+    # 3 % written to the left of its line and 5 % to the right of its own: apart however close the lines come (a
+    # corridor with a 40 % offer puts them 7 px apart on a phone)
     guides = [
-        {"x": x(level), "label": f"{level:.0f}%", "height": height - 24} for level in (SDG_TARGET_PCT, SDG_CEILING_PCT)
+        {"x": x(level), "label": f"{level:.0f}%", "height": height - 24, "anchor": anchor, "dx": dx}
+        for level, anchor, dx in ((SDG_TARGET_PCT, "end", -3), (SDG_CEILING_PCT, "start", 3))
     ]
     return {
         "height": height,
-        "label_end": LABEL_END,
         "bars_start": BARS_START,
         "bar_height": BAR,
         "bars": bars,

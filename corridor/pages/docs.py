@@ -16,6 +16,7 @@ POLICY = Policy()  # public pages, counted against the address's budget
 bp = Blueprint("docs", __name__, url_prefix="/api", template_folder="templates")
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
+_OWN_FILES = {"docs.js", "docs.css"}
 _SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}
 _ASSET_CACHE = "public, max-age=3600"
 # Swagger UI styles inline; no framing (default-src does not cover it)
@@ -42,8 +43,8 @@ def to_docs() -> Response:
 
 @bp.get("/docs/assets/<name>")
 def asset(name: str) -> Response:
-    """Swagger UI's files from the installed swagger-ui-bundle package, and the page's own script."""
-    if name == "docs.js":
+    """Swagger UI's files from the installed swagger-ui-bundle package, and the page's own script and style."""
+    if name in _OWN_FILES:
         response = send_from_directory(_ASSETS, name)
     elif name in _SWAGGER_FILES:
         response = send_from_directory(swagger_ui_bundle.swagger_ui_path, name)

@@ -20,7 +20,26 @@ _markdown = MarkdownIt("commonmark", {"html": False}).enable("table").use(anchor
 def rendered(filename: str) -> tuple[str, str]:
     """A document's first heading and its HTML."""
     tokens = _markdown.parse((PICTURES / filename).read_text(encoding="utf-8"))
+    _label_cells(tokens)
     html = _markdown.renderer.render(tokens, _markdown.options, {})
     # links to the other documents stay beside this one; API.md itself is the guide
     html = html.replace('href="API.md', 'href="guide')
     return next(t.content for t in tokens if t.type == "inline"), html
+
+
+def _label_cells(tokens: list) -> None:
+    """Give each table cell its column's heading as `data-label`, which a phone shows before it (page.css)."""
+    headings: list[str] = []
+    column = 0
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if token.type == "thead_open":
+            headings = []
+        elif token.type == "th_open":
+            headings.append("".join(child.content for child in following.children or []
+                                    if child.type in ("text", "code_inline")))
+        elif token.type == "tr_open":
+            column = 0
+        elif token.type == "td_open":
+            if column < len(headings) and headings[column]:
+                token.attrSet("data-label", headings[column])
+            column += 1

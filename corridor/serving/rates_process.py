@@ -121,7 +121,10 @@ def _run_child(app: Flask, folder: str, master: int) -> None:
     try:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})  # pokes wait, merged, for sigtimedwait
         for name in _MASTER_SIGNALS:
-            signal.signal(getattr(signal, name), signal.SIG_DFL)  # TERM and INT end it at once, mid-fetch too
+            signal.signal(getattr(signal, name), signal.SIG_DFL)  # TERM ends it at once, mid-fetch too
+        # a terminal's Ctrl-C reaches the whole group: the master answers it and stops this process (on_exit); dying of
+        # it first would have the master's watcher ask for a reload in the middle of the stop
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         os.nice(10)  # background work: the workers come first for the CPU
         try:
             with open("/proc/self/comm", "w") as comm:
