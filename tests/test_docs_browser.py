@@ -54,7 +54,7 @@ def operations(base):
 
 
 def wait(driver, seconds=20):
-    return WebDriverWait(driver, seconds)
+    return WebDriverWait(driver, seconds, poll_frequency=0.05)  # not its 0.5 s: each operation waits three times
 
 
 def click(driver, element):
