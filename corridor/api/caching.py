@@ -17,7 +17,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 
 from corridor.api.errors import problem
 from corridor.limits import charge
-from corridor.service.responses import Kept
+from corridor.service.responses import TRIM_AFTER_BYTES, Kept, release_free_heap
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
@@ -49,11 +49,15 @@ def cached(view: Callable[..., Response], cache_control: str,
         kept = data.responses.get(key)
         if service.metrics is not None:
             (service.metrics.cache_miss if kept is None else service.metrics.cache_hit).inc()
-        if kept is None:
+        built = kept is None
+        if built:
             kept = data.responses.keep(key, view(data.catalog, **query), g.url_key, extra)
         else:  # another spelling of a kept query
             data.responses.keep_url(g.url_key, key, extra)
-        return answer_kept(cache_control, key, kept)
+        response = answer_kept(cache_control, key, kept)
+        if built and len(kept.body) >= TRIM_AFTER_BYTES:  # what built a large answer is all freed once it is sent
+            response.call_on_close(release_free_heap)
+        return response
 
     return respond
 

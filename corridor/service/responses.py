@@ -17,7 +17,8 @@ from flask import Response
 # what a kept response costs besides its body, key and headers: its tuple, the bytes object and the
 # LRU's bookkeeping (measured with tracemalloc in tests/test_caching.py)
 ENTRY_OVERHEAD = 370
-# an answer this large was made from tens of MB of objects, freed at once: their pages go back to the system
+# an answer this large was made from tens of MB of objects, all freed once it is sent: their pages go back to the
+# system then (corridor/api/caching.py)
 TRIM_AFTER_BYTES = 1 << 20
 GZIP_LEVEL = 6  # zlib's default: made once per answer, so a higher level would cost little, and gain 1–2 % at most
 
@@ -74,8 +75,6 @@ class ResponseCache(LRUCache):
                 self[key] = kept
                 if pointer and pointer.size <= self.maxsize:  # as keep_url does; inline, as a first request's path
                     self[url] = pointer                       # is kept short (python -m bench.call_path)
-        if len(body) >= TRIM_AFTER_BYTES:
-            release_free_heap()
         return kept
 
     def keep_url(self, url: str, key: str, extra: int) -> None:
