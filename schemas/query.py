@@ -62,8 +62,8 @@ def _not_paged_with(*others: str) -> tuple:
 
 # Swagger UI's "Try it out" fills in every parameter's example: of two parameters that exclude each other only one
 # has an example (`amount`, not `receive_amount`; history's `start` and `end`, not `date`), so that what it sends
-# without an edit is answered 200 (tests/test_docs_browser.py clicks through every operation); the other's is an
-# `x-example`, which Swagger UI leaves alone and a 400 for a missing value still quotes
+# without an edit is answered 200 (tests/test_docs_browser.py clicks through every operation); the other's is a
+# `quoted_example`, which the document leaves out (schemathesis reads even an `x-example`) and a 400 still quotes
 class QuoteOptions(Schema):
     """How to price and order a corridor's providers."""
 
@@ -74,7 +74,7 @@ class QuoteOptions(Schema):
         "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
                        "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
                        "and sort=cost ranks by total paid. Example: 5000.",
-        "x-example": "5000"})
+        "quoted_example": "5000"})
     payout = fields.String(
         validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
         metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
@@ -163,7 +163,7 @@ class HistoryQuery(CurrencyPairQuery):
         metadata={
             "description": "Instead of start and end: the rate in force that day, from the last "
             "business day on or before it. Example: 2026-10-25.",
-            "x-example": "2026-10-25",
+            "quoted_example": "2026-10-25",
         }
     )
     interval = fields.String(

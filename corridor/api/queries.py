@@ -39,8 +39,8 @@ class QueryParser(FlaskParser):
         needed = getattr(schema, "required_if_any", ()) if any(key not in PAGE_PARAMETERS for key in given) else ()
         for key, field in fields.items():
             if given.get(key) == "" or (key not in given and (field.required or key in needed)):
-                # `x-example`: a parameter Swagger UI must not fill in, as it excludes another (schemas/query.py)
-                shown_example = field.metadata.get("example", field.metadata.get("x-example"))
+                # `quoted_example`: of a parameter the document gives none, as it excludes another (schemas/query.py)
+                shown_example = field.metadata.get("example", field.metadata.get("quoted_example"))
                 example = f", for example {key}={shown_example}" if shown_example is not None else ""
                 raise ApiError(400, "missing_parameter", f"Query parameter '{key}' needs a value{example}.")
         try:
