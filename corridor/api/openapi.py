@@ -26,8 +26,10 @@ SETTINGS = {
     "OPENAPI_VERSION": "3.0.3",
 }
 DESCRIPTION = (
-    "What it really costs to send money from one currency to another. Figures are illustrative "
-    "sample data, not live quotes. Group A (/api/) needs a bearer key and sends no CORS headers: "
+    "What it really costs to send money from one currency to another. Rates are the ECB's and Frankfurter's; "
+    "the surveyed corridors carry the prices of the World Bank's Remittance Prices Worldwide, each offer with its "
+    "source and dates, and the others' fees and margins are illustrative sample data. "
+    "Group A (/api/) needs a bearer key and sends no CORS headers: "
     "a key in a web page can be read by anyone who loads it, so call Group A from a server. "
     "Group B (/api/poc/) is public and readable from any origin. Before the app sees a request, its "
     "server refuses a request line over 2048 bytes (414 URI Too Long) and more than 50 headers or one over "
