@@ -59,8 +59,9 @@ def test_metrics_add_up_every_worker_and_go_on_through_a_killed_worker_and_a_hup
     folder.mkdir()
     # a previous run's counts in the folder: emptied at start, not added in
     stale = f"""import os; os.environ["PROMETHEUS_MULTIPROC_DIR"] = {str(folder)!r}
-from prometheus_client import Counter
-Counter("http_requests", "", ["method", "route", "status"]).labels("GET", {ROUTE!r}, "200").inc(1000)"""
+from prometheus_client import Histogram
+Histogram("http_request_duration_seconds", "", ["method", "route", "status"]).labels("GET", {ROUTE!r}, "200").observe(1)
+"""
     subprocess.run([sys.executable, "-c", stale], check=True)
     assert list(folder.glob("*.db"))
     port = unused_port()
@@ -69,7 +70,7 @@ Counter("http_requests", "", ["method", "route", "status"]).labels("GET", {ROUTE
         assert "Using worker: gevent" in server.log.read_text()
         ask(server.base, 60)
         assert counted(scrape(server.base)) == 60
-        assert len({path.name for path in folder.glob("counter_*.db")}) >= 3  # every worker counted some
+        assert len({path.name for path in folder.glob("histogram_*.db")}) >= 3  # every worker counted some
         own_port = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
         assert counted(own_port) == 60
         assert "corridor_rates_age_seconds" in own_port

@@ -88,14 +88,10 @@ def scrape_registry(service: Service) -> Any:
     process's; with the gauges of the data this process serves."""
     metrics = service.metrics
     if MULTIPROC_DIR not in os.environ:
-        return metrics.registry
-    from prometheus_client import CollectorRegistry
+        return metrics.scraped(metrics.registry)
     from prometheus_client.multiprocess import MultiProcessCollector
 
-    registry = CollectorRegistry()
-    MultiProcessCollector(registry)
-    registry.register(metrics.state)
-    return registry
+    return metrics.scraped(MultiProcessCollector(registry=None))
 
 
 @bp.get("/metrics")
