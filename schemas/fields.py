@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import fields
+from marshmallow import Schema, fields
 
 from corridor.domain.rounding import round_half_up, round_significant
 
@@ -160,17 +160,20 @@ class Cursor(fields.String):
 
 class Rounded(fields.Float):
     """A number rounded half-up when dumped: to `places` decimals (percentages, fees), or to `digits` significant
-    figures (rates)."""
+    figures (rates); written with `text` if a subclass gives one (PercentText)."""
+
+    text: str | None = None
 
     def __init__(self, places: int = 2, *, digits: int | None = None, **kwargs: Any) -> None:
         self.places, self.digits = places, digits
         super().__init__(**kwargs)
 
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | None:
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | str | None:
         if value is None:
             return None
-        # + 0.0: a figure that rounds to zero from below is 0.0, never -0.0
-        return (round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)) + 0.0
+        # + 0.0: a figure that rounds to zero from below is 0.0 (or `0.00%`), never -0.0
+        rounded = (round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)) + 0.0
+        return rounded if self.text is None else self.text.format(rounded)
 
 
 class SignificantFigures(Rounded):
@@ -192,13 +195,15 @@ class DisplayDate(fields.String):
         return None if value is None else display_date(value)
 
 
-class PercentText(PatternString):
-    """A percentage dumped as text with two decimals: `4.87%`."""
+class PercentText(Rounded):
+    """A percentage dumped as text with two decimals: `4.87%`; documented as a string of that pattern (build_api)."""
 
-    pattern = "-?[0-9]+\\.[0-9]{2}%"  # negative: a promotion's margin below the mid-market rate
+    text = "{:.2f}%"
+    pattern = "^-?[0-9]+\\.[0-9]{2}%$"  # negative: a promotion's margin below the mid-market rate
 
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else f"{round_half_up(value, 2) + 0.0:.2f}%"  # + 0.0: never `-0.00%`
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {"pattern": self.pattern, **kwargs.get("metadata", {})}
+        super().__init__(2, **kwargs)
 
 
 class BillionsText(PatternString):
@@ -208,3 +213,38 @@ class BillionsText(PatternString):
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"${round_half_up(value, 1):.1f}B"
+
+
+# offers whose own part each list field keeps (about 1.3 KB each), then starts again: the shipped data has some 300,
+# and a list of a large file's every offer runs through them at most once per data version
+OFFER_PARTS_KEPT = 1_000
+
+
+class RankedQuotes(fields.List):
+    """Ranked quotes as `entry` dumps each, with the fields that follow from the offer alone (`per_offer`) dumped once
+    per offer and payout currency and kept: a quote at a new amount spent most of its time dumping them again
+    (docs/PERFORMANCE.md). The document shows each entry's schema, and each entry's keys keep its order."""
+
+    def __init__(self, entry: type[Schema], per_offer: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(fields.Nested(entry), **kwargs)
+        names = tuple(entry._declared_fields)
+        if not set(per_offer) <= set(names):
+            raise ValueError(f"{entry.__name__} has no field {sorted(set(per_offer) - set(names))}")
+        self._order = dict.fromkeys(names)
+        self._offer_part = entry(only=per_offer)
+        self._quote_part = entry(only=tuple(name for name in names if name not in per_offer))
+        self._kept: dict[tuple[Any, str], dict] = {}
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> list[dict] | None:
+        if value is None:
+            return None
+        entries = []
+        for quote in value:
+            key = (quote.offer, quote.payout_currency)  # an offer is a frozen dataclass: equal terms, equal part
+            offer_part = self._kept.get(key)
+            if offer_part is None:
+                if len(self._kept) >= OFFER_PARTS_KEPT:
+                    self._kept.clear()
+                offer_part = self._kept[key] = {**self._order, **self._offer_part.dump(quote)}
+            entries.append({**offer_part, **self._quote_part.dump(quote)})
+        return entries

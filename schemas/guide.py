@@ -7,7 +7,10 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
+from schemas.fields import PercentText
+
 _JSON_TYPES = (
+    (PercentText, "string"),  # a number rounded, written as text
     (fields.Boolean, "boolean"),
     (fields.Integer, "integer"),
     (fields.Number, "number"),

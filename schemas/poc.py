@@ -7,7 +7,7 @@ from marshmallow import Schema, fields, pre_dump
 
 from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
 from schemas.costs import SurveyBenchmarkEntry
-from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
+from schemas.fields import BillionsText, DisplayDate, PercentText, RankedQuotes, Rounded, SignificantFigures
 
 
 def _meta(description, example=None, **more):
@@ -182,6 +182,11 @@ class ProviderEntrySchema(Schema):
     )
 
 
+# what follows from an offer alone, whatever the amount: dumped once per offer (RankedQuotes)
+PER_OFFER = ("provider", "fee", "feePct", "settlement", "payoutMethods", "score", "settlementMinutes", "source",
+             "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType")
+
+
 class ProviderGroupSchema(Schema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
@@ -193,9 +198,8 @@ class ProviderGroupSchema(Schema):
         attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
     count = fields.Integer(attribute="count", **_meta("Number of providers in the list that follows.", 6))
-    providers = fields.List(
-        fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost.")
-    )
+    providers = RankedQuotes(ProviderEntrySchema, PER_OFFER, attribute="quotes",
+                             **_meta("Providers ranked by true cost."))
 
 
 class FullCorridorSchema(CorridorSchema):
@@ -205,9 +209,8 @@ class FullCorridorSchema(CorridorSchema):
         **_meta("What senders and recipients must show; null for a corridor only the survey has.",
                 "Standard KYC with government-issued ID."),
     )
-    providers = fields.List(
-        fields.Nested(ProviderEntrySchema), attribute="quotes", **_meta("Providers ranked by true cost.")
-    )
+    providers = RankedQuotes(ProviderEntrySchema, PER_OFFER, attribute="quotes",
+                             **_meta("Providers ranked by true cost."))
 
 
 class PageSchema(CountSchema):

@@ -17,6 +17,7 @@ from corridor.api.caching import conditional
 from corridor.api.errors import PROBLEM_MEDIA_TYPE
 from corridor.service.policy import Policy, is_exempt
 from corridor.serving.http import CorridorIdConverter
+from schemas.fields import PercentText
 from schemas.problem import ProblemSchema
 
 # the document is served by `serve_document`, the docs page by corridor/pages: no URL prefix for flask-smorest's
@@ -238,6 +239,7 @@ def build_api(app: Flask, *groups: Any) -> Api:
             ),
         },
     )
+    api.register_field(PercentText, "string", None)  # a Float subclass, for its rounding, dumped as text
     api.ma_plugin.converter.add_parameter_attribute_function(dependency_rule)
     api.ma_plugin.converter.add_attribute_function(nullable_reference)
     api.register_converter(
