@@ -100,6 +100,7 @@ def test_a_holder_signs_up_makes_a_key_uses_it_and_revokes_it(base, axe_source):
         loaded(driver, base + "/account")
         assert status_of(base, key)[0] == 200 and driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")
         driver.find_element(By.CSS_SELECTOR, "#keys button").click()
+        WebDriverWait(driver, 10).until(arrived.title_is("Revoke this key? · Corridor API"))
         driver.find_element(By.XPATH, "//button[text()='Revoke checkout server']").click()
         notice = WebDriverWait(driver, 10).until(arrived.presence_of_element_located((By.CSS_SELECTOR, ".notice")))
         assert driver.current_url == base + "/account"

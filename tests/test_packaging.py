@@ -11,9 +11,10 @@ import pytest
 from conftest import RAW_KEY, running_gunicorn
 from harness import DIRECT, ROOT, gunicorn_env
 
-# what a checkout holds that is no part of the source: environments, caches, earlier builds
-NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "__pycache__", "*.pyc", ".*_cache", ".hypothesis",
-                                    ".schemathesis", "build", "dist", "*.egg-info")
+# what a checkout holds that is no part of the source: environments, caches (.cache holds the TypeScript client's
+# node_modules, written while this copies when the suite runs in parallel), local databases, earlier builds
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "__pycache__", "*.pyc", ".cache", ".*_cache", ".hypothesis",
+                                    ".schemathesis", "instance", "build", "dist", "*.egg-info")
 
 
 def _source_files(package):
