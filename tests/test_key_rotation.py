@@ -12,6 +12,8 @@ from harness import ROOT, curl, gunicorn_env, requires, unused_port
 
 from corridor.settings import ConfigError
 
+WORKERS = 2
+
 OLD_KEY = "rotation-old-key-0123456789"
 NEW_KEY = "rotation-new-key-9876543210"
 
@@ -115,7 +117,7 @@ def test_hup_rotates_keys_from_the_file_and_a_broken_file_keeps_them(tmp_path):
     keys_file = tmp_path / "keys"
     keys_file.write_text(OLD_KEY + "\n")
     log = tmp_path / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS_FILE=str(keys_file)) as (base, process, _):
+    with running_gunicorn(log, API_KEYS_FILE=str(keys_file), WEB_CONCURRENCY=str(WORKERS)) as (base, process, _):
         assert (_curl_status(base, OLD_KEY), _curl_status(base, NEW_KEY)) == ("200", "401")
         keys_file.write_text(f"{NEW_KEY}\n")
         process.send_signal(signal.SIGHUP)
@@ -125,11 +127,14 @@ def test_hup_rotates_keys_from_the_file_and_a_broken_file_keeps_them(tmp_path):
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
         keys_file.unlink()
+        text = log.read_text()
+        booted, retired = text.count("Booting worker with pid"), text.count("Worker exiting")
         process.send_signal(signal.SIGHUP)
-        while "Keys refresh refused" not in log.read_text():
-            assert time.monotonic() < deadline + 60, log.read_text()
-            time.sleep(0.2)
-        time.sleep(1)  # the new workers are up
+        # until the refusal is logged and the HUP's new workers have taken over from the old ones
+        while "Keys refresh refused" not in (text := log.read_text()) or text.count(
+                "Booting worker with pid") < booted + WORKERS or text.count("Worker exiting") < retired + WORKERS:
+            assert time.monotonic() < deadline + 60, text
+            time.sleep(0.05)
         assert _curl_status(base, NEW_KEY) == "200"
         assert process.poll() is None
     text = log.read_text()

@@ -19,6 +19,7 @@ from bench.load import workers_of
 from corridor.serving.refresher import Refresher
 
 NESTED = "[" * 200_000 + "]" * 200_000
+WORKERS = 3
 
 
 def _health(base):
@@ -57,7 +58,7 @@ def _refreshable(folder, raw_seed):
     data.write_text(json.dumps(raw_seed))
     (folder / "tmp").mkdir()
     with running_gunicorn(folder / "gunicorn.log", API_KEYS=RAW_KEY, SEED_DATA=str(data), DATA_MAX_MB="8",
-                          TMPDIR=str(folder / "tmp")) as (base, process, log):
+                          TMPDIR=str(folder / "tmp"), WEB_CONCURRENCY=str(WORKERS)) as (base, process, log):
         yield base, process, data, log
 
 
@@ -83,8 +84,12 @@ def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
     newer = dict(raw_seed, as_of="2026-11-21")
     newer["rates"] = dict(raw_seed["rates"], interbank=dict(raw_seed["rates"]["interbank"], MXN=18.5))
     _write_atomically(data, newer)
+    booted = log.read_text().count("Booting worker with pid")
     process.send_signal(signal.SIGHUP)
-    time.sleep(1.5)  # the first HUP's new workers are up
+    deadline = time.monotonic() + 30
+    while log.read_text().count("Booting worker with pid") < booted + WORKERS:  # the first HUP's new workers are up
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.05)
     process.send_signal(signal.SIGHUP)
     for wrk in load:
         requests, failures, _ = _wrk_result(wrk)
