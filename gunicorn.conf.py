@@ -76,14 +76,16 @@ def pre_fork(server, worker):
 
 def post_fork(server, worker):
     """Keep a stop that comes while the worker boots: until it sets its own handlers, the master's would queue it
-    unseen."""
+    unseen. Hold back a terminal's Ctrl-C until post_worker_init ignores it: gunicorn's own handler, set in between,
+    would answer it as a second quit beside the master's."""
     import signal
 
     def stop_once_booted(signum, frame):
         worker.alive = False  # its serving loop then ends at once, as on a TERM after boot
 
-    for signum in (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT):
+    for signum in (signal.SIGTERM, signal.SIGQUIT):
         signal.signal(signum, stop_once_booted)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def when_ready(server):
@@ -103,6 +105,7 @@ def post_worker_init(worker):
     from corridor.serving import hooks
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one held back since post_fork is dropped, ignored
     hooks.post_worker_init(worker)
 
 
