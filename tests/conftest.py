@@ -308,12 +308,12 @@ def server(tmp_path_factory):
         yield running
 
 
-def logged(log, text, since=0, seconds=5):
-    """What `log` holds after its first `since` characters, once `text` is among it: gunicorn writes a request's
-    access line just after it answers."""
+def logged(log, text, since=0, seconds=5, times=1):
+    """What `log` holds after its first `since` characters, once `text` is among it `times` times: gunicorn writes a
+    request's access line just after it answers."""
     deadline = time.monotonic() + seconds
-    while text not in (written := log.read_text()[since:]):
-        assert time.monotonic() < deadline, f"{text!r} not logged:\n{written[-3000:]}"
+    while (written := log.read_text()[since:]).count(text) < times:
+        assert time.monotonic() < deadline, f"{text!r} not logged {times} time(s):\n{written[-3000:]}"
         time.sleep(0.02)
     return written
 

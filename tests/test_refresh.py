@@ -11,7 +11,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
-from conftest import RAW_KEY, reread, running_gunicorn
+from conftest import RAW_KEY, logged, reread, running_gunicorn
 from harness import ROOT, curl, gunicorn_env, requires
 
 from bench.generate import generate
@@ -86,10 +86,7 @@ def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
     _write_atomically(data, newer)
     booted = log.read_text().count("Booting worker with pid")
     process.send_signal(signal.SIGHUP)
-    deadline = time.monotonic() + 30
-    while log.read_text().count("Booting worker with pid") < booted + WORKERS:  # the first HUP's new workers are up
-        assert time.monotonic() < deadline, log.read_text()
-        time.sleep(0.05)
+    logged(log, "Booting worker with pid", seconds=30, times=booted + WORKERS)  # the first HUP's new workers are up
     process.send_signal(signal.SIGHUP)
     for wrk in load:
         requests, failures, _ = _wrk_result(wrk)
