@@ -21,18 +21,19 @@ help:  ## list the targets with what each does
 # uv installs the pinned requirements into the venv: the same packages as pip, in 13 s rather than 43 s here;
 # compiled at install as pip does, since every test starts Python processes (and PYTHONDONTWRITEBYTECODE may be set)
 UV_VERSION := 0.13.9
-UV := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
+# $(call new_venv,DIR) makes a venv in DIR with uv in it; $(call uv_install,DIR) installs into it
+new_venv = $(PYTHON) -m venv $(1) && $(1)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+uv_install = $(1)/bin/uv pip install --quiet --compile-bytecode --python $(1)/bin/python
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(call new_venv,$(VENV))
 
 $(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(UV) -r requirements.txt
+	$(call uv_install,$(VENV)) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(UV) -r requirements-dev.txt
+	$(call uv_install,$(VENV)) -r requirements-dev.txt
 	touch $@
 
 migrate: $(VENV)/.runtime  ## apply the database migrations to DATABASE_URL (default: instance/corridor.sqlite3)
@@ -60,9 +61,8 @@ lint: $(VENV)/.dev  ## ruff on the whole tree (its rules: pyproject.toml)
 # the whole suite on the newest release of every direct dependency, in a venv of its own
 test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
-	$(PYTHON) -m venv .venv-latest
-	.venv-latest/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	.venv-latest/bin/uv pip install --quiet --compile-bytecode --python .venv-latest/bin/python --upgrade -r requirements.in -r requirements-dev.in
+	$(call new_venv,.venv-latest)
+	$(call uv_install,.venv-latest) --upgrade -r requirements.in -r requirements-dev.in
 	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|openpyxl|prometheus-client|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
