@@ -2,7 +2,6 @@
 
 import copy
 import datetime as dt
-import fcntl
 import functools
 import hashlib
 import http.client
@@ -407,31 +406,6 @@ def own_rows(survey_url, tmp_path):
         return build_app(DATABASE_URL=survey_url).test_client()
 
     return serve
-
-
-def _machine_lock(tmp_path_factory):
-    return tmp_path_factory.getbasetemp().parent / "machine.lock"  # one file for every worker of the run
-
-
-@pytest.fixture(autouse=True)
-def _share_the_machine(request, tmp_path_factory):
-    """Every test shares the machine with the other pytest-xdist worker's, but while one that must have it alone
-    runs (`alone_on_the_machine`)."""
-    if "alone_on_the_machine" in request.fixturenames:
-        yield
-        return
-    with open(_machine_lock(tmp_path_factory), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_SH)  # released when the file closes
-        yield
-
-
-@pytest.fixture
-def alone_on_the_machine(tmp_path_factory):
-    """For a test that times a service against a bound that two loads on this machine's 2 cores would break (a fresh
-    start under 64 connections): the other worker's tests wait until it is done."""
-    with open(_machine_lock(tmp_path_factory), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,8 @@ import urllib.request
 import pytest
 from expected import SEED
 
+from bench.load import parse_wrk
+
 ROOT = SEED.parent
 SECRET_KEY = "test-secret-key-for-sessions-0123456789"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
@@ -70,6 +72,7 @@ _SERVICE_SETTINGS = {
     "RATE_LIMIT_LOGIN",
     "RATE_LIMIT_STORAGE",
     "DRAIN_SECONDS",
+    "KEY_TRUST_SECONDS",
     "LOG_FORMAT",
     "METRICS_TOKEN",
     "METRICS_PORT",
@@ -111,6 +114,27 @@ def migrate_database(url):
     """`flask db upgrade` on the database at `url`, as a release does."""
     result = flask_command("db", "upgrade", DATABASE_URL=url)
     assert result.returncode == 0, result.stderr
+
+
+def paced_wrk(url, key, seconds, connections, pause_ms=50):
+    """wrk for `seconds` (SIGINT stops it sooner), each of its `connections` pausing `pause_ms` between requests
+    (tests/paced.lua): at most connections × 1000 / pause_ms requests a second, an answer's time aside. The tests check
+    that loads are served, not how fast (`make bench` does), so they leave the other tests the machine's cores."""
+    skip_without("wrk")
+    return subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s",
+                             "-s", str(ROOT / "tests/paced.lua"), "-H", f"Authorization: Bearer {key}", url,
+                             "--", str(pause_ms)], stdout=subprocess.PIPE, text=True)
+
+
+def paced_load(base, key, seconds, connections=8):
+    """paced_wrk against a Group A and a Group B URL: the two processes."""
+    return [paced_wrk(base + url, key, seconds, connections)
+            for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors")]
+
+
+def measured(load):
+    """What a paced_wrk measured, once it has stopped: parse_wrk's figures (requests, errors, max in ms…)."""
+    return parse_wrk(load.communicate(timeout=120)[0])
 
 
 def curl(*args):

@@ -10,10 +10,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import RAW_KEY, _answers, running_gunicorn
+from conftest import RAW_KEY, _answers, logged, running_gunicorn
 from feeds import ECB_DAY, Reply
-from harness import DIRECT, ROOT, gunicorn_env, requires, unused_port
-from test_refresh import _load, _wrk_result
+from harness import DIRECT, ROOT, gunicorn_env, measured, paced_load, requires, unused_port
 
 from bench.load import refresher_of, workers_of
 
@@ -116,7 +115,7 @@ def test_a_refused_feed_is_logged_in_one_line_and_the_service_serves_on(tmp_path
 
 @requires("wrk")
 def test_rates_swapped_under_load_lose_no_request_and_keep_none_waiting(live_server, feeds):
-    load = _load(live_server.base, seconds=300)
+    load = paced_load(live_server.base, RAW_KEY, seconds=300)
     time.sleep(1)
     for usd in (1.10, 1.12, 1.14):
         feeds.ecb_rates = {**feeds.ecb_rates, "USD": usd}
@@ -129,8 +128,8 @@ def test_rates_swapped_under_load_lose_no_request_and_keep_none_waiting(live_ser
     time.sleep(1)
     for wrk in load:
         wrk.send_signal(signal.SIGINT)
-        requests, failures, slowest_ms = _wrk_result(wrk)
-        assert requests > 1000 and failures == 0 and slowest_ms < 1000, (requests, failures, slowest_ms)
+        figures = measured(wrk)
+        assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < 1000, figures
 
 
 def test_hups_during_a_refresh_merge_into_one_next_refresh(live_server, feeds):
@@ -202,6 +201,6 @@ def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
 def test_a_refresher_that_died_is_started_again(live_server, feeds):
     os.kill(refresher_of(live_server.process.pid), signal.SIGKILL)
     wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)  # the new one asks at once
-    assert "The rates refresher is gone; starting another." in live_server.log.read_text()
+    logged(live_server.log, "The rates refresher is gone; starting another.")
     wait_for(lambda: len(workers_of(live_server.process.pid)) == 3, 5, live_server.log)
     refresher_of(live_server.process.pid)  # exactly one again

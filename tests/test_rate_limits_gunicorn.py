@@ -10,9 +10,9 @@ import time
 import pytest
 import requests
 from conftest import RAW_KEY, running_gunicorn, start_gunicorn, stop
-from harness import ROOT, requires, unused_port
+from harness import ROOT, measured, paced_wrk, requires, unused_port
 
-from bench.load import parse_wrk, wrk, wrk_command
+from bench.load import parse_wrk
 
 PUBLIC_URL = "/api/poc/corridors/1"
 BEARER = {"Authorization": f"Bearer {RAW_KEY}"}
@@ -72,11 +72,11 @@ def test_a_client_flooding_long_histories_is_refused_while_a_keyed_client_keeps_
     # by `make bench` (bench/fair_share.py)
     with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
                           RATE_LIMIT_API="1000000/minute", GUNICORN_CMD_ARGS="--access-logfile /dev/null") as server:
-        flood = subprocess.Popen(["wrk", "-t1", "-c4", "-d3s", "--latency", "-s", str(ROOT / "bench/history_flood.lua"),
+        flood = subprocess.Popen(["wrk", "-t1", "-c4", "-d2s", "--latency", "-s", str(ROOT / "bench/history_flood.lua"),
                                   server.base], stdout=subprocess.PIPE, text=True)
         try:
             time.sleep(0.5)  # the flood has spent its window's budget
-            keyed = wrk(f"{server.base}/api/providers?corridor=USD_MXN", RAW_KEY, 2, 8)
+            keyed = measured(paced_wrk(f"{server.base}/api/providers?corridor=USD_MXN", RAW_KEY, 1, 8))
         finally:
             flooded = parse_wrk(flood.communicate(timeout=30)[0])
     assert flooded["non_2xx"] > 0 and flooded["socket_errors"] == 0, flooded  # refused with 429s, not dropped
@@ -111,7 +111,6 @@ def _wait_for(log, text, process):
 
 
 @requires("wrk")
-@pytest.mark.usefixtures("alone_on_the_machine")
 @pytest.mark.parametrize("store", ["memory://", "redis"])
 def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_none_waiting(tmp_path, request, store):
     storage = request.getfixturevalue("redis_url") if store == "redis" else store
@@ -120,19 +119,20 @@ def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_n
                             GUNICORN_CMD_ARGS="--access-logfile /dev/null")
     try:
         _wait_for(server.log, "Listening at", server.process)  # its workers are still booting: wrk's requests queue
-        load = subprocess.Popen(wrk_command(f"{server.base}{PUBLIC_URL}", RAW_KEY, 3, 64), stdout=subprocess.PIPE,
-                                text=True)
+        load = paced_wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 3, 64, pause_ms=200)
         time.sleep(1.5)
         server.process.send_signal(signal.SIGHUP)  # under load: a full set of new workers opens the store anew
-        measured = parse_wrk(load.communicate(timeout=30)[0])
+        figures = measured(load)
         time.sleep(0.5)
     finally:
         stop(server.process)
     log = server.log.read_text()
     assert log.count("Booting worker with pid") >= 6, log  # the HUP swapped every worker
     assert "WORKER TIMEOUT" not in log
-    assert (measured["non_2xx"], measured["socket_errors"]) == (0, 0), measured
-    assert measured["max"] < 1000, measured
+    assert figures["requests"] > 100 and (figures["non_2xx"], figures["socket_errors"]) == (0, 0), figures
+    # a frozen worker holds its requests until gunicorn's 30 s timeout; the bound leaves room for the load of the tests
+    # running beside this one on the machine's two cores
+    assert figures["max"] < 2500, figures
 
 
 @requires("wrk")
@@ -140,8 +140,8 @@ def test_one_address_at_200_connections_gets_its_shared_budget_and_no_more(tmp_p
     with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
                           RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_STORAGE=redis_url,
                           GUNICORN_CMD_ARGS="--access-logfile /dev/null") as server:
-        measured = wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 3, 200)
+        figures = measured(paced_wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 2, 200, pause_ms=200))
         log = server.log.read_text()
-    assert measured["socket_errors"] == 0, measured
-    assert measured["requests"] - measured["non_2xx"] == 300, measured
+    assert figures["socket_errors"] == 0, figures
+    assert figures["requests"] - figures["non_2xx"] == 300, figures
     assert "Rate limits are not enforced" not in log

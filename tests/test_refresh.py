@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 from conftest import RAW_KEY, logged, reread, running_gunicorn
-from harness import ROOT, curl, gunicorn_env, requires
+from harness import ROOT, curl, gunicorn_env, measured, paced_load, requires
 
 from bench.generate import generate
 from bench.load import workers_of
@@ -30,26 +30,6 @@ def _write_atomically(path, data):
     temporary = path.with_suffix(".new")
     temporary.write_text(data if isinstance(data, str) else json.dumps(data))
     os.replace(temporary, path)
-
-
-def _load(base, seconds, connections=8):
-    """wrk against a Group A and a Group B URL, waiting up to 10 s for an answer; the two processes."""
-    return [
-        subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
-                          "-H", f"Authorization: Bearer {RAW_KEY}", base + url], stdout=subprocess.PIPE, text=True)
-        for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors")
-    ]
-
-
-def _wrk_result(process):
-    """(requests, failures, slowest answer in ms) of a wrk run."""
-    out, _ = process.communicate(timeout=120)
-    requests = int(re.search(r"(\d+) requests in", out).group(1))
-    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    failures = (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0)
-    value, unit = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out).groups()
-    return requests, failures, float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
 
 
 @contextmanager
@@ -79,7 +59,7 @@ def refused_files(tmp_path_factory, raw_seed):
 @requires("curl", "wrk")
 def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
     base, process, data, log = refreshable
-    load = _load(base, seconds=4)
+    load = paced_load(base, RAW_KEY, seconds=4)
     time.sleep(0.5)
     newer = dict(raw_seed, as_of="2026-11-21")
     newer["rates"] = dict(raw_seed["rates"], interbank=dict(raw_seed["rates"]["interbank"], MXN=18.5))
@@ -88,9 +68,8 @@ def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
     process.send_signal(signal.SIGHUP)
     logged(log, "Booting worker with pid", seconds=30, times=booted + WORKERS)  # the first HUP's new workers are up
     process.send_signal(signal.SIGHUP)
-    for wrk in load:
-        requests, failures, _ = _wrk_result(wrk)
-        assert requests > 1000 and failures == 0, (requests, failures)
+    for figures in map(measured, load):
+        assert figures["requests"] > 300 and figures["errors"] == 0, figures
     assert _health(base)["dataAsOf"] == "2026-11-21"
     mid = json.loads(curl("-H", f"Authorization: Bearer {RAW_KEY}", f"{base}/api/midrate?from=USD&to=MXN"))
     assert mid["ref_rate_b"] == 18.5
@@ -113,7 +92,7 @@ def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_
                                                                                     reason):
     base, process, data, log = refused_files
     refusals = log.read_text().count("Data refresh refused; still serving")
-    load = _load(base, seconds=1, connections=4)
+    load = paced_load(base, RAW_KEY, seconds=1, connections=4)
     try:
         time.sleep(0.2)
         if content is None:
@@ -123,9 +102,8 @@ def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_
         else:
             _write_atomically(data, content)
         process.send_signal(signal.SIGHUP)
-        for wrk in load:
-            requests, failures, _ = _wrk_result(wrk)
-            assert requests > 100 and failures == 0, (requests, failures)
+        for figures in map(measured, load):
+            assert figures["requests"] > 30 and figures["errors"] == 0, figures
     finally:
         _write_atomically(data, raw_seed)
     assert process.poll() is None
@@ -156,7 +134,7 @@ def test_a_worker_killed_after_files_vanished_comes_back_with_the_data(refreshab
 def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none_waiting(refreshable, raw_seed):
     base, process, data, log = refreshable
     large = json.dumps(generate(1000))
-    load = _load(base, seconds=300)  # stopped once both swaps are seen: the master builds on a busy machine
+    load = paced_load(base, RAW_KEY, seconds=300)  # stopped once both swaps are seen
     try:
         time.sleep(1)
         for served, corridors in ((large, 1000), (raw_seed, len([c for c in raw_seed["corridors"] if c["active"]]))):
@@ -170,8 +148,8 @@ def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none
     finally:
         for wrk in load:
             wrk.send_signal(signal.SIGINT)  # wrk stops and prints what it measured
-    for requests, failures, slowest_ms in [_wrk_result(wrk) for wrk in load]:
-        assert requests > 1000 and failures == 0 and slowest_ms < 1000, (requests, failures, slowest_ms)
+    for figures in map(measured, load):
+        assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < 1000, figures
 
 
 @pytest.mark.parametrize("name, content, reason", [

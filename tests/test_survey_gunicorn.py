@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 from conftest import RAW_KEY, import_rpw, running_gunicorn
-from harness import curl, requires
+from harness import curl, measured, paced_load, requires
 from survey_rows import SHIPPED_RPW
-from test_refresh import _load, _wrk_result
 
 
 def corridors(base):
@@ -35,7 +34,7 @@ def test_a_hup_serves_an_import_under_load_and_loses_no_request(survey_url, tmp_
     active = len([c for c in raw_seed["corridors"] if c["active"]])
     with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DATABASE_URL=survey_url) as (base, master, log):
         assert corridors(base) == active
-        load = _load(base, seconds=120)
+        load = paced_load(base, RAW_KEY, seconds=120)
         time.sleep(1)
         assert import_rpw(survey_url, SHIPPED_RPW)[0] == 0
         master.send_signal(signal.SIGHUP)
@@ -49,8 +48,8 @@ def test_a_hup_serves_an_import_under_load_and_loses_no_request(survey_url, tmp_
         time.sleep(1)
         for wrk in load:
             wrk.send_signal(signal.SIGINT)
-            requests, failures, slowest_ms = _wrk_result(wrk)
-            assert requests > 500 and failures == 0 and slowest_ms < 1000, (requests, failures, slowest_ms)
+            figures = measured(wrk)
+            assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < 1000, figures
 
 
 def test_the_refresher_takes_up_an_import_at_its_next_refresh(survey_url, tmp_path, raw_seed):
