@@ -31,6 +31,7 @@ from corridor.accounts import models as accounts
 from corridor.accounts.keys import AccountKeys
 from corridor.data.database import db
 from corridor.serving.refresher import Refresher
+from corridor.settings import whole_number
 
 RAW_KEY = "test-key-raw-0123456789"
 HASHED_KEY = "test-key-hashed-9876543210"
@@ -174,7 +175,8 @@ def database_url(accounts_app):
             db.session.execute(sa.text("DELETE FROM api_keys"))
             db.session.execute(sa.text("DELETE FROM accounts"))
         db.session.commit()
-    accounts_app.extensions["corridor"].account_keys = AccountKeys()
+    trust_seconds = whole_number(accounts_app.config, "KEY_TRUST_SECONDS")
+    accounts_app.extensions["corridor"].account_keys = AccountKeys(trust_seconds)
     return accounts_app.config["DATABASE_URL"]
 
 

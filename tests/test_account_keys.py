@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from conftest import RAW_KEY, build_app
 from holders import EMAIL, KEYS, Holder, api, query, set_keys, signed_up
 
-from corridor.accounts.keys import DOWN_SECONDS, TRUST_SECONDS, AccountKeys
+from corridor.accounts.keys import DOWN_SECONDS, AccountKeys
 from corridor.data.database import db
 
 pytestmark = pytest.mark.usefixtures("quick_hashes")
@@ -24,9 +24,12 @@ class Clock:
         return self.now
 
 
+TRUST_SECONDS = 5  # KEY_TRUST_SECONDS's default
+
+
 def with_clock(app):
     clock = Clock()
-    app.extensions["corridor"].account_keys = AccountKeys(clock)
+    app.extensions["corridor"].account_keys = AccountKeys(TRUST_SECONDS, clock)
     return clock
 
 

@@ -50,7 +50,8 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_parsed(make_app, tmp
 
 
 @pytest.mark.parametrize("name, value", [("DATA_MAX_MB", "0"), ("DATA_MAX_MB", "64MB"), ("CACHE_MB", "-1"),
-                                         ("CACHE_MB", "99999")])
-def test_size_settings_out_of_range_refuse_start_up(make_app, name, value):
+                                         ("CACHE_MB", "99999"), ("KEY_TRUST_SECONDS", "0"),
+                                         ("KEY_TRUST_SECONDS", "5s")])
+def test_whole_number_settings_out_of_range_refuse_start_up(make_app, name, value):
     with pytest.raises(ConfigError, match=name):
         make_app(**{name: value})

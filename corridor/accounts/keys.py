@@ -1,4 +1,4 @@
-"""Account keys on Group A's hot path: the database asked at most once per key every TRUST_SECONDS."""
+"""Account keys on Group A's hot path: the database asked at most once per key every KEY_TRUST_SECONDS."""
 
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from corridor.accounts.models import KEY_PREFIX, KeyRecord, find_key, record_use, utcnow
 from corridor.service.errors import ApiError
 
-# A revoked, expired or deleted key stops working within TRUST_SECONDS on every instance: each process
-# keeps what it learnt of a key that long. At most MAX_KEYS live keys are kept (about 200 bytes each),
-# and apart from them at most MAX_UNKNOWN keys found in no account, so that a flood of made-up keys
+# A revoked, expired or deleted key stops working within KEY_TRUST_SECONDS (a setting, 5 by default) on every
+# instance: each process keeps what it learnt of a key that long. At most MAX_KEYS live keys are kept (about 200
+# bytes each), and apart from them at most MAX_UNKNOWN keys found in no account, so that a flood of made-up keys
 # cannot push the live ones out; beyond either bound the oldest go first.
-TRUST_SECONDS = 5.0
 MAX_KEYS = 10_000
 MAX_UNKNOWN = 1_000
 USE_EVERY = dt.timedelta(minutes=1)  # "last used" is written at most this often per key
@@ -34,12 +33,12 @@ def unavailable() -> ApiError:
 
 
 class AccountKeys:
-    """Which keys are live account keys, as the database said at most TRUST_SECONDS ago."""
+    """Which keys are live account keys, as the database said at most `trust_seconds` ago."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, trust_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._live: TTLCache[str, KeyRecord] = TTLCache(MAX_KEYS, TRUST_SECONDS, timer=clock)
-        self._unknown: TTLCache[str, bool] = TTLCache(MAX_UNKNOWN, TRUST_SECONDS, timer=clock)
+        self._live: TTLCache[str, KeyRecord] = TTLCache(MAX_KEYS, trust_seconds, timer=clock)
+        self._unknown: TTLCache[str, bool] = TTLCache(MAX_UNKNOWN, trust_seconds, timer=clock)
         self._used: TTLCache[int, bool] = TTLCache(MAX_KEYS, USE_EVERY.total_seconds(), timer=clock)
         self._down_until = 0.0
         self._lock = threading.Lock()  # cachetools' caches are not thread-safe (`flask run` is threaded)
