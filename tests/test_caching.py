@@ -140,14 +140,14 @@ def _csv(app, n):
 
 @pytest.mark.parametrize("small_response", [_json, _csv])
 def test_the_counted_size_is_what_the_kept_responses_take(app, small_response):
-    """tracemalloc's count of what 4 MiB of small responses holds: at most what the cache counts, and not far below."""
-    cache = ResponseCache(4 * 2**20)
+    """tracemalloc's count of what 1 MiB of small responses holds: at most what the cache counts, and not far below."""
+    cache = ResponseCache(2**20)
     with app.test_request_context():
         gc.collect()
         tracemalloc.start()
         try:
             before = tracemalloc.get_traced_memory()[0]
-            for n in range(20000):
+            for n in range(5000):  # over a MiB's worth: the oldest are dropped
                 response = small_response(app, n)
                 cache.keep(f"api.history[('date', datetime.date(2025, 1, {n % 28 + 1})), ('n', {n})]", response)
             del response
@@ -155,7 +155,7 @@ def test_the_counted_size_is_what_the_kept_responses_take(app, small_response):
             held = tracemalloc.get_traced_memory()[0] - before
         finally:
             tracemalloc.stop()
-    assert cache.size <= 4 * 2**20 and len(cache) > 4000
+    assert cache.size <= 2**20 and 1000 < len(cache) < 5000
     assert 0.8 * cache.size <= held <= cache.size, (held, cache.size)
 
 

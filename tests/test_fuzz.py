@@ -14,7 +14,7 @@ ENDPOINTS = ["/api/corridors", "/api/providers", "/api/midrate", "/api/poc/corri
              "/api/poc/history"]
 ALLOWED = {200, 204, 302, 304, 400, 401, 404, 405}
 NAMES = ["corridor", "from", "to", "amount", "payout", "sort", "api_key", "start", "end", "date", "interval"]
-FUZZ = settings(max_examples=400, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
