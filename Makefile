@@ -5,9 +5,10 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 BENCH_ARGS ?=
-# the suite in 2 processes (pytest-xdist), a module's tests in one of them, so that a server a module shares is
-# started once; PYTEST_WORKERS=0 runs it in this one
-PYTEST_WORKERS ?= 2
+# the suite in 3 processes (pytest-xdist), a module's tests in one of them, so that a server a module shares is
+# started once: one more than the cores, as many tests wait on a server or a feed (docs/PERFORMANCE.md);
+# PYTEST_WORKERS=0 runs it in this one
+PYTEST_WORKERS ?= 3
 
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help

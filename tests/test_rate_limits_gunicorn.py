@@ -135,9 +135,9 @@ def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_n
     assert log.count("Booting worker with pid") >= 6, log  # the HUP swapped every worker
     assert "WORKER TIMEOUT" not in log
     assert figures["requests"] > 100 and (figures["non_2xx"], figures["socket_errors"]) == (0, 0), figures
-    # a frozen worker holds its requests until gunicorn's 30 s timeout; the bound leaves room for the load of the tests
-    # running beside this one on the machine's two cores
-    assert figures["max"] < 2500, figures
+    # a frozen worker holds its requests until gunicorn's 30 s timeout; the bound leaves room for workers booting slowly
+    # while the tests running beside this one load the machine's two cores (2.7 s seen)
+    assert figures["max"] < 5000, figures
 
 
 def _statuses_at_once(base, path, connections, total):
