@@ -86,7 +86,7 @@ def test_options_preflight_allows_the_headers_a_page_may_send(client):
     assert response.headers["Access-Control-Allow-Headers"] == "authorization, if-none-match, x-request-id"
     assert response.headers["Access-Control-Max-Age"] == "600"
     assert response.headers["Access-Control-Expose-Headers"] == (
-        "ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID")
+        "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID")
 
 
 @pytest.mark.parametrize("method", ["OPTIONS", "GET"])

@@ -58,7 +58,7 @@ _CORS = {
     },
     "Access-Control-Expose-Headers": {
         **_TEXT,
-        "description": "ETag, Last-Modified, X-Request-ID, the RateLimit "
+        "description": "ETag, Last-Modified, Link (a list's next page), X-Request-ID, the RateLimit "
         "headers and Retry-After: readable by a page's script.",
     },
 }

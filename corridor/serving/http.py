@@ -26,7 +26,7 @@ PUBLIC_CORS = {
     "send_wildcard": True,
     "methods": ["GET", "HEAD"],
     "allow_headers": ["Authorization", "Content-Type", "If-Modified-Since", "If-None-Match", "X-Request-ID"],
-    "expose_headers": ["ETag", "Last-Modified", "X-Request-ID", "RateLimit-Limit", "RateLimit-Remaining",
+    "expose_headers": ["ETag", "Last-Modified", "Link", "X-Request-ID", "RateLimit-Limit", "RateLimit-Remaining",
                        "RateLimit-Reset", "Retry-After"],
     "max_age": 600,
 }
