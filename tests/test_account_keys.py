@@ -10,6 +10,7 @@ from holders import EMAIL, KEYS, Holder, api, query, set_keys, signed_up
 
 from corridor.accounts.keys import DOWN_SECONDS, AccountKeys
 from corridor.data.database import db
+from corridor.settings import WHOLE_NUMBERS
 
 pytestmark = pytest.mark.usefixtures("quick_hashes")
 
@@ -24,7 +25,7 @@ class Clock:
         return self.now
 
 
-TRUST_SECONDS = 5  # KEY_TRUST_SECONDS's default
+TRUST_SECONDS = WHOLE_NUMBERS["KEY_TRUST_SECONDS"][0]  # the setting's default
 
 
 def with_clock(app):
