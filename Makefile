@@ -64,7 +64,7 @@ test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(call new_venv,.venv-latest)
 	$(call uv_install,.venv-latest) --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-cors|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|openpyxl|prometheus-client|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|openpyxl|prometheus-client|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a

@@ -18,7 +18,8 @@ from corridor.data.database import init_database
 from corridor.limits import register_limits
 from corridor.pages import register_pages
 from corridor.service import init_service, serving
-from corridor.serving.http import allow_any_origin, register_http
+from corridor.serving.cors import allow_any_origin
+from corridor.serving.http import register_http
 from corridor.serving.logs import EscapeControl, JsonFormatter
 from corridor.serving.metrics import register_metrics
 from corridor.serving.refresher import register_rates_refresh

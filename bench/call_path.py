@@ -1,5 +1,5 @@
 """The project's own functions one request runs outside the pure domain, in the order first called: the short-path
-target (docs/PERFORMANCE.md) is at most 10 with rate limits off and 14 with them on.
+target (docs/PERFORMANCE.md) is at most 11 with rate limits off and 15 with them on.
 
 Usage: python -m bench.call_path [URL]   (default: every URL the target names, limits off then on)
 """

@@ -17,9 +17,9 @@ def counted_app(request):
 
 
 @pytest.mark.parametrize("url", URLS)
-def test_a_request_runs_at_most_10_project_functions_outside_the_domain_and_14_with_limits(counted_app, url):
+def test_a_request_runs_at_most_11_project_functions_outside_the_domain_and_15_with_limits(counted_app, url):
     limits, app = counted_app
-    bound = 14 if limits == "on" else 10
+    bound = 15 if limits == "on" else 11
     for when in ("built", "kept"):
         calls = project_calls(app, url, AUTH)
         assert len(calls) <= bound, (when, calls)

@@ -89,6 +89,46 @@ def test_options_preflight_allows_the_headers_a_page_may_send(client):
         "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID")
 
 
+@pytest.mark.parametrize("method, asked_headers", [
+    ("POST", "authorization"),  # a method Group B does not answer: nothing allowed
+    ("DELETE", ""),
+    ("", "authorization"),  # no Access-Control-Request-Method: not a preflight
+])
+def test_a_preflight_for_another_method_is_allowed_nothing(client, method, asked_headers):
+    response = client.options("/api/poc/corridors", headers={
+        "Origin": "https://example.org", "Access-Control-Request-Method": method,
+        "Access-Control-Request-Headers": asked_headers})
+    assert response.status_code == 204
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    for name in ("Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age"):
+        assert name not in response.headers
+
+
+def test_a_preflight_asking_only_other_headers_is_allowed_none(client):
+    response = client.options("/api/poc/corridors", headers={
+        "Origin": "https://example.org", "Access-Control-Request-Method": "get",
+        "Access-Control-Request-Headers": "x-other, cookie"})
+    assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
+    assert "Access-Control-Allow-Headers" not in response.headers
+
+
+@pytest.mark.parametrize("path, public", [
+    ("/api/poc", True),
+    ("/api/poc/", True),
+    ("/api/poc/no-such-thing", True),  # an unknown path under the prefix: its 404 is readable too
+    ("/api/poc//corridors", True),
+    ("/api/openapi.json", True),
+    ("/api/pocket", False),  # only the prefix as a whole path segment
+    ("/api/openapi.jsonx", False),
+    ("/api/docs", False),
+    ("/", False),
+])
+def test_cors_headers_exactly_under_the_public_prefixes(client, path, public):
+    response = client.get(path, headers={"Origin": "https://example.org"})
+    cors = [name for name in response.headers.keys() if name.startswith("Access-Control-")]
+    assert cors == (["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"] if public else [])
+
+
 @pytest.mark.parametrize("method", ["OPTIONS", "GET"])
 def test_group_a_answers_browsers_no_cors(client, auth, method):
     headers = {"Origin": "https://example.org", "Access-Control-Request-Method": "GET", **auth}

@@ -1,5 +1,4 @@
-"""HTTP around every response: proxies, paths as written, CORS where a blueprint is public, request ids, security
-headers."""
+"""HTTP around every response: proxies, paths as written, request ids, security headers."""
 
 from __future__ import annotations
 
@@ -7,7 +6,6 @@ import re
 import secrets
 
 from flask import Flask, Response, g, request
-from flask_cors import CORS
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
@@ -17,19 +15,6 @@ HSTS = "max-age=31536000"
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 _RULE_VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>:]+)>")
 ROUTE = "corridor.route"  # the environ's key for the route a request matched, once the app has answered
-
-# Group B and the document are public; Group A's key belongs on a server, so browsers get no CORS
-# there (docs/API.md). Authorization is allowed (and ignored) so that a page's fetch wrapper that
-# adds a key to every call still reaches Group B.
-PUBLIC_CORS = {
-    "origins": "*",
-    "send_wildcard": True,
-    "methods": ["GET", "HEAD"],
-    "allow_headers": ["Authorization", "Content-Type", "If-Modified-Since", "If-None-Match", "X-Request-ID"],
-    "expose_headers": ["ETag", "Last-Modified", "Link", "X-Request-ID", "RateLimit-Limit", "RateLimit-Remaining",
-                       "RateLimit-Reset", "Retry-After"],
-    "max_age": 600,
-}
 
 
 class CorridorIdConverter(BaseConverter):
@@ -50,15 +35,6 @@ def register_http(app: Flask) -> None:
     app.json.ensure_ascii = False  # `→` as it is
     app.json.compact = True
     app.after_request(add_common_headers)
-
-
-def allow_any_origin(app: Flask) -> None:
-    """Let scripts of any origin read every answer under the prefix of a blueprint whose policy asks it, errors and
-    unknown paths under it included (which no blueprint's own hooks would see)."""
-    service = app.extensions["corridor"]
-    public = {rf"{re.escape(blueprint.url_prefix)}(/.*)?\Z": PUBLIC_CORS for blueprint in app.blueprints.values()
-              if service.policy(blueprint.name).cors}
-    CORS(app, resources=public)  # flask-cors matches each as a regular expression from the path's start
 
 
 def route_template(rule: str) -> str:
