@@ -64,20 +64,29 @@ def test_requests_are_counted_by_route_template_method_and_status_never_by_path(
     assert value(found, "http_requests_total", method="GET", route=template, status="404") == 1
     assert value(found, "http_requests_total", method="HEAD", route="/api/corridors", status="200") == 1
     assert value(found, "http_requests_total", method="GET", route="unmatched", status="404") == 1
-    assert value(found, "http_request_duration_seconds_count", method="GET", route=template, status="200") == 2
-    assert value(found, "http_request_duration_seconds_sum", method="GET", route=template, status="200") > 0
+    # each timed also by how the response cache was asked: both answers had to be made; no route, no cache
+    built = {"method": "GET", "route": template, "status": "200", "cache": "miss"}
+    assert value(found, "http_request_duration_seconds_count", **built) == 2
+    assert value(found, "http_request_duration_seconds_sum", **built) > 0
+    assert value(found, "http_request_duration_seconds_count", method="GET", route="unmatched", status="404",
+                 cache="") == 1
     text = client.get("/metrics", headers=SCRAPER).text
     assert "/no/such/path" not in text and "key=abc" not in text and "/api/poc/corridors/1" not in text
 
 
 def test_the_response_cache_counts_a_miss_then_hits(metered):
     client = metered.test_client()
+    before = samples(client)
+    assert value(before, "corridor_response_cache_lookups_total", result="miss") == 0
+    assert ("corridor_response_cache_lookups_total", (("result", "hit"),)) in before  # there from the start
     for _ in range(3):
         client.get("/api/poc/corridors/1")
     client.get("/api/poc/corridors/1?")  # another spelling of the same query: kept all the same
     found = samples(client)
     assert value(found, "corridor_response_cache_lookups_total", result="miss") == 1
     assert value(found, "corridor_response_cache_lookups_total", result="hit") == 3
+    kept = {"method": "GET", "route": "/api/poc/corridors/{corridor_id}", "status": "200", "cache": "hit"}
+    assert value(found, "http_request_duration_seconds_count", **kept) == 3
 
 
 def test_refusals_are_counted_by_budget_and_the_scrape_is_never_limited():

@@ -17,7 +17,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 
 from corridor.api.errors import problem
 from corridor.limits import charge
-from corridor.service.responses import TRIM_AFTER_BYTES, Kept, release_free_heap
+from corridor.service.responses import CACHE_LOOKUP, TRIM_AFTER_BYTES, Kept, release_free_heap
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
@@ -47,9 +47,8 @@ def cached(view: Callable[..., Response], cache_control: str,
             if extra > 0:
                 charge(budget, identity, cost=extra)
         kept = data.responses.get(key)
-        if service.metrics is not None:
-            (service.metrics.cache_miss if kept is None else service.metrics.cache_hit).inc()
         built = kept is None
+        request.environ[CACHE_LOOKUP] = "miss" if built else "hit"
         if built:
             kept = data.responses.keep(key, view(data.catalog, **query), g.url_key, extra)
         else:  # another spelling of a kept query
@@ -80,8 +79,7 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
         if found.extra > 0 and "rate_budget" in g:  # as its first request was charged
             charge(*g.rate_budget, cost=found.extra)
         key = found.key
-        if service.metrics is not None:
-            service.metrics.cache_hit.inc()
+        environ[CACHE_LOOKUP] = "hit"
     compressible = len(kept.body) >= GZIP_MIN_BYTES
     if compressible and "HTTP_ACCEPT_ENCODING" in environ and request.accept_encodings["gzip"]:
         kept = data.responses.gzipped(key, kept)

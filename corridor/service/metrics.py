@@ -22,6 +22,9 @@ DURATION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"})
 UNMATCHED = "unmatched"  # the route of a request no route matched: never its path, which the client chose
 REQUEST_LABELS = ("method", "route", "status")
+# the cache label: `hit` or `miss` where the response cache was asked, empty (no label, to Prometheus) elsewhere
+DURATION_LABELS = (*REQUEST_LABELS, "cache")
+CACHE_RESULTS = ("hit", "miss")
 DURATIONS = "http_request_duration_seconds"
 
 
@@ -35,11 +38,8 @@ class Metrics:
         self.state = StateCollector(data)
         self.registry.register(self.state)
         self.durations = Histogram(DURATIONS, "Time from a request reaching the app to its response, by method, route "
-                                   "template and status.", REQUEST_LABELS, buckets=DURATION_BUCKETS,
-                                   registry=self.registry)
-        cache = Counter("corridor_response_cache_lookups", "Answers looked for in the response cache: hit when a kept "
-                        "answer was sent, miss when it had to be made.", ("result",), registry=self.registry)
-        self.cache_hit, self.cache_miss = cache.labels("hit"), cache.labels("miss")
+                                   "template, status, and the response cache's answer (hit, miss, or none asked).",
+                                   DURATION_LABELS, buckets=DURATION_BUCKETS, registry=self.registry)
         self.refusals = Counter("corridor_rate_limit_refusals", "Requests refused with 429, by the budget spent.",
                                 ("budget",), registry=self.registry)
         keys = Counter("corridor_account_key_checks", "Group A keys that are not the operator's, checked: hit (a live "
@@ -51,12 +51,13 @@ class Metrics:
         # every child by its labels, made once: a request looks its two up in one dictionary
         self._children: dict[tuple[str, str, str], Any] = {}
 
-    def request(self, method: str, route: str | None, status: str, seconds: float) -> None:
-        """Time and so count one answered request (http_requests_total is read from the timings: `RequestCounts`)."""
-        key = (method if method in METHODS else "other", route or UNMATCHED, status)
+    def request(self, method: str, route: str | None, status: str, cache: str, seconds: float) -> None:
+        """Time and so count one answered request (http_requests_total and the cache's lookups are read from the
+        timings: `RequestCounts`)."""
+        key = (method if method in METHODS else "other", route or UNMATCHED, status, cache)
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = self.durations.labels(key[0], self.template(key[1]), status)
+            child = self._children[key] = self.durations.labels(key[0], self.template(key[1]), status, cache)
         child.observe(seconds)
 
     def scraped(self, counts: Collector) -> CollectorRegistry:
@@ -70,22 +71,36 @@ class Metrics:
 
 
 class RequestCounts:
-    """`http_requests_total` made at each scrape from the duration histogram's count, which is the same number: each
-    request then writes two values to the shared files rather than three (`make bench`, "metrics on against off")."""
+    """`http_requests_total` and `corridor_response_cache_lookups_total` made at each scrape from the duration
+    histogram's counts, which are the same numbers: each request then writes two values to the shared files, not
+    three or four (docs/PERFORMANCE.md, "What metrics cost")."""
 
     def __init__(self, source: Collector) -> None:
         self.source = source
 
     def collect(self) -> Iterator[Metric]:
+        requests = CounterMetricFamily("http_requests", "HTTP requests answered, by method, route template and status.",
+                                       labels=REQUEST_LABELS)
+        lookups = dict.fromkeys(CACHE_RESULTS, 0.0)  # both, from the first scrape on
         for metric in self.source.collect():
             yield metric
-            if metric.name == DURATIONS:
-                counts = CounterMetricFamily("http_requests", "HTTP requests answered, by method, route template and "
-                                             "status.", labels=REQUEST_LABELS)
-                for sample in metric.samples:
-                    if sample.name == DURATIONS + "_count":
-                        counts.add_metric([sample.labels[label] for label in REQUEST_LABELS], sample.value)
-                yield counts
+            if metric.name != DURATIONS:
+                continue
+            answered: dict[tuple[str, ...], float] = {}
+            for sample in metric.samples:
+                if sample.name == DURATIONS + "_count":
+                    labels = tuple(sample.labels[label] for label in REQUEST_LABELS)
+                    answered[labels] = answered.get(labels, 0.0) + sample.value  # hits, misses and the rest
+                    if sample.labels["cache"] in lookups:
+                        lookups[sample.labels["cache"]] += sample.value
+            for labels, count in answered.items():
+                requests.add_metric(labels, count)
+        yield requests
+        cache = CounterMetricFamily("corridor_response_cache_lookups", "Answers looked for in the response cache: hit "
+                                    "when a kept answer was sent, miss when it had to be made.", labels=("result",))
+        for result, count in lookups.items():
+            cache.add_metric((result,), count)
+        yield cache
 
 
 class StateCollector:

@@ -20,6 +20,9 @@ ENTRY_OVERHEAD = 370
 # an answer this large was made from tens of MB of objects, all freed once it is sent: their pages go back to the
 # system then (corridor/api/caching.py)
 TRIM_AFTER_BYTES = 1 << 20
+# the environ's key for how this request's answer was looked for in the cache, `hit` or `miss`, which the request's
+# metrics carry as a label (corridor/service/metrics.py): a field of the environ costs nothing, a count of its own did
+CACHE_LOOKUP = "corridor.cache"
 GZIP_LEVEL = 6  # zlib's default: made once per answer, so a higher level would cost little, and gain 1–2 % at most
 
 

@@ -17,6 +17,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 from corridor.service import Service
 from corridor.service.errors import ApiError
 from corridor.service.policy import Policy
+from corridor.service.responses import CACHE_LOOKUP
 from corridor.serving.http import ROUTE, route_template
 from corridor.serving.multiprocess import MULTIPROC_DIR
 from corridor.settings import ConfigError
@@ -63,9 +64,10 @@ def metrics_address(config: MutableMapping[str, Any]) -> tuple[str, int] | None:
 
 class RequestMetrics:
     """WSGI middleware, outermost: times each request through the whole app and counts it by method, the route the
-    app matched (corridor/serving/http.py leaves it in the environ) and status."""
+    app matched (corridor/serving/http.py leaves it in the environ), status, and how the response cache was asked
+    (corridor/api/caching.py leaves that)."""
 
-    def __init__(self, app: Callable, record: Callable[[str, str | None, str, float], None]) -> None:
+    def __init__(self, app: Callable, record: Callable[[str, str | None, str, str, float], None]) -> None:
         self.app, self.record = app, record
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
@@ -78,7 +80,7 @@ class RequestMetrics:
             return start_response(status_line, headers, exc_info)
 
         body = self.app(environ, start)
-        self.record(environ.get("REQUEST_METHOD", ""), environ.get(ROUTE), status,
+        self.record(environ.get("REQUEST_METHOD", ""), environ.get(ROUTE), status, environ.get(CACHE_LOOKUP, ""),
                     time.perf_counter() - started)
         return body
 
