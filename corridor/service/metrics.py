@@ -49,7 +49,7 @@ class Metrics:
         self.fetches = Counter("corridor_feed_fetches", "Tries of each rates feed, by what the try gave (ok, held, "
                                "failing).", ("feed", "outcome"), registry=self.registry)
         # every child by its labels, made once: a request looks its two up in one dictionary
-        self._children: dict[tuple[str, str, str], Any] = {}
+        self._children: dict[tuple[str, str, str, str], Any] = {}
 
     def request(self, method: str, route: str | None, status: str, cache: str, seconds: float) -> None:
         """Time and so count one answered request (http_requests_total and the cache's lookups are read from the
