@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -22,9 +23,26 @@ _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
 
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port nobody listens on right now, below the range the kernel takes its outgoing connections' own
+    ports from: a server started seconds later (`make run` migrates first) would otherwise find one of them on it,
+    as the other test processes open thousands of connections (gunicorn: "Address already in use")."""
+    ceiling = _first_outgoing_port()
+    while True:
+        port = random.randrange(10000, ceiling) if ceiling > 11000 else 0  # no room below it: any free port
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:  # taken: another
+                continue
+            return sock.getsockname()[1]
+
+
+def _first_outgoing_port() -> int:
+    """The lowest local port the kernel gives an outgoing connection (Linux's default where it cannot be read)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
 
 
 @contextmanager

@@ -1,17 +1,15 @@
 """Real programs for tests: the tools they need (a test skips without one), curl, ports, environments."""
 
 import os
-import random
 import shutil
-import socket
 import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 
 import pytest
 from expected import SEED
 
+from bench.load import free_port as unused_port  # noqa: F401 (the tests' name for it)
 from bench.load import parse_wrk
 
 ROOT = SEED.parent
@@ -42,29 +40,6 @@ def skip_without(*tools):
     missing = _missing(tools)
     if missing:
         pytest.skip(_not_installed(missing))
-
-
-def unused_port():
-    """A loopback port nobody listens on right now, below the range the kernel takes its outgoing connections' own
-    ports from: a server started seconds later (`make run` migrates first) would otherwise find one of them on it,
-    as the other test processes open thousands of connections (gunicorn: "Address already in use")."""
-    ceiling = _first_outgoing_port()
-    while True:
-        port = random.randrange(10000, ceiling) if ceiling > 11000 else 0  # no room below it: any free port
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:  # taken: another
-                continue
-            return sock.getsockname()[1]
-
-
-def _first_outgoing_port():
-    """The lowest local port the kernel gives an outgoing connection (Linux's default where it cannot be read)."""
-    try:
-        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 32768
 
 
 _SERVICE_SETTINGS = {
