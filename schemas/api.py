@@ -7,6 +7,7 @@ from marshmallow import Schema, fields
 from corridor.domain.rounding import round_significant
 from schemas.costs import SurveyBenchmarkSchema
 from schemas.fields import DisplayDate, Rounded, SignificantFigures
+from schemas.ranked import RankedEntrySchema
 
 RATE_DIGITS = 6  # significant figures of a series' rates
 SERIES_SOURCE = ("Where the points come from: ECB, the European Central Bank's reference rates; or Frankfurter, its "
@@ -99,7 +100,10 @@ class CorridorSummarySchema(Schema):
     )
 
 
-class RankedProviderSchema(Schema):
+class RankedProviderSchema(RankedEntrySchema):
+    per_offer = ("provider", "flat_fee", "fee_pct", "settlement", "payout_methods", "svc_score", "settlement_minutes",
+                 "source", "period", "collected", "payout_currency", "fx_margin_disclosed", "firm_type")
+
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
     rate = SignificantFigures(

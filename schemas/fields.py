@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from corridor.domain.rounding import round_half_up, round_significant
 
@@ -213,38 +213,3 @@ class BillionsText(PatternString):
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else f"${round_half_up(value, 1):.1f}B"
-
-
-# offers whose own part each list field keeps (about 1.3 KB each), then starts again: the shipped data has some 300,
-# and a list of a large file's every offer runs through them at most once per data version
-OFFER_PARTS_KEPT = 1_000
-
-
-class RankedQuotes(fields.List):
-    """Ranked quotes as `entry` dumps each, with the fields that follow from the offer alone (`per_offer`) dumped once
-    per offer and payout currency and kept: a quote at a new amount spent most of its time dumping them again
-    (docs/PERFORMANCE.md). The document shows each entry's schema, and each entry's keys keep its order."""
-
-    def __init__(self, entry: type[Schema], per_offer: tuple[str, ...], **kwargs: Any) -> None:
-        super().__init__(fields.Nested(entry), **kwargs)
-        names = tuple(entry._declared_fields)
-        if not set(per_offer) <= set(names):
-            raise ValueError(f"{entry.__name__} has no field {sorted(set(per_offer) - set(names))}")
-        self._order = dict.fromkeys(names)
-        self._offer_part = entry(only=per_offer)
-        self._quote_part = entry(only=tuple(name for name in names if name not in per_offer))
-        self._kept: dict[tuple[Any, str], dict] = {}
-
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> list[dict] | None:
-        if value is None:
-            return None
-        entries = []
-        for quote in value:
-            key = (quote.offer, quote.payout_currency)  # an offer is a frozen dataclass: equal terms, equal part
-            offer_part = self._kept.get(key)
-            if offer_part is None:
-                if len(self._kept) >= OFFER_PARTS_KEPT:
-                    self._kept.clear()
-                offer_part = self._kept[key] = {**self._order, **self._offer_part.dump(quote)}
-            entries.append({**offer_part, **self._quote_part.dump(quote)})
-        return entries

@@ -22,11 +22,15 @@ _JSON_TYPES = (
 )
 
 
+def _nests_many(field: fields.Field) -> bool:
+    return isinstance(field, fields.Nested) and (field.many or field.schema.many)
+
+
 def json_type(field: fields.Field) -> str:
     """The JSON type a field dumps to."""
     if isinstance(field, fields.Constant):
         return {bool: "boolean", int: "integer", float: "number", str: "string"}[type(field.constant)]
-    if isinstance(field, fields.Nested) and field.many:
+    if _nests_many(field):
         return "array"
     return next((name for kind, name in _JSON_TYPES if isinstance(field, kind)), "any")
 
@@ -38,7 +42,8 @@ def example_of(field: fields.Field) -> Any:
     if isinstance(field, fields.List):
         return [example_of(field.inner)]
     if isinstance(field, fields.Nested):
-        return {f.data_key or name: example_of(f) for name, f in field.schema.fields.items()}
+        example = {f.data_key or name: example_of(f) for name, f in field.schema.fields.items()}
+        return [example] if _nests_many(field) else example
     raise LookupError(f"field {field.name!r} has no example in its metadata")
 
 

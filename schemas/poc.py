@@ -7,7 +7,8 @@ from marshmallow import Schema, fields, pre_dump
 
 from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
 from schemas.costs import SurveyBenchmarkEntry
-from schemas.fields import BillionsText, DisplayDate, PercentText, RankedQuotes, Rounded, SignificantFigures
+from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
+from schemas.ranked import RankedEntrySchema
 
 
 def _meta(description, example=None, **more):
@@ -88,7 +89,10 @@ class CorridorSchema(Schema):
     offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
 
 
-class ProviderEntrySchema(Schema):
+class ProviderEntrySchema(RankedEntrySchema):
+    per_offer = ("provider", "fee", "feePct", "settlement", "payoutMethods", "score", "settlementMinutes", "source",
+                 "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType")
+
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
     rate = SignificantFigures(
@@ -182,11 +186,6 @@ class ProviderEntrySchema(Schema):
     )
 
 
-# what follows from an offer alone, whatever the amount: dumped once per offer (RankedQuotes)
-PER_OFFER = ("provider", "fee", "feePct", "settlement", "payoutMethods", "score", "settlementMinutes", "source",
-             "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType")
-
-
 class ProviderGroupSchema(Schema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
@@ -198,8 +197,8 @@ class ProviderGroupSchema(Schema):
         attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
     count = fields.Integer(attribute="count", **_meta("Number of providers in the list that follows.", 6))
-    providers = RankedQuotes(ProviderEntrySchema, PER_OFFER, attribute="quotes",
-                             **_meta("Providers ranked by true cost."))
+    providers = fields.Nested(ProviderEntrySchema(many=True), attribute="quotes",
+                              **_meta("Providers ranked by true cost."))
 
 
 class FullCorridorSchema(CorridorSchema):
@@ -209,8 +208,8 @@ class FullCorridorSchema(CorridorSchema):
         **_meta("What senders and recipients must show; null for a corridor only the survey has.",
                 "Standard KYC with government-issued ID."),
     )
-    providers = RankedQuotes(ProviderEntrySchema, PER_OFFER, attribute="quotes",
-                             **_meta("Providers ranked by true cost."))
+    providers = fields.Nested(ProviderEntrySchema(many=True), attribute="quotes",
+                              **_meta("Providers ranked by true cost."))
 
 
 class PageSchema(CountSchema):

@@ -1,0 +1,53 @@
+"""Ranked quotes dumped with each offer's own part made once: a quote at a new amount spent most of its time dumping
+again the fields that follow from the offer alone (docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema
+
+# offers whose own part a schema keeps (about 1.3 KB each), then starts again: the shipped data has some 300, and a
+# list of a large file's every offer runs through them at most once per data version
+OFFER_PARTS_KEPT = 1_000
+
+
+class RankedEntrySchema(Schema):
+    """An entry of a ranked list, dumped from a Quote. A list of quotes (`many`) dumps the fields `per_offer` names,
+    those that follow from the offer alone whatever the amount, once per offer and payout currency and keeps them;
+    then each quote's other fields, read as plain attributes; the two are joined in the schema's key order, byte for
+    byte what a plain dump writes (tests/test_ranked_entries.py). Such a schema has no pre- or post-dump hooks."""
+
+    per_offer: tuple[str, ...] = ()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        unknown = set(self.per_offer) - set(self.fields)
+        if unknown:
+            raise ValueError(f"{type(self).__name__}.per_offer names no field {sorted(unknown)}")
+        self._split = bool(self.per_offer) and self.only is None and not self.exclude
+        self._order = dict.fromkeys(self.dump_fields)
+        self._quote_fields = tuple((key, field) for key, field in self.dump_fields.items()
+                                   if field.name not in self.per_offer)
+        paths = [field.name for _, field in self._quote_fields if "." in (field.attribute or "")]
+        if self._split and paths:
+            raise ValueError(f"{type(self).__name__}: {paths} read through another object; name them in per_offer")
+        # of this class too, but with `only`: it dumps whole
+        self._offer_part = type(self)(only=self.per_offer) if self._split else None
+        self._kept: dict[tuple[Any, str], dict] = {}
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        if not (self._split and (self.many if many is None else many)):
+            return super().dump(obj, many=many)
+        entries = []
+        for quote in obj:
+            key = (quote.offer, quote.payout_currency)  # an offer is a frozen dataclass: equal terms, equal part
+            offer_part = self._kept.get(key)
+            if offer_part is None:
+                if len(self._kept) >= OFFER_PARTS_KEPT:
+                    self._kept.clear()
+                offer_part = self._kept[key] = {**self._order, **self._offer_part.dump(quote)}
+            # getattr, not marshmallow's default accessor: a quote's own fields are attributes, not paths or keys
+            entries.append({**offer_part, **{name: field.serialize(field.name, quote, getattr)
+                                             for name, field in self._quote_fields}})
+        return entries

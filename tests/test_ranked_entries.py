@@ -1,0 +1,72 @@
+"""Ranked lists, in both groups, keep each offer's own fields between quotes, and write exactly what a plain dump of
+the entry schema writes: the same keys in the same order, the same figures."""
+
+import json
+
+import pytest
+from marshmallow import fields
+
+import schemas.ranked
+from schemas.api import RankedProviderSchema
+from schemas.poc import ProviderEntrySchema
+from schemas.ranked import RankedEntrySchema
+
+ENTRIES = [RankedProviderSchema, ProviderEntrySchema]
+
+
+def plain(entry: type[RankedEntrySchema]) -> RankedEntrySchema:
+    """The same fields, dumped whole by marshmallow."""
+    return type(f"Plain{entry.__name__}", (entry,), {"per_offer": ()})(many=True)
+
+
+@pytest.fixture
+def catalog(app):
+    return app.extensions["corridor"].data.catalog
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+@pytest.mark.parametrize("query", [
+    {"corridor": "USD_MXN"},
+    {"corridor": "USD_MXN", "amount": 1234.56},
+    {"corridor": "USD_MXN", "amount": 0.01, "sort": "speed"},
+    {"corridor": "USD_MXN", "receive_amount": 5000.0},
+    {"corridor": "GBP_INR", "amount": 77.0, "payout": "bank_deposit"},
+])
+def test_each_entry_is_what_a_plain_dump_writes_key_for_key_in_order(catalog, entry, query):
+    kept = entry(many=True)
+    for _ in range(2):  # made, then from the kept offer parts
+        quotes = catalog.quotes(**query).quotes
+        assert json.dumps(kept.dump(quotes)) == json.dumps(plain(entry).dump(quotes))
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_every_corridor_at_several_amounts_writes_the_same_figures(catalog, entry):
+    kept = entry(many=True)
+    for figures in catalog.corridors:
+        for amount in (None, 1.0, 200.0, 999_999.99):
+            quotes = catalog.quotes(figures.corridor.key, amount=amount).quotes
+            assert json.dumps(kept.dump(quotes)) == json.dumps(plain(entry).dump(quotes))
+
+
+def test_one_entry_alone_is_dumped_whole(catalog):
+    quote = catalog.quotes("USD_MXN").quotes[0]
+    assert ProviderEntrySchema().dump(quote) == plain(ProviderEntrySchema).dump([quote])[0]
+
+
+def test_the_offer_parts_kept_are_bounded(catalog, monkeypatch):
+    monkeypatch.setattr(schemas.ranked, "OFFER_PARTS_KEPT", 5)
+    kept = ProviderEntrySchema(many=True)
+    for figures in catalog.corridors:
+        kept.dump(figures.quotes)
+        assert len(kept._kept) <= 5
+    assert kept._kept  # the latest offers are kept
+
+
+def test_a_field_not_in_the_entry_is_refused():
+    with pytest.raises(ValueError, match="nowhere"):
+        type("Wrong", (ProviderEntrySchema,), {"per_offer": ("provider", "nowhere")})()
+
+
+def test_a_quote_field_read_through_the_offer_must_be_named_per_offer():
+    with pytest.raises(ValueError, match="offerName"):
+        type("Wrong", (ProviderEntrySchema,), {"offerName": fields.String(attribute="offer.brand")})()
