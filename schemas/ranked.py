@@ -22,11 +22,12 @@ class RankedEntrySchema(Schema):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        unknown = set(self.per_offer) - set(self.fields)
+        unknown = set(self.per_offer) - set(self.declared_fields)
         if unknown:
             raise ValueError(f"{type(self).__name__}.per_offer names no field {sorted(unknown)}")
         self._split = bool(self.per_offer) and self.only is None and not self.exclude
-        self._order = dict.fromkeys(self.dump_fields)
+        # from a tuple: fromkeys of a dict sizes its table for twice the keys, and every entry copies the table
+        self._order = dict.fromkeys(tuple(self.dump_fields))
         self._quote_fields = tuple((key, field) for key, field in self.dump_fields.items()
                                    if field.name not in self.per_offer)
         paths = [field.name for _, field in self._quote_fields if "." in (field.attribute or "")]

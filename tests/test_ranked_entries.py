@@ -2,6 +2,7 @@
 the entry schema writes: the same keys in the same order, the same figures."""
 
 import json
+import sys
 
 import pytest
 from marshmallow import fields
@@ -70,3 +71,17 @@ def test_a_field_not_in_the_entry_is_refused():
 def test_a_quote_field_read_through_the_offer_must_be_named_per_offer():
     with pytest.raises(ValueError, match="offerName"):
         type("Wrong", (ProviderEntrySchema,), {"offerName": fields.String(attribute="offer.brand")})()
+
+
+def test_an_entry_schema_with_only_some_fields_dumps_them_whole(catalog):
+    quotes = catalog.quotes("USD_MXN").quotes
+    assert ProviderEntrySchema(many=True, only=("rank", "provider")).dump(quotes) == [
+        {"rank": quote.rank, "provider": quote.offer.provider} for quote in quotes]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_an_entry_takes_no_more_memory_than_a_plain_dump_of_it(catalog, entry):
+    # a list of every corridor's providers holds tens of thousands of them while it is written
+    quotes = catalog.quotes("USD_MXN", amount=321.0).quotes
+    kept, whole = entry(many=True).dump(quotes), plain(entry).dump(quotes)
+    assert [sys.getsizeof(e) for e in kept] == [sys.getsizeof(e) for e in whole]
