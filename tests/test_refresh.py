@@ -135,21 +135,27 @@ def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none
     base, process, data, log = refreshable
     large = json.dumps(generate(1000))
     load = paced_load(base, RAW_KEY, seconds=300)  # stopped once both swaps are seen
+    swaps = []  # seconds from each HUP until the new file is served
     try:
         time.sleep(1)
         for served, corridors in ((large, 1000), (raw_seed, len([c for c in raw_seed["corridors"] if c["active"]]))):
             _write_atomically(data, served)
+            started = time.monotonic()
             process.send_signal(signal.SIGHUP)
-            deadline = time.monotonic() + 90
             while _health(base)["corridors"] != corridors:
-                assert time.monotonic() < deadline, log.read_text()
+                assert time.monotonic() < started + 90, log.read_text()
                 time.sleep(0.2)
+            swaps.append(time.monotonic() - started)
         time.sleep(1)
     finally:
         for wrk in load:
             wrk.send_signal(signal.SIGINT)  # wrk stops and prints what it measured
+    # none waits out the swap to the large file: workers that stopped answering until it was served would hold
+    # requests that long; the slowest answer's target (< 1 s) is make bench-scale's, as a test's neighbours on
+    # the same cores stretch every wait
     for figures in map(measured, load):
-        assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < 1000, figures
+        assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < swaps[0] * 1000, (
+            figures, swaps)
 
 
 @pytest.mark.parametrize("name, content, reason", [
