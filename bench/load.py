@@ -55,8 +55,17 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
 def _children(master: int) -> list[tuple[int, str]]:
     """A gunicorn master's children: (pid, process name)."""
     # every thread's: a child started by one of the master's threads (the refresher, restarted) is listed under it
-    pids = [pid for task in Path(f"/proc/{master}/task").iterdir() for pid in (task / "children").read_text().split()]
-    return [(int(pid), Path(f"/proc/{pid}/comm").read_text().strip()) for pid in pids]
+    pids = [pid for task in Path(f"/proc/{master}/task").iterdir() for pid in _read(task / "children").split()]
+    # a thread or a child that ends while it is listed is gone: not a child any more
+    return [(int(pid), name.strip()) for pid in pids if (name := _read(Path(f"/proc/{pid}/comm")))]
+
+
+def _read(path: Path) -> str:
+    """The file's text, or "" if its process or thread has ended."""
+    try:
+        return path.read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
 
 
 def workers_of(master: int) -> list[int]:
