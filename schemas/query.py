@@ -34,6 +34,7 @@ class NoQuery(Schema):
 
 
 PAGE_PARAMETERS = ("limit", "cursor")
+AMOUNTS = ("amount", "receive_amount")  # a quote's free-form amounts, sent or received
 # the document's word on a page's links, for the operations that take `limit`
 LINK_HEADER = {"Link": {"schema": {"type": "string"}, "description": (
     'With `limit`: the first page\'s URL (rel="first") and, while more remain, the next one\'s (rel="next"), '

@@ -64,7 +64,7 @@ else
 fi
 check 200 text/html / '<h1>What sending money really costs</h1>' 'USD→MXN'
 check 200 text/html '/?corridor=GBP_INR&amount=1000' 'GBP→INR'
-check 200 $JSON /api/openapi.json '"openapi": "3.0.3"'
+check 200 $JSON /api/openapi.json '"openapi":"3.0.3"'
 check 200 text/html /api/docs 'swagger-ui'
 check 404 $PROBLEM /no/such/path '"code":"not_found"'
 check 401 $PROBLEM /api/corridors '"code":"missing_api_key"'

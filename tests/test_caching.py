@@ -1,12 +1,17 @@
 """The response cache: a 200 is built on first request and kept by endpoint and loaded query, bounded in bytes."""
 
+import datetime as dt
 import gc
+import hashlib
 import tracemalloc
 
 import pytest
 from conftest import reread
 
 from corridor.service.responses import KeptUrl, ResponseCache
+
+GZIP = {"Accept-Encoding": "gzip, br;q=0.5"}
+MONTHS = dt.timedelta(days=60)  # of daily rates: some 2 KB of JSON
 
 
 def answers(app):
@@ -85,9 +90,8 @@ def test_a_url_asked_again_as_sent_is_answered_without_loading_its_query(keeps, 
 def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
     app, built = keeps
     client = app.test_client()
-    bodies = {
-        client.get(f"/api/providers?corridor=USD_MXN&amount={amount}", headers=auth).data for amount in (10, 20, 30)
-    }
+    bodies = {client.get(f"/api/providers?corridor=USD_MXN&sort={sort}", headers=auth).data
+              for sort in ("cost", "speed", "score")}
     assert len(bodies) == 3 and len(built) == 3
 
 
@@ -116,13 +120,65 @@ def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
     assert app.extensions["corridor"].data is not served and len(app.extensions["corridor"].data.responses) == 0
 
 
-def test_unique_amounts_keep_the_cache_within_its_bound(make_app, auth):
+def test_many_ranges_keep_the_cache_within_its_bound(make_app, auth):
     app = make_app(CACHE_MB="1")
     client = app.test_client()
+    for day in range(1, 1500):  # two months from each day
+        start = dt.date(2020, 1, 1) + dt.timedelta(day)
+        assert client.get(f"/api/poc/history?from=USD&to=MXN&start={start}&end={start + MONTHS}").status_code == 200
+    responses = app.extensions["corridor"].data.responses
+    assert responses.size <= 2**20 and 100 < len(answers(app)) < 1499  # the least recently used went first
+
+
+# --- quotes at a given amount: answered, never kept -----------------------------------------------------------------
+
+
+AMOUNT_QUOTES = [
+    "/api/providers?corridor=USD_MXN&amount=1234.56",
+    "/api/providers?corridor=GBP_INR&receive_amount=50000&payout=cash_pickup",
+    "/api/poc/providers?corridor=USD_MXN&amount=2345.67",
+    "/api/poc/providers?corridor=USD_MXN&receive_amount=40000&sort=speed",
+]
+
+
+@pytest.mark.parametrize("url", AMOUNT_QUOTES)
+def test_a_quote_at_a_given_amount_is_answered_with_validators_and_never_kept(keeps, auth, url):
+    app, built = keeps
+    client = app.test_client()
+    first, again = (client.get(url, headers={**auth, **GZIP}) for _ in range(2))
+    assert (first.status_code, first.data, first.headers["ETag"]) == (200, again.data, again.headers["ETag"])
+    assert first.headers["ETag"] == f'"{hashlib.sha1(first.data).hexdigest()}"'  # of the body: equal in every worker
+    assert first.headers["Last-Modified"] == "Fri, 20 Nov 2026 00:00:00 GMT"
+    assert first.headers["Cache-Control"] in ("private, max-age=60", "public, max-age=60")
+    assert first.get_json() and int(first.headers["Content-Length"]) == len(first.data) > 1024
+    # built for each request, so not compressed (that is done once, for answers that are kept)
+    assert "Content-Encoding" not in first.headers and "Accept-Encoding" not in first.headers.get("Vary", "")
+    assert built == [] and len(app.extensions["corridor"].data.responses) == 0
+
+
+@pytest.mark.parametrize("url", AMOUNT_QUOTES)
+def test_a_quote_at_a_given_amount_answers_conditional_requests(app, auth, url):
+    client = app.test_client()
+    etag = client.get(url, headers=auth).headers["ETag"]
+    assert client.get(url, headers={**auth, "If-None-Match": etag}).status_code == 304
+    assert client.get(url, headers={**auth, "If-None-Match": '"other"'}).status_code == 200
+    assert client.get(url, headers={**auth, "If-Modified-Since": "Sat, 21 Nov 2026 00:00:00 GMT"}).status_code == 304
+    refused = client.get(url, headers={**auth, "If-Match": '"other"'})
+    assert (refused.status_code, refused.mimetype) == (412, "application/problem+json")
+    assert client.get(url, headers={**auth, "If-Match": etag}).status_code == 200
+    head = client.head(url, headers=auth)
+    assert (head.status_code, head.data, head.headers["ETag"]) == (200, b"", etag)
+
+
+def test_a_stream_of_amounts_pushes_no_kept_answer_out(make_app, auth):
+    app = make_app(CACHE_MB="1")
+    client = app.test_client()
+    full = client.get("/api/poc/full").headers["ETag"]
+    kept = dict(app.extensions["corridor"].data.responses)
     for cents in range(1, 1500):
         assert client.get(f"/api/poc/providers?corridor=USD_MXN&amount={cents / 100:.2f}").status_code == 200
-    responses = app.extensions["corridor"].data.responses
-    assert responses.size <= 2**20 and 100 < len(responses) < 1499  # the least recently used went first
+    assert dict(app.extensions["corridor"].data.responses) == kept
+    assert client.get("/api/poc/full", headers={"If-None-Match": full}).status_code == 304
 
 
 def _json(app, n):
@@ -168,9 +224,6 @@ def test_a_response_over_the_bound_alone_is_sent_and_not_kept(app):
 
 
 # --- compressed once ----------------------------------------------------------------------------------------------
-
-
-GZIP = {"Accept-Encoding": "gzip, br;q=0.5"}
 
 
 @pytest.mark.parametrize("url", ["/api/poc/full", "/api/corridors", "/api/history?from=USD&to=MXN&format=csv"])
@@ -225,6 +278,9 @@ def test_each_encoding_revalidates_against_its_own_etag(app, auth):
 def test_the_compressed_answers_count_against_the_bound(make_app):
     app = make_app(CACHE_MB="1")
     client = app.test_client()
-    for cents in range(1, 600):
-        client.get(f"/api/poc/providers?corridor=USD_MXN&amount={cents / 100:.2f}", headers=GZIP)
-    assert app.extensions["corridor"].data.responses.size <= 2**20
+    for day in range(1, 1500):
+        start = dt.date(2020, 1, 1) + dt.timedelta(day)
+        url = f"/api/poc/history?from=USD&to=MXN&start={start}&end={start + MONTHS}"
+        assert client.get(url, headers=GZIP).headers["Content-Encoding"] == "gzip"
+    responses = app.extensions["corridor"].data.responses
+    assert responses.size <= 2**20 and 100 < sum(key.startswith("gzip ") for key in responses) < 1499

@@ -1,5 +1,6 @@
 """HTTP on both groups: HEAD, OPTIONS, strong ETags, Last-Modified and 304, caching, nosniff, request ids, odd paths."""
 
+import json
 import re
 
 import pytest
@@ -19,6 +20,14 @@ def test_get_carries_strong_etag_and_private_caching(client, auth, url):
     assert re.fullmatch(r'"[0-9a-f]{40}"', response.headers["ETag"])
     assert response.headers["Cache-Control"] == "private, max-age=60"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("url", URLS + GROUP_B_DATA_URLS + ["/api/poc/corridors/999", "/api/providers?corridor=XX"])
+def test_json_answers_are_compact_utf8_in_schema_order_and_end_their_line(client, auth, url):
+    """orjson writes them: the bytes the standard library writes with these options, non-ASCII (`→`) as it is."""
+    body = client.get(url, headers=auth).data
+    expected = json.dumps(json.loads(body), ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert body == expected.encode()
 
 
 @pytest.mark.parametrize("url", URLS)

@@ -35,6 +35,10 @@ class Blueprint(flask_smorest.Blueprint):
         """Keep the view's answers per data version and loaded query (corridor/api/caching.py)."""
         return cached(view, self.policy.cache_control)
 
+    def cached_unless_given(self, *names: str) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+        """As `cached`, except that a query giving any parameter `names` (a free-form amount) is answered unkept."""
+        return functools.partial(cached, cache_control=self.policy.cache_control, unless_given=frozenset(names))
+
     def cached_weighing(self, weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
         """As `cached`, each request costing `weight(**query)` units of its budget (a history range, by its rates)."""
         return functools.partial(cached, cache_control=self.policy.cache_control, weight=weight)

@@ -27,10 +27,11 @@ NOT_MODIFIED = {"description": "Not Modified: If-None-Match named the current ET
                                "is not older than the data."}
 
 
-def cached(view: Callable[..., Response], cache_control: str,
-           weight: Callable[..., int] | None = None) -> Callable[..., Response]:
+def cached(view: Callable[..., Response], cache_control: str, weight: Callable[..., int] | None = None,
+           unless_given: frozenset[str] = frozenset()) -> Callable[..., Response]:
     """Keep a view's response by endpoint and loaded query in the data version's cache, the view given that version's
-    catalog; answer conditionally. A request costs `weight(**query)` units of its budget in all, if given."""
+    catalog; answer conditionally. A request costs `weight(**query)` units of its budget in all, if given. A query
+    that gives a parameter of `unless_given` is answered the same way, but neither kept nor compressed."""
     # between `arguments` and `response`: the key is the loaded query, the value what flask-smorest dumped
 
     @SmorestBlueprint.doc(responses={304: NOT_MODIFIED})
@@ -46,6 +47,15 @@ def cached(view: Callable[..., Response], cache_control: str,
             extra = min(weight(**query), service.limits.budgets[budget].amount) - 1
             if extra > 0:
                 charge(budget, identity, cost=extra)
+        if not unless_given.isdisjoint(query):
+            # a quote at an amount of the client's: few are asked twice, so keeping each would cost more than building
+            # it, and a stream of them would push out of the cache the answers that are asked again; compressing it
+            # for each request would cost more than it saves on some 2 KB (docs/PERFORMANCE.md)
+            request.environ[CACHE_LOOKUP] = "miss"
+            response = view(data.catalog, **query)
+            response.add_etag()  # of its body, as a kept answer's
+            response.headers.update({"Cache-Control": cache_control, "Last-Modified": data.last_modified})
+            return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
         kept = data.responses.get(key)
         built = kept is None
         request.environ[CACHE_LOOKUP] = "miss" if built else "hit"

@@ -16,7 +16,7 @@ from schemas.api import (
     RankedProviderSchema,
 )
 from schemas.costs import CostsSchema, GlobalCostsSchema
-from schemas.query import LINK_HEADER, CorridorQuery, CurrencyPairQuery, PageQuery
+from schemas.query import AMOUNTS, LINK_HEADER, CorridorQuery, CurrencyPairQuery, PageQuery
 
 # a key belongs on a server, so browsers get no CORS here; its answers are for the key holder alone
 POLICY = Policy(bearer_key=True, budget="api", cache_control="private, max-age=60")
@@ -38,7 +38,7 @@ def corridors(catalog: Catalog, limit: int | None = None, cursor: int | None = N
 @bp.route("/providers")
 @bp.arguments(CorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached
+@bp.cached_unless_given(*AMOUNTS)
 @bp.response(200, RankedProviderSchema(many=True))
 def providers(catalog: Catalog, **query) -> list[Quote]:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""

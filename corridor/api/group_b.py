@@ -27,7 +27,14 @@ from schemas.poc import (
     ProvidersResponse,
 )
 from schemas.problem import ProblemSchema
-from schemas.query import LINK_HEADER, NoQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery, PageQuery
+from schemas.query import (
+    AMOUNTS,
+    LINK_HEADER,
+    NoQuery,
+    OptionalCorridorQuery,
+    OptionalCurrencyPairQuery,
+    PageQuery,
+)
 
 POLICY = Policy(cache_control="public, max-age=60", cors=True)
 bp = Blueprint("poc", __name__, url_prefix="/api/poc", policy=POLICY, tag="Group B",
@@ -64,7 +71,7 @@ def corridor(catalog: Catalog, corridor_id: str) -> dict[str, CorridorFigures]:
 @bp.route("/providers")
 @bp.arguments(OptionalCorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached
+@bp.cached_unless_given(*AMOUNTS)
 @bp.response_either(ProviderGroupsResponse, ProvidersResponse, headers=LINK_HEADER)
 def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = None, **query) -> tuple:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped, whole or by pages."""

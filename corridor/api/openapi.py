@@ -252,7 +252,7 @@ def build_api(app: Flask, *groups: Any) -> Api:
 def serve_document(app: Flask, api: Api) -> None:
     """`/api/openapi.json`: the document, written once now that every route is registered; public and readable from
     any origin, with an ETag."""
-    document = app.json.dumps(api.spec.to_dict()).encode() + b"\n"
+    document = app.json.dumps(api.spec.to_dict()).encode()
     etag = generate_etag(document)
     bp = Blueprint("document", __name__, url_prefix="/api/openapi.json")
 
