@@ -39,7 +39,6 @@ def cached(view: Callable[..., Response], cache_control: str, weight: Callable[.
     def respond(**query: Any) -> Response:
         service = current_app.extensions["corridor"]
         data = service.data  # once: a refresh swaps it whole
-        key = f"{request.endpoint}{sorted(query.items())}"
         extra = 0  # charged beyond the unit its budget's hook charged
         if weight is not None and "rate_budget" in g:
             budget, identity = g.rate_budget
@@ -56,6 +55,7 @@ def cached(view: Callable[..., Response], cache_control: str, weight: Callable[.
             response.add_etag()  # of its body, as a kept answer's
             response.headers.update({"Cache-Control": cache_control, "Last-Modified": data.last_modified})
             return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
+        key = f"{request.endpoint}{sorted(query.items())}"
         kept = data.responses.get(key)
         built = kept is None
         request.environ[CACHE_LOOKUP] = "miss" if built else "hit"

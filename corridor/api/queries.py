@@ -59,4 +59,3 @@ class QueryParser(FlaskParser):
             if key in given and any(other in given for other in others):
                 raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {rule}")
         return loaded
-
