@@ -45,12 +45,10 @@ survey: migrate  ## import the World Bank survey rows in data/ into DATABASE_URL
 	@$(BIN)/flask --app app prices import-rpw data/rpw-east-africa-2025.csv
 
 run: survey  ## apply the database migrations, import the shipped survey rows, then serve on 127.0.0.1:$(PORT) with a development key it prints
-	@if [ -z "$$API_KEYS" ]; then \
-	  API_KEYS=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(24))'); export API_KEYS; \
-	  echo "Development API key: $$API_KEYS"; \
-	  echo "Try: curl -H 'Authorization: Bearer $$API_KEYS' http://127.0.0.1:$(PORT)/api/corridors"; \
-	else echo "Using the keys in API_KEYS."; fi; \
-	echo "Docs: http://127.0.0.1:$(PORT)/api/docs  Your own keys: http://127.0.0.1:$(PORT)/account/signup"; \
+	@made=; if [ -z "$$API_KEYS" ]; then \
+	  API_KEYS=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(24))'); export API_KEYS; made=--made-key; \
+	fi; \
+	$(BIN)/python -m corridor.serving.banner --port $(PORT) $$made; \
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
 test: $(VENV)/.dev tools  ## the whole suite

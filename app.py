@@ -66,9 +66,14 @@ def configure_logging(app: Flask) -> None:
         app.logger.removeHandler(default_handler)
         app.logger.addHandler(handler)
         app.logger.propagate = False
+        # a library's warning too (apispec's, say): one JSON line rather than Python's plain ones
+        logging.captureWarnings(True)
+        logging.getLogger("py.warnings").handlers = [handler]
+        logging.getLogger("py.warnings").propagate = False
 
 
 def refuse_debugger(app: Flask) -> None:
     """Debug mode (FLASK_DEBUG) is for `flask run` alone, never under gunicorn or another server."""
     if app.debug and click.get_current_context(silent=True) is None:
-        raise ConfigError("FLASK_DEBUG is set: debug mode is for `flask --app app run --debug` only; unset it.")
+        raise ConfigError("FLASK_DEBUG is set: debug mode is for `.venv/bin/flask --app app run --debug` only; "
+                          "unset it.")

@@ -89,7 +89,8 @@ def post_fork(server, worker):
 
 
 def when_ready(server):
-    """Start this instance's rates refresher, its drain on TERM and the metrics' port (METRICS_PORT)."""
+    """Start this instance's rates refresher, build the whole lists before the workers fork, start the drain on TERM
+    and the metrics' port (METRICS_PORT)."""
     from corridor.serving import hooks
 
     hooks.when_ready(server)
@@ -109,6 +110,14 @@ def post_worker_init(worker):
     hooks.post_worker_init(worker)
 
 
+def pre_request(worker, req):
+    """While the instance drains, close each connection after its answer
+    (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term)."""
+    from corridor.serving import hooks
+
+    hooks.pre_request(worker, req)
+
+
 def child_exit(server, worker):
     """prometheus_client's multiprocess mode: forget a worker gone."""
     from corridor.serving import hooks
@@ -118,7 +127,7 @@ def child_exit(server, worker):
 
 def on_reload(server):
     """On HUP, before gunicorn forks new workers: serve the keys and data read anew, and the rates the refresher
-    brought (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
+    brought, the whole lists built (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
     from corridor.serving import hooks
 
     hooks.on_reload(server)

@@ -4,6 +4,7 @@ needs API keys."""
 import datetime as dt
 import json
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 
 import click
@@ -17,13 +18,30 @@ from corridor.data.history import default_history_path, load_history
 from corridor.data.keys import generate_key
 from corridor.data.live import LiveRates, refresh_live
 from corridor.data.load import DataError, load_dataset, read_data_file
-from corridor.data.rpw import RpwError, Sheet
+from corridor.data.rpw import Sheet
 from corridor.data.survey_import import import_rpw
+from corridor.data.tabular import ImportRefused
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
 from corridor.domain.rounding import round_significant
 from corridor.service.versions import load_data
-from corridor.settings import whole_number
+from corridor.serving.logs import json_line
+from corridor.settings import CommandError, whole_number
+
+
+def json_output() -> bool:
+    return current_app.config["LOG_FORMAT"] == "json"
+
+
+def say(text: str, err: bool = False) -> None:
+    """A command's output on stdout (stderr if `err`): as text, or with LOG_FORMAT=json each line one JSON object, as
+    the service logs them."""
+    if not json_output():
+        click.echo(text, err=err)
+        return
+    for line in text.splitlines():
+        click.echo(json_line(line.strip(), "corridor.cli"), err=err)
+
 
 data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
@@ -38,16 +56,16 @@ def check_data(path: str | None) -> None:
     """Check PATH (default: SEED_DATA) as serving would, without the survey's prices; print a summary, or why not and
     exit 1."""
     data = load_data(current_app, path, survey=False)  # the size limit and validation, as serving does
-    click.echo(data.summary.replace(": ", ": OK, ", 1))
-    click.echo(data.history_summary.replace(": ", ": OK, ", 1))
+    say(data.summary.replace(": ", ": OK, ", 1))
+    say(data.history_summary.replace(": ", ": OK, ", 1))
 
 
 @keys_cli.command("generate")
 def generate_keys() -> None:
     """Print a new random key and the sha256: entry to put in API_KEYS instead of it."""
     key, entry = generate_key()
-    click.echo(f"key:   {key}\nentry: {entry}")
-    click.echo("Give the key to the client; put the key or, better, the entry in API_KEYS on the server.", err=True)
+    say(f"key:   {key}\nentry: {entry}")
+    say("Give the key to the client; put the key or, better, the entry in API_KEYS on the server.", err=True)
 
 
 @rates_cli.command("import-ecb")
@@ -71,7 +89,7 @@ def import_ecb(file: str, data_path: str | None) -> None:
     raw["as_of"] = ecb.date.isoformat()
     write_valid_data(raw, data_path)
     _print_report(report, data_path)
-    click.echo(f"as_of: {before} -> {raw['as_of']}")
+    say(f"as_of: {before} -> {raw['as_of']}")
 
 
 @rates_cli.command("fetch")
@@ -91,13 +109,13 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     dataset = load_dataset(data_path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
-        raise click.ClickException("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
+        raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
     live = refresh_live(live, dataset, None, dt.datetime.now(dt.UTC).replace(microsecond=0), current_app.logger,
                         accept)
     for feed in live.feeds:
-        click.echo(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
+        say(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
     if not any(feed.status == "ok" for feed in live.feeds):
-        raise click.ClickException(f"Every feed failed; {data_path} is untouched.")
+        raise CommandError(f"Every feed failed; {data_path} is untouched.")
     report = merge_into(raw, live.feed_rates)
     write_valid_data(raw, data_path)
     _print_report(report, data_path)
@@ -110,11 +128,11 @@ def _raw_data(path: str) -> dict:
 
 def _print_report(report: ImportReport, path: str) -> None:
     for code, old, new, source in report.changed:
-        click.echo(f"changed  {code}: {old} -> {new} ({source.source}, {source.date})")
-    click.echo(f"changed: {len(report.changed)}; unchanged: {', '.join(report.unchanged) or 'none'}")
-    click.echo(f"kept their old rates (no feed gives them): {', '.join(report.kept) or 'none'}")
-    click.echo(f"given but not in the data, ignored: {', '.join(report.ignored) or 'none'}")
-    click.echo(f"wrote {path}. Send gunicorn HUP to serve it.")
+        say(f"changed  {code}: {old} -> {new} ({source.source}, {source.date})")
+    say(f"changed: {len(report.changed)}; unchanged: {', '.join(report.unchanged) or 'none'}")
+    say(f"kept their old rates (no feed gives them): {', '.join(report.kept) or 'none'}")
+    say(f"given but not in the data, ignored: {', '.join(report.ignored) or 'none'}")
+    say(f"wrote {path}. Send gunicorn HUP to serve it.")
 
 
 @prices_cli.command("import-rpw")
@@ -130,7 +148,7 @@ def import_rpw_command(path: str) -> None:
 
     @contextmanager
     def progress(sheet: Sheet):
-        if not sys.stdout.isatty():  # a log or a pipe: the summary says it all
+        if not sys.stdout.isatty() or json_output():  # a log or a pipe: the summary says it all
             yield sheet.rows
             return
         label = "Reading rows" if sheet.name == "CSV" else f"Reading {sheet.name!r}"
@@ -143,16 +161,21 @@ def import_rpw_command(path: str) -> None:
         except DataError:
             return set()  # serving refuses a broken file on its own terms
 
+    _database_import(path, lambda: import_rpw(db.engine, path, progress, taken_ids).lines())
+
+
+def _database_import(path: str, run: Callable[[], list[str]]) -> None:
+    """Run an import and print its summary; a file or a database that refuses it is the command's error."""
     try:
-        report = import_rpw(db.engine, path, progress, taken_ids)
-    except RpwError as err:
-        raise click.ClickException(str(err)) from None
+        lines = run()
+    except ImportRefused as err:
+        raise CommandError(str(err)) from None
     except SQLAlchemyError as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise click.ClickException(f"{path}: the database refused the import, so nothing of it was stored: "
-                                   f"{reason}") from None
-    for line in report.lines():
-        click.echo(line)
+        raise CommandError(f"{path}: the database refused the import, so nothing of it was stored: "
+                           f"{reason}") from None
+    for line in lines:
+        say(line)
 
 
 @history_cli.command("show")
@@ -170,17 +193,17 @@ def show_history(
     from_code, to_code = from_code.upper(), to_code.upper()
     for code in (from_code, to_code):
         if code not in history.currencies:
-            raise click.ClickException(
+            raise CommandError(
                 f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}."
             )
     first, last = history.default_range(start and start.date(), end and end.date())
     if first > last:
-        raise click.ClickException(f"--start {first} is after --end {last}.")
+        raise CommandError(f"--start {first} is after --end {last}.")
     points = history.series(from_code, to_code, first, last, interval)
-    click.echo(f"{from_code}→{to_code}, ECB, {interval}, {first} to {last}: {len(points)} points")
-    click.echo(f"{'date':<10}  {'rate':>12}")
+    say(f"{from_code}→{to_code}, ECB, {interval}, {first} to {last}: {len(points)} points")
+    say(f"{'date':<10}  {'rate':>12}")
     for point in points:
-        click.echo(f"{point.date.isoformat():<10}  {round_significant(point.rate, 6):>12}")
+        say(f"{point.date.isoformat():<10}  {round_significant(point.rate, 6):>12}")
 
 
 def register_commands(app: Flask) -> None:

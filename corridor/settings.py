@@ -1,10 +1,12 @@
-"""Settings from the environment, and the error that refuses start-up."""
+"""Settings from the environment, and the errors that refuse a command or start-up."""
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import IO, Any
 
 import click
 
@@ -21,7 +23,20 @@ ECB_DAILY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
 FRANKFURTER_V2_URL = "https://api.frankfurter.dev/v2"
 
 
-class ConfigError(click.ClickException, RuntimeError):
+class CommandError(click.ClickException):
+    """A command's refusal, exit 1: `Error: …` on stderr, or with LOG_FORMAT=json one JSON object at level error, as
+    the service logs."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        if settings_from_env()["LOG_FORMAT"] != "json":
+            super().show(file)
+            return
+        from corridor.serving.logs import json_line
+
+        click.echo(json_line(self.format_message(), "corridor.cli", logging.ERROR), file=file, err=file is None)
+
+
+class ConfigError(CommandError, RuntimeError):
     """Start-up is refused: the message says what to fix."""
 
     # the CLI prints a ClickException as `Error: …`, and so does gunicorn a RuntimeError raised

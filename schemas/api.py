@@ -48,8 +48,9 @@ class CorridorSummarySchema(Schema):
     best_rate = SignificantFigures(
         allow_none=True,
         attribute="best.rate",
-        metadata={"description": "Rate of the rank-1 provider, in best_payout_currency per from_currency; null if it "
-                                 "did not disclose its margin.", "example": 18.3441},
+        metadata={"description": "Rate of the rank-1 provider, to_currency per from_currency, like mid_market: for "
+                                 "one paying out in US dollars, what it pays is worth that at the mid-market rate; "
+                                 "null if it did not disclose its margin, or with no mid_market.", "example": 18.3441},
     )
     best_payout_currency = fields.String(
         attribute="best.payout_currency",
@@ -98,18 +99,23 @@ class CorridorSummarySchema(Schema):
     offers_over_5_pct = fields.Integer(
         metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4}
     )
+    prices = fields.String(
+        metadata={"description": "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
+                                 "(the data file's illustrative figures).", "example": "sample"},
+    )
 
 
 class RankedProviderSchema(RankedEntrySchema):
     per_offer = ("provider", "flat_fee", "fee_pct", "settlement", "payout_methods", "svc_score", "settlement_minutes",
-                 "source", "period", "collected", "payout_currency", "fx_margin_disclosed", "firm_type")
+                 "source", "period", "collected", "payout_currency", "fx_margin_disclosed", "firm_type", "promotion")
 
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
     rate = SignificantFigures(
         allow_none=True,
-        metadata={"description": "Rate given, payout_currency per source currency: mid-market less the FX margin; "
-                                 "null if the margin is not disclosed, or payout_currency has no rate.",
+        metadata={"description": "Rate given, the corridor's to_currency per source currency: mid-market less the FX "
+                                 "margin, for every offer, whatever its payout_currency (payout_rate is the rate in "
+                                 "that); null if the margin is not disclosed, or to_currency has no rate.",
                   "example": 18.3441},
     )
     flat_fee = Rounded(
@@ -159,7 +165,9 @@ class RankedProviderSchema(RankedEntrySchema):
     )
     recipient_gets = Rounded(
         allow_none=True,
-        metadata={"description": "amount × rate, in payout_currency; null when the rate is.", "example": 3639.48},
+        metadata={"description": "amount × rate, in the corridor's to_currency: for an offer paying out in US "
+                                 "dollars, what it pays is worth that at the mid-market rate (payout_amount is the "
+                                 "dollars); null when the rate is.", "example": 3639.48},
     )
     settlement_minutes = fields.Integer(
         allow_none=True, metadata={"description": "Settlement time in minutes; null with no settlement.", "example": 10}
@@ -174,7 +182,8 @@ class RankedProviderSchema(RankedEntrySchema):
     source = fields.String(
         attribute="offer.source",
         metadata={"description": "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices "
-                                 "Worldwide survey) or data file (sample figures).", "example": "World Bank RPW"},
+                                 "Worldwide survey) or sample (the data file's illustrative figures).",
+                  "example": "World Bank RPW"},
     )
     period = fields.String(
         allow_none=True,
@@ -191,6 +200,18 @@ class RankedProviderSchema(RankedEntrySchema):
         metadata={"description": "What the recipient gets: the corridor's to_currency, or USD where the service "
                                  "pays out in US dollars.", "example": "MXN"},
     )
+    payout_rate = SignificantFigures(
+        allow_none=True,
+        metadata={"description": "For an offer paying out in another currency than to_currency: its rate, "
+                                 "payout_currency per source currency; null for one paying out in to_currency, and "
+                                 "when the rate is.", "example": 0.00759749},
+    )
+    payout_amount = Rounded(
+        allow_none=True,
+        metadata={"description": "For an offer paying out in another currency than to_currency: amount × payout_rate, "
+                                 "what arrives in payout_currency; with receive_amount, receive_amount's worth at the "
+                                 "mid-market rate. Null for one paying out in to_currency.", "example": 192.64},
+    )
     fx_margin_disclosed = fields.Boolean(
         attribute="offer.disclosed",
         metadata={"description": "Whether the service disclosed its exchange rate (the survey's `transparent`); "
@@ -201,6 +222,12 @@ class RankedProviderSchema(RankedEntrySchema):
         attribute="offer.firm_type",
         metadata={"description": "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post "
                                  "office…; null for the data file's.", "example": "Money Transfer Operator"},
+    )
+    promotion = fields.Boolean(
+        attribute="offer.promotion",
+        metadata={"description": "The survey noted these prices as a promotion's, a marketing campaign's or a "
+                                 "discount's: by cost, such an offer ranks after every offer at its regular price.",
+                  "example": False},
     )
 
 
@@ -276,7 +303,7 @@ class BenchmarkCorridorSchema(Schema):
     )
 
 
-class BenchmarkSchema(Schema):
+class BenchmarkFiguresSchema(Schema):
     corridor_count = fields.Integer(
         attribute="count", metadata={"description": "Active corridors measured.", "example": 19}
     )
@@ -321,6 +348,20 @@ class BenchmarkSchema(Schema):
         BenchmarkCorridorSchema,
         allow_none=True,
         metadata={"description": "The corridor with the highest avg_cost_pct; null with no active corridor."},
+    )
+
+
+class BenchmarkSchema(BenchmarkFiguresSchema):
+    prices = fields.String(
+        metadata={"description": "The corridors the figures above count: surveyed (those the World Bank surveyed) "
+                                 "whenever the survey is imported, or sample (the data file's) when it is not. The two "
+                                 "are never pooled.", "example": "sample"},
+    )
+    sample = fields.Nested(
+        BenchmarkFiguresSchema,
+        allow_none=True,
+        metadata={"description": "The same figures over the corridors with sample prices, when the figures above are "
+                                 "the surveyed ones; null when they are the sample ones."},
     )
     survey = fields.Nested(
         SurveyBenchmarkSchema,

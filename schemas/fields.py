@@ -51,6 +51,18 @@ class IsoDate(fields.Date):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class PageSize(fields.Integer):
+    """A whole number in a query written as the service writes it: ASCII digits, no leading zero; no sign, space,
+    `_` or digits of other scripts, which int() takes."""
+
+    _DIGITS = re.compile("[1-9][0-9]*")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if not isinstance(value, str) or not self._DIGITS.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class PatternString(fields.String):
     """A string whose whole value matches `pattern`, loaded as `loads` makes it; the pattern is also documented in
     OpenAPI."""

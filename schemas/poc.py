@@ -87,18 +87,23 @@ class CorridorSchema(Schema):
         **_meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False),
     )
     offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
+    prices = fields.String(
+        **_meta("Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
+                "illustrative figures).", "sample"),
+    )
 
 
 class ProviderEntrySchema(RankedEntrySchema):
     per_offer = ("provider", "fee", "feePct", "settlement", "payoutMethods", "score", "settlementMinutes", "source",
-                 "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType")
+                 "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType", "promotion")
 
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
     rate = SignificantFigures(
         allow_none=True,
-        **_meta("Rate given, payoutCurrency per source currency: mid-market less the FX margin, 6 significant "
-                "figures; null if the margin is not disclosed, or payoutCurrency has no rate.", 18.6468),
+        **_meta("Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, "
+                "6 significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in "
+                "that); null if the margin is not disclosed, or the destination currency has no rate.", 18.6468),
     )
     fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
     feePct = PercentText(
@@ -143,8 +148,10 @@ class ProviderEntrySchema(RankedEntrySchema):
         **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99),
     )
     recipientGets = Rounded(
-        allow_none=True, attribute="recipient_gets", **_meta("amount × rate, in payoutCurrency; null when the rate is.",
-                                                             3639.48)
+        allow_none=True, attribute="recipient_gets",
+        **_meta("amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, "
+                "what it pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate "
+                "is.", 3639.48),
     )
     settlementMinutes = fields.Integer(
         allow_none=True, attribute="settlement_minutes", **_meta("Settlement time in minutes; null if unknown.", 10)
@@ -157,7 +164,7 @@ class ProviderEntrySchema(RankedEntrySchema):
     source = fields.String(
         attribute="offer.source",
         **_meta("Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or "
-                "data file (sample figures).", "World Bank RPW"),
+                "sample (the data file's illustrative figures).", "World Bank RPW"),
     )
     period = fields.String(
         allow_none=True, attribute="offer.period", **_meta("The survey's period, YYYYQn; null for the data file's.",
@@ -173,6 +180,20 @@ class ProviderEntrySchema(RankedEntrySchema):
         **_meta("What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
                 "US dollars.", "MXN"),
     )
+    payoutRate = SignificantFigures(
+        allow_none=True,
+        attribute="payout_rate",
+        **_meta("For a provider paying out in another currency than the destination's: its rate, payoutCurrency per "
+                "source currency, 6 significant figures; null for one paying out in the destination currency, and "
+                "when the rate is.", 0.00759749),
+    )
+    payoutAmount = Rounded(
+        allow_none=True,
+        attribute="payout_amount",
+        **_meta("For a provider paying out in another currency than the destination's: amount × payoutRate, what "
+                "arrives in payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null "
+                "for one paying out in the destination currency.", 192.64),
+    )
     fxMarginDisclosed = fields.Boolean(
         attribute="offer.disclosed",
         **_meta("Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
@@ -183,6 +204,11 @@ class ProviderEntrySchema(RankedEntrySchema):
         attribute="offer.firm_type",
         **_meta("The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for "
                 "the data file's.", "Money Transfer Operator"),
+    )
+    promotion = fields.Boolean(
+        attribute="offer.promotion",
+        **_meta("The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such "
+                "a provider ranks after every provider at its regular price.", False),
     )
 
 
@@ -360,7 +386,9 @@ class CorridorCostSchema(Schema):
     avgCost = PercentText(attribute="avg_cost", **_meta("Its mean true cost at the reference amount.", "2.77%"))
 
 
-class BenchmarkResponse(OkSchema):
+class BenchmarkFiguresEntry(Schema):
+    guide_object = "benchmark"  # and benchmark.sample: the same figures
+
     corridorCount = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
     avgCost = PercentText(
         allow_none=True,
@@ -399,6 +427,19 @@ class BenchmarkResponse(OkSchema):
         CorridorCostSchema,
         allow_none=True,
         **_meta("The corridor with the highest avgCost; null with no active corridor."),
+    )
+
+
+class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
+    prices = fields.String(
+        **_meta("The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is "
+                "imported, or sample (the data file's) when it is not. The two are never pooled.", "sample"),
+    )
+    sample = fields.Nested(
+        BenchmarkFiguresEntry,
+        allow_none=True,
+        **_meta("The same figures over the corridors with sample prices, when the figures above are the surveyed "
+                "ones; null when they are the sample ones."),
     )
     survey = fields.Nested(
         SurveyBenchmarkEntry,

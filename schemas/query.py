@@ -14,7 +14,7 @@ from corridor.domain.history import INTERVALS, Histories
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
-from schemas.fields import Amount, CorridorKey, CurrencyCode, Cursor, QueryDate, ReceiveAmount, SurveyPeriod
+from schemas.fields import Amount, CorridorKey, CurrencyCode, Cursor, PageSize, QueryDate, ReceiveAmount, SurveyPeriod
 
 FORMATS = ("json", "csv")
 
@@ -44,7 +44,7 @@ LINK_HEADER = {"Link": {"schema": {"type": "string"}, "description": (
 class PageQuery(Schema):
     """A list of corridors, whole, or a page of it: `limit` corridors after the `cursor` the previous page gave."""
 
-    limit = fields.Integer(
+    limit = PageSize(
         validate=validate.Range(min=1, max=MAX_PAGE, error="must be a whole number from {min} to {max}."),
         error_messages={"invalid": f"must be a whole number from 1 to {MAX_PAGE}."},
         metadata={"description": f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="

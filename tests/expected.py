@@ -201,12 +201,15 @@ def group_a_entries(raw, corridor, **options):
             "recipient_gets": half_up(row["gets"]),
             "settlement_minutes": row["minutes"],
             "total_paid": half_up(row["total"]),
-            "source": "data file",
+            "source": "sample",
             "period": None,
             "collected": None,
             "payout_currency": corridor["to_currency"],
+            "payout_rate": None,
+            "payout_amount": None,
             "fx_margin_disclosed": True,
             "firm_type": None,
+            "promotion": False,
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]
@@ -231,12 +234,15 @@ def group_b_entries(raw, corridor, **options):
             "recipientGets": half_up(row["gets"]),
             "settlementMinutes": row["minutes"],
             "totalPaid": half_up(row["total"]),
-            "source": "data file",
+            "source": "sample",
             "period": None,
             "collected": None,
             "payoutCurrency": corridor["to_currency"],
+            "payoutRate": None,
+            "payoutAmount": None,
             "fxMarginDisclosed": True,
             "firmType": None,
+            "promotion": False,
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]

@@ -47,10 +47,10 @@ class Holder:
         return self.submit("/account/login", "/account/login", email=email, password=password)
 
     def make_key(self, name="checkout server", expires_days="none"):
-        """A new key, as the page shows it once."""
+        """A new key, as the page the form's redirect opens shows it once."""
         response = self.submit("/account", "/account/keys", name=name, expires_days=expires_days)
-        assert response.status_code == 200, response.text
-        return NEW_KEY.search(response.text)[1]
+        assert (response.status_code, response.headers["Location"]) == (303, "/account"), response.text
+        return NEW_KEY.search(self.get("/account").text)[1]
 
     def key_ids(self):
         return [int(n) for n in REVOKE.findall(self.get("/account").text)]

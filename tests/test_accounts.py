@@ -370,7 +370,7 @@ def test_two_holders_racing_for_the_tenth_key_get_one(holder, accounts_app, data
 
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         statuses = sorted(response.status_code for response in pool.map(make, range(4)))
-    assert statuses == [200, 200, 400, 400]
+    assert statuses == [303, 303, 400, 400]
     assert query(database_url, "SELECT count(*) FROM api_keys") == [(10,)]
 
 

@@ -126,7 +126,7 @@ def test_data_check_works_without_keys():
 def test_flask_run_refuses_a_database_behind_its_migrations(tmp_path):
     result = _flask("run", "--port", str(unused_port()), DATABASE_URL=f"sqlite:///{tmp_path}/new.sqlite3")
     assert result.returncode != 0
-    assert "has no tables yet: run `flask --app app db upgrade` first." in result.stderr
+    assert "has no tables yet: run `.venv/bin/flask --app app db upgrade` first." in result.stderr
     assert "Traceback" not in result.stderr
 
 

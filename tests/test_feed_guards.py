@@ -56,7 +56,7 @@ def test_an_ecb_day_that_moves_the_rates_too_far_is_held_back_and_the_next_genui
     assert served(live_app) == before  # no figure, no history day, no validator moved
     health = feed_health(live_app, 0)
     reason = (f"held back: its day {NEXT_DAY} {move}; if it is right, take it with "
-              "`flask --app app rates fetch --accept`, then HUP")
+              "`.venv/bin/flask --app app rates fetch --accept`, then HUP")
     assert health == {**health, "status": "held", "date": ECB_DAY.isoformat(), "error": reason}
     assert warnings(caplog) == [f"Rates feed ECB ({feeds.ecb_url}) {reason}; keeping the rates of {ECB_DAY}."]
     feeds.ecb_day, feeds.ecb_rates = NEXT_DAY + dt.timedelta(days=1), dict(ECB_RATES)

@@ -18,10 +18,11 @@ from expected import (
 )
 
 CORRIDOR_FIELDS = ["id", "corridor", "sourceCountry", "destinationCountry", "annualFlowBn", "avgCost", "bestCost",
-                   "compliance", "settlement", "key", "sdgTargetMet", "offersOver5Pct"]
+                   "compliance", "settlement", "key", "sdgTargetMet", "offersOver5Pct", "prices"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
                 "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes", "totalPaid",
-                "source", "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType"]
+                "source", "period", "collected", "payoutCurrency", "payoutRate", "payoutAmount", "fxMarginDisclosed",
+                "firmType", "promotion"]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
 BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
 PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
@@ -43,6 +44,7 @@ def expected_corridor(raw, corridor):
         "key": key(corridor),
         "sdgTargetMet": costs["sdg_met"],
         "offersOver5Pct": costs["over_5"],
+        "prices": "sample",
     }
 
 

@@ -34,7 +34,8 @@ def test_gunicorn_refuses_a_database_behind_its_migrations(tmp_path):
     process.wait(timeout=30)
     output = (tmp_path / "log").read_text()
     assert process.returncode != 0
-    assert f"The database sqlite:///{database} has no tables yet: run `flask --app app db upgrade` first." in output
+    assert (f"The database sqlite:///{database} has no tables yet: run `.venv/bin/flask --app app db upgrade` "
+            "first.") in output
     assert "Traceback" not in output
     assert not any((tmp_path / "tmp").iterdir()), "a refused start leaves no data snapshot behind"
 

@@ -153,7 +153,7 @@ def test_history_gains_the_ecb_day_and_frankfurter_series(live_app, auth):
 def test_on_the_data_file_s_rates_the_page_s_mid_is_the_chart_s_last_point(client, raw_seed):
     for corridor in active(raw_seed):
         html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
-        shown = re.search(r"<strong>([\d.]+)</strong> \w+ \(ECB rates of Oct 30, 2026\)", html)
+        shown = re.search(r"<strong>([\d.]+)</strong> \w+ \((?:\w+: ECB rate of Oct 30, 2026(?:; )?)+\)", html)
         if shown:  # both currencies the ECB's, of the chart's last day
             assert shown.group(1) == re.search(r", last ([\d.]+)\.</desc>", html).group(1), key(corridor)
             assert "2026-10-30" in html or "Oct 30" in html
@@ -165,21 +165,16 @@ def test_every_corridor_on_the_page_has_a_chart_that_ends_at_the_table_s_rate(li
     for corridor in active(raw_seed):
         html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
         assert '<polyline class="rate" points="' in html, key(corridor)
-        shown = re.search(
-            r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*) rates of '
-            r"([^)]*)\)",
-            html,
-        )
+        shown = re.search(r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*)\)',
+                          html)
         latest = re.search(r", last ([\d.]+)\.</desc>", html).group(1)
         frm, to = corridor["from_currency"], corridor["to_currency"]
-        given = {"ECB" if code in {*ECB_RATES, "EUR"} else "Frankfurter" for code in (frm, to) if code != "USD"}
-        source = " and ".join(sorted(given))
+        day = {"ECB": display_date(ECB_DAY.isoformat()), "Frankfurter": display_date(FRANKFURTER_DAY.isoformat())}
+        given = {code: "ECB" if code in {*ECB_RATES, "EUR"} else "Frankfurter" for code in (frm, to) if code != "USD"}
         assert shown.groups()[:3] == (frm, str(sig6(mid(live_seed(raw_seed), frm, to))), to)
-        assert shown.group(4) == source
-        same_day = shown.group(5) == (
-            display_date(ECB_DAY.isoformat()) if "ECB" in source else display_date(FRANKFURTER_DAY.isoformat())
-        )
-        if same_day and "and" not in source:
+        # each rate with its own source and day
+        assert shown.group(4) == "; ".join(f"{code}: {source} rate of {day[source]}" for code, source in given.items())
+        if len(set(given.values())) == 1:
             assert float(latest) == float(shown.group(2)), key(corridor)
 
 

@@ -8,7 +8,7 @@ from harness import flask_command
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
 
-HEAD = "0003_survey_regions"
+HEAD = "0004_survey_notes"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -69,7 +69,7 @@ def test_a_server_refuses_a_database_with_no_tables_and_names_the_command(make_a
         make_app(DATABASE_URL=empty_database)
     assert refused.value.format_message() == (
         f"The database {shown.replace('postgresql://', 'postgresql+psycopg://')} has no tables yet: "
-        "run `flask --app app db upgrade` first.")
+        "run `.venv/bin/flask --app app db upgrade` first.")
 
 
 def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, empty_database):

@@ -71,7 +71,7 @@ def test_a_quote_at_a_published_amount_reproduces_the_published_fee_and_total(cl
                  for r in rows}
     assert published <= quoted
     assert [p["rank"] for p in served] == list(range(1, len(served) + 1))
-    costs = [p["true_cost_pct"] for p in served]
+    costs = [(p["promotion"], p["true_cost_pct"]) for p in served]  # a promotion's after every regular price
     assert costs == sorted(costs)
     period = rows[0]["PERIOD"]  # 2025_3Q
     expected = ("World Bank RPW", f"{period[:4]}Q{period[5]}", None)
@@ -105,17 +105,18 @@ def test_an_offer_in_dollars_is_priced_against_the_dollar(client, surveyed):
     kcb = next(p for p in served if p["provider"] == "KCB Bank")
     mids = get(client, "/api/midrate?from=KES&to=USD")
     assert kcb["payout_currency"] == "USD"
-    assert kcb["rate"] == sig6(mids["ref_rate_b"] * (1 - 1.81 / 100))
-    assert kcb["recipient_gets"] == half_up(18000 * mids["ref_rate_b"] * (1 - 1.81 / 100))
+    assert kcb["payout_rate"] == sig6(mids["ref_rate_b"] * (1 - 1.81 / 100))
+    assert kcb["payout_amount"] == half_up(18000 * mids["ref_rate_b"] * (1 - 1.81 / 100))
 
 
 def test_south_sudan_has_no_mid_market_rate_and_its_offers_pay_dollars(client):
     summary = next(c for c in get(client, "/api/corridors") if c["destination_country"] == "SSD")
     assert summary["to_currency"] == "SSP" and summary["mid_market"] is None
-    assert summary["best_payout_currency"] == "USD" and summary["best_rate"] is not None
+    # no SSP rate: nothing is said in SSP, what each pays is said in dollars
+    assert summary["best_payout_currency"] == "USD" and summary["best_rate"] is None
     served = get(client, "/api/providers?corridor=KEN-SSD")
     assert served and {p["payout_currency"] for p in served} == {"USD"}
-    assert all(p["recipient_gets"] > 0 for p in served)
+    assert all(p["recipient_gets"] is None and p["payout_amount"] > 0 for p in served)
     assert get(client, "/api/midrate?from=KES&to=SSP", 404)["code"] == "unknown_currency"
     poc = get(client, "/api/poc/providers?corridor=kes_ssp")
     assert poc["corridor"] == "KES_SSP" and {p["payoutCurrency"] for p in poc["providers"]} == {"USD"}

@@ -135,7 +135,7 @@ def logout() -> Response:
 @bp.get("")
 @holder_only
 def overview(account: Account) -> Any:
-    return keys_page(account)
+    return keys_page(account, new_key=session.pop("new_key", None))
 
 
 def keys_page(account: Account, status: int = 200, new_key: str | None = None, key_form: NewKeyForm | None = None,
@@ -163,7 +163,9 @@ def new_key(account: Account) -> Any:
                                    "revoke one first.")
     current_app.extensions["corridor"].account_keys.forget(row.digest)
     current_app.logger.info("Account %d made API key %d.", account.id, row.id)
-    return keys_page(account, new_key=key)  # the only time the key is shown
+    # shown by the page this redirect opens, which forgets it: a reload there makes nothing and shows it no more
+    session["new_key"] = key
+    return redirect(url_for(".overview"), 303)
 
 
 @bp.route("/keys/<int(max=2147483647):key_id>/revoke", methods=["GET", "POST"])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Blueprint as SmorestBlueprint
 
 from corridor.api.errors import problem
@@ -23,6 +23,8 @@ _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
 # client's inflating would cost more than the bytes saved
 GZIP_MIN_BYTES = 1024
+# the lists of every corridor, whole: at 2,000 corridors the longest takes over a second to build (make bench-scale)
+WHOLE_LISTS = ("/api/corridors", "/api/poc/corridors", "/api/poc/providers", "/api/poc/full")
 NOT_MODIFIED = {"description": "Not Modified: If-None-Match named the current ETag, or If-Modified-Since "
                                "is not older than the data."}
 
@@ -69,6 +71,17 @@ def cached(view: Callable[..., Response], cache_control: str, weight: Callable[.
         return response
 
     return respond
+
+
+def build_whole_lists(app: Flask) -> None:
+    """Keep the whole lists' answers, plain and compressed, in the data version served, as their first requests would:
+    called before any worker serves that version (in gunicorn's master, before it forks them), so that none waits."""
+    for url in WHOLE_LISTS:
+        with app.test_request_context(url, headers={"Accept-Encoding": "gzip"}):
+            # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
+            if answer_kept(current_app.extensions["corridor"].policy(request.blueprint).cache_control) is None:
+                app.view_functions[request.endpoint]()
+    release_free_heap()  # what built them is freed: its pages go back before the workers fork
 
 
 def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = None) -> Response | None:

@@ -18,10 +18,10 @@ from corridor.settings import ConfigError
 
 # inside the package, so that an installed copy migrates as a checkout does, from any folder
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-UPGRADE = "flask --app app db upgrade"
+UPGRADE = ".venv/bin/flask --app app db upgrade"
 # every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
 # compares the database with the last one without importing Alembic, which every process start would pay for
-REVISIONS = ("0001_accounts", "0002_survey", "0003_survey_regions")
+REVISIONS = ("0001_accounts", "0002_survey", "0003_survey_regions", "0004_survey_notes")
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3
 STATEMENT_TIMEOUT_S = 3

@@ -75,6 +75,15 @@ def frankfurter_latest(rows: list[tuple[dt.date, str, float]], base: str) -> Fee
     return _checked(FRANKFURTER, base, rates, dates)
 
 
+def frankfurter_days(rows: list[tuple[dt.date, str, float]], base: str, since: dt.date) -> list[FeedRates]:
+    """Each day from `since` on as a feed's rates, oldest first."""
+    days: dict[dt.date, dict[str, float]] = {}
+    for day, quote, rate in sorted(rows):
+        if day >= since:
+            days.setdefault(day, {})[quote] = rate
+    return [FeedRates(FRANKFURTER, base, rates, dict.fromkeys(rates, day)) for day, rates in days.items()]
+
+
 def frankfurter_series(rows: list[tuple[dt.date, str, float]]) -> dict[str, dict[dt.date, float]]:
     """Quote → day → rate."""
     series: dict[str, dict[dt.date, float]] = {}

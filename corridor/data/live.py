@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from corridor.data.feeds import (
+    frankfurter_days,
     frankfurter_latest,
     frankfurter_series,
     frankfurter_url,
@@ -23,7 +24,7 @@ from corridor.domain.rates import FeedRates, live_rates, too_far
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
 NOT_YET = "not fetched yet"
-ACCEPT = "flask --app app rates fetch --accept"
+ACCEPT = ".venv/bin/flask --app app rates fetch --accept"
 
 
 @dataclass(frozen=True)
@@ -143,16 +144,16 @@ def refresh_live(
 
     `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks,
     Frankfurter is asked for its daily series since the last day held (a year back at first), whose
-    newest day gives the latest rates; None asks for the latest rates alone. An answer that moves the rates in
-    force too far is held back unless `accept` or the data file holds it already.
+    newest day gives the latest rates; None asks for the latest rates alone. An answer any day of which moves the
+    rates in force, or the data file's, too far is held back unless `accept` or the data file holds it already.
     """
     in_force = live_rates(dataset.rates, live.feed_rates)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
 
-        def ecb_day() -> tuple[FeedRates, str]:
+        def ecb_day() -> tuple[FeedRates, str, list[FeedRates]]:
             answer = get(ecb.url)
-            return parse_ecb_daily(answer.body), answer.url
+            return parse_ecb_daily(answer.body), answer.url, []
 
         ecb = _tried(ecb, dataset.rates, in_force, now, log, accept, ecb_day)
         if ecb.error is None and ecb.rates is not None:
@@ -168,11 +169,11 @@ def refresh_live(
         url = frankfurter_url(frankfurter.url, base, others, _series_start(series, since) if wanted else None)
         fetched: dict = {}
 
-        def latest() -> tuple[FeedRates, str]:
+        def latest() -> tuple[FeedRates, str, list[FeedRates]]:
             answer = get(url)
             rows = parse_frankfurter(answer.body, base)
             fetched.update(frankfurter_series(rows))
-            return frankfurter_latest(rows, base), answer.url
+            return frankfurter_latest(rows, base), answer.url, frankfurter_days(rows, base, since)
 
         frankfurter = _tried(frankfurter, dataset.rates, in_force, now, log, accept, latest)
         if wanted and frankfurter.error is None:
@@ -192,14 +193,14 @@ def _tried(
     now: dt.datetime,
     log: logging.Logger,
     accept: bool,
-    fetch: Callable[[], tuple[FeedRates, str]],
+    fetch: Callable[[], tuple[FeedRates, str, list[FeedRates]]],
 ) -> FeedState:
-    """The feed after one try: its answer (and the URL it came from, after any redirect) served, held back, or
-    refused."""
+    """The feed after one try: its answer (its latest rates, the URL it came from after any redirect, and each day
+    of it that would enter the history) served, held back, or refused."""
     day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
     kept = f"the rates of {day_in_force}" if day_in_force else "the data file's rates"
     try:
-        rates, answered = fetch()
+        rates, answered, days = fetch()
         _check_rebased(rates, file_rates.base)
         tomorrow = now.date() + dt.timedelta(days=1)
         if rates.date > tomorrow:
@@ -210,11 +211,12 @@ def _tried(
         reason = str(err) if isinstance(err, FeedError) else f"cannot use the answer ({type(err).__name__})"
         log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url), reason, kept)
         return dataclasses.replace(feed, checked_at=now, error=reason, held=None)
-    move = None if accept else unusual_move(rates, in_force, file_rates)
+    moves = () if accept else ((day.date, unusual_move(day, in_force, file_rates)) for day in (rates, *days))
+    held, move = next(((day, move) for day, move in moves if move is not None), (None, None))
     if move is not None:
-        reason = f"held back: its day {rates.date} {move}; if it is right, take it with `{ACCEPT}`, then HUP"
+        reason = f"held back: its day {held} {move}; if it is right, take it with `{ACCEPT}`, then HUP"
         log.warning("Rates feed %s (%s) %s; keeping %s.", feed.source, shown_url(answered), reason, kept)
-        return dataclasses.replace(feed, checked_at=now, error=reason, held=rates.date)
+        return dataclasses.replace(feed, checked_at=now, error=reason, held=held)
     changed = feed.rates is None or (feed.rates.rates, feed.rates.dates) != (rates.rates, rates.dates)
     if changed:
         log.info("Rates feed %s (%s): %d rates of %s.", feed.source, shown_url(answered), len(rates.rates), rates.date)
@@ -228,17 +230,19 @@ def _file_day(source: str, file_rates: Rates) -> dt.date | None:
 
 
 def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | None:
-    """How the feed's rates move the rates in force too far to serve unconfirmed, or None. A move the data file holds
-    already (an operator took the day in with `rates fetch --accept`) is confirmed."""
+    """How the feed's rates move the rates in force, or the data file's, too far to serve unconfirmed; or None. A move
+    the data file holds already (an operator took the day in with `rates fetch --accept`) is confirmed."""
     moved = too_far(in_force, rates)
-    if moved is None:
-        return None
-    move, codes = moved
-    taken = live_rates(file_rates, [rates])
-    if all(taken.sources[code] == file_rates.sources[code]
-           and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code] for code in codes):
-        return None
-    return move
+    if moved is not None:
+        move, codes = moved
+        taken = live_rates(file_rates, [rates])
+        if not all(taken.sources[code] == file_rates.sources[code]
+                   and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code] for code in codes):
+            return move
+    # the rates in force are the feeds' last accepted days, which a feed could walk far in steps each under the bound;
+    # the data file's only an operator changes
+    moved = too_far(file_rates, rates)
+    return None if moved is None else f"{moved[0]} from the data file's rates"
 
 
 def _check_rebased(rates: FeedRates, base: str) -> None:

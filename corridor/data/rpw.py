@@ -6,55 +6,27 @@ read is skipped with its reason, never the file refused for it. The rules are in
 
 from __future__ import annotations
 
-import codecs
-import csv
 import datetime as dt
-import io
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from corridor.data.tabular import ImportRefused, Skips, column_key, open_tables
 from corridor.domain.countries import is_country
 from corridor.domain.currencies import is_known_currency
-from corridor.domain.survey import Observation, PricePoint
+from corridor.domain.survey import Observation, OutOfBounds, PricePoint, bounded, last_period
 
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
 REQUIRED = ("period", "source code", "destination code", "firm", "cc1 lcu amount", "cc1 lcu code", "cc1 lcu fee",
             "cc1 fx margin", "cc1 total cost %", "transparent")
 # an optional figure under either name: the older sheet's, or the newer's
-ALIASES = {"pickup method": ("pickup method", "pick-up method")}
+ALIASES = {"pickup method": ("pickup method", "pick-up method"), "note1": ("note1", "standard note")}
 _PERIOD = re.compile(r"([0-9]{4})\s*[-_ ]?\s*(?:Q([1-4])|([1-4])Q)", re.IGNORECASE)
 _EXCEL_EPOCH = dt.date(1899, 12, 30)  # day 0 of a date an Excel cell holds as a number
 _YES, _NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0"}
-
-
-class RpwError(Exception):
-    """A file that cannot be imported at all; the message names the cause."""
-
-
-def column_key(name: Any) -> str:
-    """A column's name as matched: lower case, without spaces, underscores or hyphens."""
-    return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
-
-
-@dataclass
-class Skips:
-    """Rows skipped, by reason: how many, and where the first five are."""
-
-    counts: dict[str, int] = field(default_factory=dict)
-    first: dict[str, list[str]] = field(default_factory=dict)
-
-    def add(self, reason: str, where: str) -> None:
-        self.counts[reason] = self.counts.get(reason, 0) + 1
-        if len(self.first.setdefault(reason, [])) < 5:
-            self.first[reason].append(where)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
 
 
 class Skip(Exception):
@@ -73,71 +45,31 @@ class Sheet:
 
 def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
     """The file's kind, its sheets that hold the required columns (the published ones first), and how to close it;
-    RpwError if none does or the file is neither a workbook nor a CSV."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(8)
-    except OSError as err:
-        raise RpwError(f"{path}: cannot read it: {err.strerror}.") from None
-    if head.startswith(b"\xd0\xcf\x11\xe0"):
-        raise RpwError(f"{path} is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx.")
-    if head.startswith(b"PK\x03\x04"):
-        return "workbook", *_workbook_sheets(path)
-    return "CSV", *_csv_sheets(path)
-
-
-def _workbook_sheets(path: str) -> tuple[list[Sheet], Callable[[], None]]:
-    from openpyxl import load_workbook  # only an import needs it: serving never loads it
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as err:  # openpyxl's own, zipfile's, a missing part's KeyError: all say the same to the operator
-        raise RpwError(f"{path} is a zip file but not an Excel workbook (.xlsx) openpyxl can read: {err}") from None
-    named = {name.strip().lower(): name for name in book.sheetnames}
+    ImportRefused if none does or the file is neither a workbook nor a CSV. Reading the rows raises ImportRefused too,
+    for a file that cannot be read whole within the bounds."""
+    kind, tables, close = open_tables(path)
+    named = {table.name.strip().lower(): table for table in tables}
     order = [named[s.lower()] for s in SHEETS if s.lower() in named]
-    order += [name for name in book.sheetnames if name not in order]
+    order += [table for table in tables if table not in order]
     sheets, missing = [], {}
-    for name in order:
-        rows = enumerate(book[name].iter_rows(values_only=True), start=1)
-        found = _header(rows)
-        if isinstance(found, list):
-            missing[name] = found
-            continue
-        number, columns = found
-        size = book[name].max_row
-        sheets.append(Sheet(name, rows, columns, size - number if size else None))
-    if not sheets:
-        book.close()
-        raise RpwError(f"{path}: no sheet has a header row with the required columns; "
-                       + "; ".join(f"{name!r} lacks {', '.join(lack)}" for name, lack in missing.items()) + ".")
-    return sheets, book.close
-
-
-def _csv_sheets(path: str) -> tuple[list[Sheet], Callable[[], None]]:
-    handle = open(path, "rb")  # closed by the caller, once read
-    sample = handle.read(65536)
-    handle.seek(0)
-    if b"\x00" in sample:
-        handle.close()
-        raise RpwError(f"{path} is neither an Excel workbook (.xlsx) nor a CSV file: it holds binary data.")
-    encoding = "utf-8-sig"
     try:
-        codecs.getincrementaldecoder(encoding)().decode(sample, final=False)
-    except UnicodeDecodeError:
-        encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
-    text = io.TextIOWrapper(handle, encoding=encoding, errors="replace", newline="")
-    reader = csv.reader(text)
-    rows = ((reader.line_num, tuple(row)) for row in reader)
-    try:
-        found = _header(rows)
-    except csv.Error as err:
-        handle.close()
-        raise RpwError(f"{path} is not a CSV file that can be read: {err}.") from None
-    if isinstance(found, list):
-        handle.close()
-        raise RpwError(f"{path}: no header row with the required columns; missing: {', '.join(found)}.")
-    _, columns = found
-    return [Sheet("CSV", rows, columns)], handle.close
+        for table in order:
+            found = _header(table.rows)
+            if isinstance(found, list):
+                missing[table.name] = found
+                continue
+            number, columns = found
+            sheets.append(Sheet(table.name, table.rows, columns, table.size - number if table.size else None))
+    except ImportRefused:
+        close()
+        raise
+    if sheets:
+        return kind, sheets, close
+    close()
+    if kind == "CSV":
+        raise ImportRefused(f"{path}: no header row with the required columns; missing: {', '.join(missing['CSV'])}.")
+    raise ImportRefused(f"{path}: no sheet has a header row with the required columns; "
+                        + "; ".join(f"{name!r} lacks {', '.join(lack)}" for name, lack in missing.items()) + ".")
 
 
 def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | list[str]:
@@ -164,12 +96,14 @@ def observations(sheet: Sheet, skips: Skips) -> Iterator[tuple[int, Observation]
     passed over unsaid."""
     get = _getter(sheet.columns)
     where = "row {}" if sheet.name == "CSV" else f"{sheet.name!r} row {{}}"
+    last = last_period(dt.date.today())
     for number, cells in sheet.rows:
-        if not any(cell not in (None, "") and str(cell).strip() for cell in cells):
+        # the count first: a sheet's rows of empty cells pass in C
+        if cells.count(None) == len(cells) or not any(cell not in (None, "") and str(cell).strip() for cell in cells):
             continue
         try:
-            yield number, _observation(cells, get)
-        except Skip as skip:
+            yield number, bounded(_observation(cells, get), last)
+        except (Skip, OutOfBounds) as skip:
             skips.add(str(skip), where.format(number))
 
 
@@ -192,7 +126,7 @@ def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
 
 
 _OPTIONAL = ("firm type", "speed actual", "pickup method", "date", "inter lcu bank fx", "cc1 denomination amount",
-             "source region", "destination region",
+             "source region", "destination region", "note1", "note2",
              *(f"cc2 {name}" for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin",
                                           "total cost %")))
 
@@ -229,6 +163,7 @@ def _observation(cells: tuple, get: Callable[[tuple, str], Any]) -> Observation:
         collected=date_of(get(cells, "date")),
         source_region=_text(get(cells, "source region")),
         destination_region=_text(get(cells, "destination region")),
+        note="; ".join(filter(None, (_text(get(cells, name)) for name in ("note1", "note2")))) or None,
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    ColumnElement,
     Date,
     DateTime,
     Double,
@@ -24,9 +25,11 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    and_,
     delete,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -36,7 +39,18 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import db
 from corridor.domain.costs import CostHistory, CostRow, cost_history
-from corridor.domain.survey import Observation, PricePoint, Survey, firm_name
+from corridor.domain.survey import (
+    AMOUNT_BELOW,
+    FEE_TIMES,
+    FIRST_PERIOD,
+    PERCENT_FROM,
+    PERCENT_TO,
+    Observation,
+    PricePoint,
+    Survey,
+    firm_name,
+    last_period,
+)
 
 BATCH = 2000  # rows per INSERT: few round trips, little memory
 FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's
@@ -109,6 +123,7 @@ class SurveyObservation(db.Model):
     collected: Mapped[dt.date | None] = mapped_column(Date())
     source_region: Mapped[str | None] = mapped_column(String(255))
     destination_region: Mapped[str | None] = mapped_column(String(255))
+    note: Mapped[str | None] = mapped_column(String(255))
 
 
 _OBSERVATIONS = SurveyObservation.__table__
@@ -118,12 +133,12 @@ def _values(observation: Observation) -> dict:
     """The row's columns, but for its import and row number."""
     values = {name: getattr(observation, name) for name in (
         "period", "source_country", "destination_country", "firm", "firm_type", "speed", "pickup", "currency",
-        "interbank", "transparent", "collected", "source_region", "destination_region")}
+        "interbank", "transparent", "collected", "source_region", "destination_region", "note")}
     for prefix, point in (("cc1", observation.cc1), ("cc2", observation.cc2)):
         for name in ("amount", "denomination", "fee", "margin", "total"):
             values[f"{prefix}_{name}"] = getattr(point, name) if point else None
     # the columns' length: a longer text is cut, not refused
-    for name in ("firm", "firm_type", "speed", "pickup", "source_region", "destination_region"):
+    for name in ("firm", "firm_type", "speed", "pickup", "source_region", "destination_region", "note"):
         values[name] = values[name] and values[name][:255]
     return values
 
@@ -226,11 +241,14 @@ def read_survey(engine: Engine) -> Survey | None:
                                                   func.sum(SurveyPeriod.rows))).one())
         if not periods[1]:
             return None
+        last = last_period(dt.date.today())
         held = _cache.get(url)
-        if held is not None and held[0] == periods:
+        if held is not None and held[0] == (periods, last):
             return held[1]
+        # a period after `last` was stored before the import refused it: it must not hide the pair's real latest
         latest = (select(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country,
                          func.max(_OBSERVATIONS.c.period).label("period"))
+                  .where(_OBSERVATIONS.c.period <= last)
                   .group_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country).subquery())
         rows = connection.execute(
             select(_OBSERVATIONS).join(latest, (_OBSERVATIONS.c.source_country == latest.c.source_country)
@@ -239,9 +257,9 @@ def read_survey(engine: Engine) -> Survey | None:
             .order_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country, _OBSERVATIONS.c.id))
         observations = tuple(_observation(row) for row in rows)
         ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(select(SurveyCorridor))}
-        costs = _cost_history(connection)
+        costs = _cost_history(connection, last)
     survey = Survey(periods[0], observations, ids, costs)
-    _cache[url] = periods, survey
+    _cache[url] = (periods, last), survey
     return survey
 
 
@@ -249,14 +267,30 @@ _COST_COLUMNS = ("period", "source_country", "destination_country", "cc1_total",
                  "firm_type", "speed", "destination_region")
 
 
-def _cost_history(connection: Connection) -> CostHistory:
+def _cost_history(connection: Connection, last: str) -> CostHistory:
     """Every corridor's averages by period, streamed from every stored row in (pair, period) order: a release's
-    200,000 rows pass through a group at a time."""
+    200,000 rows pass through a group at a time. Rows out of bounds (stored before the import refused them) count in
+    none."""
     o = _OBSERVATIONS.c
     rows = connection.execution_options(yield_per=5000).execute(
-        select(*(o[name] for name in _COST_COLUMNS)).order_by(o.source_country, o.destination_country, o.period))
+        select(*(o[name] for name in _COST_COLUMNS)).where(_in_bounds(last))
+        .order_by(o.source_country, o.destination_country, o.period))
     return cost_history(CostRow(period, src, dst, total, bool(transparent), total_500, firm_type, speed, region)
                         for period, src, dst, total, transparent, total_500, firm_type, speed, region in rows)
+
+
+def _in_bounds(last: str) -> ColumnElement[bool]:
+    """A row within the bounds `bounded` holds it to, in SQL (`last`: the latest period)."""
+    o = _OBSERVATIONS.c
+    period = and_(o.period.between(FIRST_PERIOD, last), o.period.like("____Q_"),
+                  func.substr(o.period, 6, 1).between("1", "4"))
+
+    def point(prefix: str) -> ColumnElement[bool]:
+        amount = o[f"{prefix}_amount"]
+        return and_(amount > 0, amount < AMOUNT_BELOW, o[f"{prefix}_fee"].between(0, FEE_TIMES * amount),
+                    *(o[f"{prefix}_{name}"].between(PERCENT_FROM, PERCENT_TO) for name in ("margin", "total")))
+
+    return and_(period, point("cc1"), or_(o.cc2_amount.is_(None), point("cc2")))
 
 
 def _observation(row: object) -> Observation:
@@ -270,4 +304,5 @@ def _observation(row: object) -> Observation:
     return Observation(
         period=row.period, source_country=row.source_country, destination_country=row.destination_country,
         firm=row.firm, currency=row.currency, cc1=point("cc1"), transparent=row.transparent, cc2=point("cc2"),
-        interbank=row.interbank, firm_type=row.firm_type, speed=row.speed, pickup=row.pickup, collected=row.collected)
+        interbank=row.interbank, firm_type=row.firm_type, speed=row.speed, pickup=row.pickup, collected=row.collected,
+        note=row.note)

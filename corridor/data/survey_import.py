@@ -10,8 +10,9 @@ from contextlib import AbstractContextManager
 
 from sqlalchemy.engine import Engine
 
-from corridor.data.rpw import RpwError, Sheet, Skips, observations, open_rpw
+from corridor.data.rpw import Sheet, observations, open_rpw
 from corridor.data.survey_db import ImportResult, import_observations
+from corridor.data.tabular import ImportRefused, Skips
 from corridor.domain.survey import Observation
 
 # wraps a sheet's rows so as to show how far reading is: click's progress bar on a terminal
@@ -71,8 +72,8 @@ def _listed(names: list[str]) -> str:
 
 
 def import_rpw(engine: Engine, path: str, progress: Progress, taken_ids: Callable[[], set[int]]) -> ImportReport:
-    """Read the survey file at `path` into the database in one transaction; RpwError (nothing stored) if it cannot be
-    imported at all."""
+    """Read the survey file at `path` into the database in one transaction; ImportRefused (nothing stored) if it cannot
+    be imported at all."""
     kind, sheets, close = open_rpw(path)
     skips = Skips()
     try:
@@ -80,7 +81,7 @@ def import_rpw(engine: Engine, path: str, progress: Progress, taken_ids: Callabl
         result = import_observations(engine, _read(sheets, skips, progress), os.path.basename(path), digest,
                                      taken_ids)
     except _NoRow:
-        raise RpwError(f"{path}: no row can be imported ({skips.total:,} skipped):\n"
+        raise ImportRefused(f"{path}: no row can be imported ({skips.total:,} skipped):\n"
                        + "\n".join(skipped_lines(skips))) from None
     finally:
         close()

@@ -7,19 +7,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import fmean
 
 from corridor.domain.costs import GlobalCosts
+from corridor.domain.model import SAMPLE
 from corridor.domain.pricing import CorridorFigures
+
+SURVEYED = "surveyed"
 
 
 @dataclass(frozen=True, slots=True)
 class Benchmark:
-    """SDG 10.c figures over corridors at the reference amount."""
+    """SDG 10.c figures over corridors at the reference amount, all of one kind of prices (`prices`): surveyed, or
+    sample; with the sample corridors' apart when these are the surveyed ones."""
 
     active: tuple[CorridorFigures, ...]
     survey: GlobalCosts | None = None  # the survey's latest period, pooled, if a survey was imported
+    prices: str = SAMPLE
+    sample: Benchmark | None = None
+
+    @classmethod
+    def apart(cls, corridors: Iterable[CorridorFigures], survey: GlobalCosts | None = None) -> Benchmark:
+        """The surveyed corridors' figures with the sample ones' apart; the sample ones' alone when none is surveyed:
+        the two kinds of prices are never pooled."""
+        surveyed, sample = [], []
+        for f in corridors:
+            (sample if f.surveyed is None else surveyed).append(f)
+        if not surveyed:
+            return cls(tuple(sample), survey)
+        return cls(tuple(surveyed), survey, SURVEYED, cls(tuple(sample)))
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:

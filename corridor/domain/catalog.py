@@ -11,7 +11,7 @@ from corridor.domain.benchmark import Benchmark
 from corridor.domain.costs import CorridorCosts, CostHistory, GlobalCosts, in_range
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import Histories, Series
-from corridor.domain.model import RATE_SOURCES, Corridor, Dataset, RateSource, pair_sources
+from corridor.domain.model import Corridor, Dataset, RateSource
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 
 
@@ -132,19 +132,20 @@ class Catalog:
     @property
     def benchmark(self) -> Benchmark:
         """The SDG 10.c figures over the active corridors at the reference amount."""
-        return Benchmark(self.corridors, self.costs.periods[-1] if self.costs and self.costs.periods else None)
+        return Benchmark.apart(self.corridors, self.costs.periods[-1] if self.costs and self.costs.periods else None)
 
     def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
         """Reference rates for a pair of currencies in the rate tables."""
         self._check_known(from_currency, to_currency)
         return mid_rate(self.dataset, from_currency, to_currency)
 
-    def rate_source(self, from_currency: str, to_currency: str) -> RateSource:
-        """Where a pair's mid-market rate comes from (both sources, if they differ) and its day, the older one."""
+    def rate_sources(self, from_currency: str, to_currency: str) -> list[tuple[str, RateSource]]:
+        """Each currency whose rate a pair's mid-market rate is priced from, with that rate's source and day; the
+        base's 1 is named only when both are the base."""
         self._check_known(from_currency, to_currency)
-        pair = pair_sources(self.dataset.rates, from_currency, to_currency)
-        names = sorted({s.source for s in pair}, key=RATE_SOURCES.index)
-        return RateSource(" and ".join(names), min(s.date for s in pair))
+        rates = self.dataset.rates
+        codes = [code for code in dict.fromkeys((from_currency, to_currency)) if code != rates.base] or [rates.base]
+        return [(code, rates.sources[code]) for code in codes]
 
     def rate_history(
         self,

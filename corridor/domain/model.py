@@ -11,6 +11,7 @@ COMPLIANCE_LEVELS = ("Low", "Medium", "High")
 # where an interbank rate, or an offer, comes from
 ECB, FRANKFURTER, SURVEY, DATA_FILE = "ECB", "Frankfurter", "World Bank RPW", "data file"
 RATE_SOURCES = (ECB, FRANKFURTER, SURVEY, DATA_FILE)  # the order a pair's two sources are named in
+SAMPLE = "sample"  # the data file's offers: illustrative prices, not surveyed
 RATE_RANGE = (1e-6, 1e9)  # units per one base: beyond these no currency is, and every derived figure stays finite
 PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
 
@@ -39,13 +40,14 @@ class Offer:
     settlement: str | None  # None: the survey gave no speed this service maps to
     payout_methods: tuple[str, ...]
     svc_score: int | None  # None: the survey scores no service
-    source: str = DATA_FILE
+    source: str = SAMPLE
     period: str | None = None  # the survey's period, `2025Q3`
     collected: dt.date | None = None  # the day the survey collected it
     payout_currency: str | None = None  # what the recipient receives: None for the corridor's own currency
     disclosed: bool = True  # False: the service did not disclose its rate, so its FX margin is unknown
     firm_type: str | None = None
     margins: tuple[tuple[float, float], ...] = ()
+    promotion: bool = False  # the survey noted these as a promotion's, a marketing campaign's or a discount's prices
 
     def fee(self, amount: float) -> float:
         """The fee to send `amount`, source currency, paid on top."""

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
 
-from corridor.domain.model import Corridor, Dataset, Offer, pair_sources
+from corridor.domain.model import SAMPLE, Corridor, Dataset, Offer, pair_sources
 from corridor.domain.rounding import round_half_up
 
 SDG_TARGET_PCT, SDG_CEILING_PCT = 3.0, 5.0  # UN SDG 10.c: an average of 3 % at most, no corridor above 5 %
@@ -48,14 +48,17 @@ def true_cost_pct(offer: Offer, amount: float) -> float | None:
 @dataclass(frozen=True, slots=True)
 class Quote:
     """An offer priced at one send amount (exact: a receive amount ÷ the rate, in receive mode), at its place in a
-    ranking. An undisclosed margin leaves the rate, and all that follows from it, None; so does a payout currency
-    without a rate."""
+    ranking. `rate` is in the corridor's own currency, whatever the offer pays out in: for an offer paying out in
+    another (`payout_currency`, US dollars in the survey), what it pays is worth that at the mid-market rate, and
+    `payout_rate` is its rate in that currency (None for an offer paying out in the corridor's own). An undisclosed
+    margin leaves the rates, and all that follows from them, None; so does a currency without a rate."""
 
     rank: int
     offer: Offer
     rate: float | None
     send_amount: float | None
     payout_currency: str
+    payout_rate: float | None = None
 
     @property
     def true_cost_pct(self) -> float | None:
@@ -74,8 +77,13 @@ class Quote:
 
     @property
     def recipient_gets(self) -> float | None:
-        """What arrives, in the payout currency: the whole amount at the provider's rate."""
+        """What arrives, in the corridor's currency: the whole amount at the provider's rate."""
         return None if self.send_amount is None or self.rate is None else self.send_amount * self.rate
+
+    @property
+    def payout_amount(self) -> float | None:
+        """What arrives, in the payout currency, for an offer paying out in another than the corridor's."""
+        return None if self.send_amount is None or self.payout_rate is None else self.send_amount * self.payout_rate
 
     @property
     def total_paid(self) -> float | None:
@@ -93,9 +101,11 @@ def _last_if_none(value: float | int | None) -> tuple[bool, float]:
 
 
 # each order's key for an offer at a cost (None: unknown, after every known one); the provider name, then the order
-# the offers come in (the survey's rows) settle every remaining tie
+# the offers come in (the survey's rows) settle every remaining tie. By cost, a promotion's price comes after every
+# regular one known: it is not what the provider charges once the campaign ends.
 SORT_ORDERS: dict[str, Callable[[Quote, float | None], tuple]] = {
-    "cost": lambda q, cost: (*_last_if_none(cost), *_last_if_none(_minus(q.offer.svc_score)), q.offer.provider),
+    "cost": lambda q, cost: (cost is None, q.offer.promotion, cost or 0, *_last_if_none(_minus(q.offer.svc_score)),
+                             q.offer.provider),
     "speed": lambda q, cost: (*_last_if_none(q.settlement_minutes), *_last_if_none(cost),
                               *_last_if_none(_minus(q.offer.svc_score)), q.offer.provider),
     "score": lambda q, cost: (*_last_if_none(_minus(q.offer.svc_score)), *_last_if_none(cost), q.offer.provider),
@@ -110,40 +120,39 @@ def rank_offers(
     offers: tuple[Offer, ...], mid: float | None, amount: float, sort: str = "cost", receive: float | None = None,
     *, receiving: str = "", mids: Mapping[str, float | None] | None = None,
 ) -> tuple[Quote, ...]:
-    """The offers priced at `amount`, or at what delivers `receive`, in `sort` order, ranks from 1. `mid`: the
-    mid-market rate to the corridor's currency, `receiving` (None: it has none); `mids`: to any other currency an
-    offer pays out in."""
+    """The offers priced at `amount`, or at what delivers `receive` (in `receiving`, whatever an offer pays out in:
+    its worth at the mid-market rate), in `sort` order, ranks from 1. `mid`: the mid-market rate to the corridor's
+    currency, `receiving` (None: it has none); `mids`: to any other currency an offer pays out in."""
     # sending `amount`, cost is the true cost; delivering `receive`, it is the total paid
     order = SORT_ORDERS[sort]
     unranked = []
     for offer in offers:
         payout = offer.payout_currency or receiving
-        to_payout = mid if payout == receiving else (mids or {}).get(payout)
+        to_payout = None if payout == receiving else (mids or {}).get(payout)
         if receive is None:
-            rate = None if to_payout is None else provider_rate(to_payout, offer, amount)
-            quote = Quote(0, offer, rate, amount, payout)
-            cost = quote.true_cost_pct
+            margin, send = offer.margin(amount), amount
         else:
-            rate = None if to_payout is None else _rate_to_deliver(to_payout, offer, receive)
-            quote = Quote(0, offer, rate, None if rate is None else receive / rate, payout)
-            cost = quote.total_paid
-        unranked.append((order(quote, cost), quote))
+            margin = None if mid is None else _margin_to_deliver(mid, offer, receive)
+            send = None if margin is None else receive / _at(mid, margin)
+        quote = Quote(0, offer, _at(mid, margin), send, payout, _at(to_payout, margin))
+        unranked.append((order(quote, quote.true_cost_pct if receive is None else quote.total_paid), quote))
     unranked.sort(key=lambda pair: pair[0])
-    return tuple(Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency)
+    return tuple(Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency, q.payout_rate)
                  for rank, (_, q) in enumerate(unranked, start=1))
 
 
-def _rate_to_deliver(mid: float, offer: Offer, receive: float) -> float | None:
-    """The rate of the price point whose margin, applied, sends an amount nearest that point; the better rate if none
+def _at(mid: float | None, margin: float | None) -> float | None:
+    """The rate at a margin below `mid`; None if either is unknown."""
+    return None if mid is None or margin is None else mid * (1 - margin / 100)
+
+
+def _margin_to_deliver(mid: float, offer: Offer, receive: float) -> float | None:
+    """The margin of the price point whose margin, applied, sends an amount nearest that point; the lower if none
     does (an offer of two points may take either, to deliver `receive`)."""
     if not offer.margins:
-        return provider_rate(mid, offer)
-    rates = []
-    for _, margin in offer.margins:
-        rate = mid * (1 - margin / 100)
-        if offer.margin(receive / rate) == margin:
-            rates.append(rate)
-    return max(rates) if rates else max(mid * (1 - margin / 100) for _, margin in offer.margins)
+        return offer.spread_pct
+    fitting = [margin for _, margin in offer.margins if offer.margin(receive / _at(mid, margin)) == margin]
+    return min(fitting or (margin for _, margin in offer.margins))
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +182,9 @@ class CorridorFigures:
 
     @property
     def best_cost(self) -> float | None:
-        """Lowest true cost over the quotes."""
-        return min(self.costs, default=None)
+        """Lowest true cost over the quotes at regular prices; over the promotions' if only they have one."""
+        regular = [q.true_cost_pct for q in self.quotes if q.true_cost_pct is not None and not q.offer.promotion]
+        return min(regular or self.costs, default=None)
 
     @property
     def avg_cost(self) -> float | None:
@@ -215,6 +225,12 @@ class CorridorFigures:
         period = max(o.period for o in offers)
         days = [o.collected for o in offers if o.period == period and o.collected is not None]
         return period, min(days, default=None), max(days, default=None)
+
+    @property
+    def prices(self) -> str:
+        """Where the corridor's prices come from: the survey's latest period, `2025Q3`, or `sample`."""
+        surveyed = self.surveyed
+        return SAMPLE if surveyed is None else surveyed[0]
 
 
 def corridor_figures(

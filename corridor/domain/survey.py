@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from corridor.domain.countries import country_currency, country_name
 from corridor.domain.history import NoHistory, RateHistory
 from corridor.domain.model import PAYOUT_METHODS, SURVEY, Corridor, Dataset, Offer, Rates, RateSource
+from corridor.domain.pricing import corridor_figures
 
 if TYPE_CHECKING:
     from corridor.domain.costs import CostHistory
@@ -32,6 +33,8 @@ PICKUP_WORDS = (("mobile", "mobile_wallet"), ("wallet", "mobile_wallet"), ("acco
 USD = "USD"
 USD_LIKE = 2.0  # a rate within this factor of the USD rate, where the destination currency has none to compare, is USD
 MAX_PASSES = 4  # a rate implied in one pass lets the next decide the rows sent in that currency
+# a row whose note says one of these priced a promotion, not the service's regular terms
+PROMOTION_WORDS = re.compile(r"promotion|marketing campaign|discount", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,12 @@ class Observation:
     collected: dt.date | None = None
     source_region: str | None = None  # the World Bank's region of each country, where the rows give it
     destination_region: str | None = None
+    note: str | None = None  # the survey's notes on the row, `note1` and `note2` joined by "; "
+
+    @property
+    def promotion(self) -> bool:
+        """The note says the row priced a promotion, a marketing campaign or a discount."""
+        return bool(self.note and PROMOTION_WORDS.search(self.note))
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +113,48 @@ def payout_methods(pickup: str | None) -> tuple[str, ...]:
 def firm_name(firm: str) -> str:
     """A firm's name as published, spaces trimmed and runs of them made one."""
     return " ".join(firm.split())
+
+
+# values no survey can hold, far from any real one: within them every figure derived from a row stays finite
+AMOUNT_BELOW = 1e12  # an amount or rate, in units of any currency, is above 0 and below this
+PERCENT_FROM, PERCENT_TO = -100.0, 1000.0  # a margin or total cost %
+FEE_TIMES = 100  # a fee is from 0 to this many times its point's amount
+FIRST_PERIOD = "2000Q1"
+
+
+class OutOfBounds(ValueError):
+    """A row holds a value no survey can; the message names the column and its bound."""
+
+
+def last_period(today: dt.date) -> str:
+    """The latest period a survey can hold on `today`: the quarter after today's."""
+    quarter = (today.month - 1) // 3 + 1
+    return f"{today.year + quarter // 4}Q{quarter % 4 + 1}"
+
+
+def bounded(observation: Observation, last: str) -> Observation:
+    """The observation with each optional figure outside its bounds emptied; OutOfBounds naming the first required
+    figure outside its own (`last`: the latest period)."""
+    if not (re.fullmatch("[0-9]{4}Q[1-4]", observation.period) and FIRST_PERIOD <= observation.period <= last):
+        raise OutOfBounds(f"period is not from {FIRST_PERIOD} to {last}, the quarter after today")
+    points = {}
+    for prefix in ("cc1", "cc2"):
+        point = getattr(observation, prefix)
+        if point is None:
+            continue
+        if not 0 < point.amount < AMOUNT_BELOW:
+            raise OutOfBounds(f"{prefix} lcu amount is not above 0 and below 10^12")
+        if not 0 <= point.fee <= FEE_TIMES * point.amount:
+            raise OutOfBounds(f"{prefix} lcu fee is not from 0 to {FEE_TIMES} times {prefix} lcu amount")
+        for name, value in (("fx margin", point.margin), ("total cost %", point.total)):
+            if not PERCENT_FROM <= value <= PERCENT_TO:
+                raise OutOfBounds(f"{prefix} {name} is not from -100 to 1,000")
+        points[prefix] = dataclasses.replace(point, denomination=_within(point.denomination))
+    return dataclasses.replace(observation, **points, interbank=_within(observation.interbank))
+
+
+def _within(value: float | None) -> float | None:
+    return value if value is not None and 0 < value < AMOUNT_BELOW else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,16 +205,16 @@ class _RateBook:
         return None if low is None or high is None else high / low
 
 
-def with_survey(dataset: Dataset, survey: Survey | None,
-                history: RateHistory | None = None) -> tuple[Dataset, list[str]]:
+def with_survey(dataset: Dataset, survey: Survey | None, history: RateHistory | None = None,
+                today: dt.date | None = None) -> tuple[Dataset, list[str]]:
     """The dataset with the survey's offers: a data-file corridor of the same countries takes them in place of its own,
     a pair it lacks becomes a corridor of its own; with the rates the survey implies for currencies without one. And
-    what was left out, one line each."""
+    what was left out, one line each: rows out of bounds, and corridors that cannot be served."""
     if survey is None or not survey.latest:
         return dataset, []
-    book = _RateBook(dataset.rates, history)
-    pairs = _pairs(dataset, survey.latest)
     notes: list[str] = []
+    book = _RateBook(dataset.rates, history)
+    pairs = _pairs(dataset, _in_bounds(survey.latest, last_period(today or dt.date.today()), notes))
     rows = _decide(pairs, book, notes)
     by_pair: dict[tuple[str, str], list[_Row]] = {}
     for row in rows:
@@ -185,16 +236,46 @@ def with_survey(dataset: Dataset, survey: Survey | None,
             continue
         corridor_id = survey.corridor_ids.get(pair.countries)
         if corridor_id is None or corridor_id in ids:
-            raise ValueError(f"the survey's corridor {name} has id {corridor_id}, which the data file's corridor "
-                             f"{ids[corridor_id].pair if corridor_id in ids else '?'} has too: the data file's "
-                             "ids must leave the survey's to it (`flask --app app prices import-rpw` names them).")
+            notes.append(f"{name}: left out: its id {corridor_id} is the data file's corridor "
+                         f"{ids[corridor_id].pair if corridor_id in ids else '?'}'s too; the data file's ids must "
+                         "leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them).")
+            continue
         added.append(Corridor(
             id=corridor_id, from_currency=pair.sending, to_currency=pair.receiving,
             source=country_name(pair.countries[0]), destination=country_name(pair.countries[1]), active=True,
             compliance=None, compliance_notes=None, score=None, annual_flow_bn=None, offers=offers,
             source_country=pair.countries[0], destination_country=pair.countries[1]))
+    surveyed = dataclasses.replace(dataset, rates=_with_implied(dataset.rates, book))
+    for corridor in [*replaced.values(), *added]:
+        problem = _unservable(surveyed, corridor)
+        if problem:
+            notes.append(f"{corridor.source_country}-{corridor.destination_country}: cannot be served ({problem}); "
+                         + ("the data file's offers stay." if corridor.id in replaced else "left out."))
+            replaced.pop(corridor.id, None)
+            added = [c for c in added if c is not corridor]
     corridors = tuple(replaced.get(c.id, c) for c in dataset.corridors) + tuple(sorted(added, key=lambda c: c.id))
-    return dataclasses.replace(dataset, rates=_with_implied(dataset.rates, book), corridors=corridors), notes
+    return dataclasses.replace(surveyed, corridors=corridors), notes
+
+
+def _in_bounds(observations: Iterable[Observation], last: str, notes: list[str]) -> list[Observation]:
+    """The rows within the bounds of `bounded`; the others noted, by country pair and reason."""
+    kept, left = [], Counter()
+    for observation in observations:
+        try:
+            kept.append(bounded(observation, last))
+        except OutOfBounds as err:
+            left[f"{observation.source_country}-{observation.destination_country}", str(err)] += 1
+    notes.extend(f"{pair}: {count} row(s) left out: {reason}." for (pair, reason), count in sorted(left.items()))
+    return kept
+
+
+def _unservable(dataset: Dataset, corridor: Corridor) -> str | None:
+    """Why the corridor cannot be priced, or None if it can."""
+    try:
+        corridor_figures(dataset, corridor)
+    except Exception as err:  # whatever a stored row holds, the rest of the survey is served
+        return f"{type(err).__name__}: {err}"
+    return None
 
 
 def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]:
@@ -229,11 +310,11 @@ def _decide(pairs: list[_Pair], book: _RateBook, notes: list[str]) -> list[_Row]
         for row in waiting:
             done = _decided(row, book)
             (decided if done else still).append(done or row)
-        implied = _implied(decided, book)
+        implied = _implied(decided, book) or _denominated(pairs, book)
         book.interbank.update({code: rate for code, (rate, _) in implied.items()})
         book.implied.update({code: RateSource(SURVEY, day) for code, (_, day) in implied.items()})
         progress, waiting = len(still) < len(waiting), still
-        if not waiting or not (progress or implied):
+        if not (progress or implied):
             break
     if waiting:
         codes = sorted({row.observation.currency for row in waiting})
@@ -295,6 +376,27 @@ def _implied(rows: list[_Row], book: _RateBook) -> dict[str, tuple[float, dt.dat
             found.setdefault(row.payout, []).append((row.day, rate * sending))
         elif sending is None and payout is not None:
             found.setdefault(row.sent_in, []).append((row.day, payout / rate))
+    return _newest_median(found)
+
+
+def _denominated(pairs: list[_Pair], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
+    """The rates per base of currencies rows are sent in that nothing else gives: the units sent per US dollar aimed at
+    (`cc1 lcu amount` ÷ `cc1 denomination amount`); from the rows of the newest collection day, the median."""
+    usd = book.per_base(USD)
+    found: dict[str, list[tuple[dt.date, float]]] = {}
+    for pair in pairs:
+        for observation in pair.rows:
+            point = observation.cc1
+            # an amount equal to its dollars is dollars mislabelled, not a rate
+            if (book.per_base(observation.currency) is None and point.denomination
+                    and not math.isclose(point.amount, point.denomination)):
+                found.setdefault(observation.currency, []).append(
+                    (observation.collected or period_end(observation.period), usd * point.amount / point.denomination))
+    return _newest_median(found)
+
+
+def _newest_median(found: dict[str, list[tuple[dt.date, float]]]) -> dict[str, tuple[float, dt.date]]:
+    """Each currency's median of the values of its newest day, and that day."""
     implied = {}
     for code, values in found.items():
         newest = max(day for day, _ in values)
@@ -353,6 +455,7 @@ def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
         disclosed=observation.transparent,
         firm_type=observation.firm_type,
         margins=margins,
+        promotion=observation.promotion,
     )
 
 

@@ -16,17 +16,19 @@ from corridor.domain.history import Point
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.rounding import round_half_up
 
-# the cost chart, in % of its width: bars start at BARS_START and the longest spans BARS_SPAN, leaving the rest for
-# the value written after each bar; each provider's name is written above its bar, from the left edge, as a firm's
-# name beside its bar ("Development Bank of Kenya") was cut off on a phone
-BARS_START, BARS_SPAN = 0.5, 66.0
+# the cost chart, in % of its width: bars start at BARS_START and the longest spans BARS_SPAN; each provider's name
+# and true cost are written above its bar, from the left edge, as a firm's name beside its bar ("Development Bank of
+# Kenya") was cut off on a phone
+BARS_START, BARS_SPAN = 0.5, 90.0
 ROW, NAME, BAR = 44, 14, 18  # px: a provider's row, its name's baseline in it, its bar under the name
 # the rate chart: the plot from PLOT_LEFT to PLOT_RIGHT (%), PLOT_TOP px down, PLOT_HEIGHT px tall
 PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_HEIGHT = 17.0, 98.0, 28, 150
 LINE_SPACE = 1000  # the polyline's own square, stretched over the plot
+RATE_TICKS = 5  # at most, round numbers
 # the trend chart: the plot from TREND_LEFT to TREND_RIGHT (%), TREND_TOP px down, TREND_HEIGHT px tall; at most
 # TREND_LABELS periods named under it (every k-th), and a guide's label only TREND_GAP px clear of the other's
 TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_HEIGHT, TREND_LABELS, TREND_GAP = 12.0, 97.0, 12, 160, 5, 14
+TEXT_PX, DESCENT = 12, 4  # a line of chart text (page.css): its height above the baseline, and below
 
 
 def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -43,10 +45,14 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
              "over": cost > SDG_CEILING_PCT}
             for i, (entry, cost) in enumerate(zip(entries, costs, strict=True))]
     height = len(bars) * ROW + 36
+    # the guide lines cross the bars' bands only: a row's name and figure, written above its bar, are never on a
+    # line, whatever the width the percentages stretch to
+    segments = [(bar["y"] - 2, bar["y"] + BAR + 2) for bar in bars]
     # 3 % written to the left of its line and 5 % to the right of its own: apart however close the lines come (a
     # corridor with a 40 % offer puts them 7 px apart on a phone)
     guides = [
-        {"x": x(level), "label": f"{level:.0f}%", "height": height - 24, "anchor": anchor, "dx": dx}
+        {"x": x(level), "label": f"{level:.0f}%", "height": height - 24, "anchor": anchor, "dx": dx,
+         "segments": segments}
         for level, anchor, dx in ((SDG_TARGET_PCT, "end", -3), (SDG_CEILING_PCT, "start", 3))
     ]
     return {
@@ -66,15 +72,14 @@ def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: st
         return {"missing": f"{publisher} published no {from_code} and {to_code} rates in the last year."}
     rates = [p.rate for p in points]
     low, high = min(rates), max(rates)
-    spread = (high - low) or high or 1.0
+    values, decimals = nice_ticks(low, high)
+    bottom, top = values[0], values[-1]
     last = max(len(points) - 1, 1)
     coordinates = " ".join(
-        f"{LINE_SPACE * i / last:.1f},{LINE_SPACE * (high - rate) / spread:.1f}" for i, rate in enumerate(rates)
+        f"{LINE_SPACE * i / last:.1f},{LINE_SPACE * (top - rate) / (top - bottom):.1f}" for i, rate in enumerate(rates)
     )
-    ticks = [
-        {"y": round(PLOT_TOP + PLOT_HEIGHT * share, 1), "text": f"{high - spread * share:.6g}"}
-        for share in (0.0, 0.5, 1.0)
-    ]
+    ticks = [{"y": round(PLOT_TOP + PLOT_HEIGHT * (top - value) / (top - bottom), 1), "text": f"{value:.{decimals}f}"}
+             for value in reversed(values)]
     middle = points[len(points) // 2].date.isoformat()
     return {
         "height": PLOT_TOP + PLOT_HEIGHT + 32,
@@ -96,6 +101,22 @@ def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: st
     }
 
 
+def nice_ticks(low: float, high: float, most: int = RATE_TICKS) -> tuple[list[float], int]:
+    """At most `most` round values from at or below `low` to at or above `high`, 1, 2 or 5 times a power of ten
+    apart (Heckbert's nice numbers), and the decimals that write them."""
+    span = (high - low) or abs(high) / 10 or 1.0
+    magnitude = 10 ** math.floor(math.log10(span / (most - 1)))
+    for multiple in (1, 2, 5, 10, 20):
+        step = multiple * magnitude
+        first, past = math.floor(low / step), math.ceil(high / step)
+        if past == first:  # one flat value: a step either side of it
+            first, past = first - 1, past + 1
+        if past - first < most:
+            break
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    return [round(k * step, decimals) for k in range(first, past + 1)], decimals
+
+
 def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
     """The survey's average and SmaRT of a corridor by period (oldest first) as points joined by lines, against
     the 3 % and 5 % guide lines; a period with no figure leaves a gap."""
@@ -112,9 +133,11 @@ def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
     step = -(-len(periods) // TREND_LABELS)  # ceiling division
     labelled = set(range(len(periods) - 1, -1, -step))  # the latest period always named
 
+    guide_ys = (y(SDG_TARGET_PCT), y(SDG_CEILING_PCT))
+
     def series(name: str) -> dict[str, Any]:
         points = [{"x": x(i), "y": y(value), "text": f"{round_half_up(value, 2):.2f}%", "named": i in labelled,
-                   "label_y": round(y(value) + (18 if name == "smart" else -8), 1)}
+                   "label_y": _label_y(y(value), name == "smart", guide_ys)}
                   for i, p in enumerate(periods) if (value := getattr(p, name)) is not None]
         joined = {i for i, p in enumerate(periods) if getattr(p, name) is not None}
         segments = [{"x1": x(i), "y1": y(getattr(periods[i], name)), "x2": x(i + 1),
@@ -122,7 +145,7 @@ def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
                     if i in joined and i + 1 in joined]
         return {"points": points, "segments": segments}
 
-    target, ceiling = y(SDG_TARGET_PCT), y(SDG_CEILING_PCT)
+    target, ceiling = guide_ys
     return {
         "height": TREND_TOP + TREND_HEIGHT + 28,
         "left": TREND_LEFT,
@@ -138,3 +161,21 @@ def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
         "periods": [{"x": x(i), "text": f"{p.period[:4]} {p.period[4:]}"} for i, p in enumerate(periods)
                     if i in labelled],
     }
+
+
+def _label_y(point_y: float, below: bool, guide_ys: Sequence[float]) -> float:
+    """The baseline of a point's figure: above the point (below it for SmaRT), else on its other side, else moved on
+    away from it, so that no guide line runs through the text."""
+
+    def clear(baseline: float) -> bool:
+        return not any(baseline - TEXT_PX - 1 <= line <= baseline + DESCENT + 1 for line in guide_ys)
+
+    sides = (point_y + 18, point_y - 8)
+    for baseline in (sides if below else sides[::-1]):
+        if clear(baseline):
+            return round(baseline, 1)
+    baseline, step = (sides[0], 1) if below else (sides[1], -1)
+    while not clear(baseline):
+        baseline += step
+    return round(baseline, 1)
+

@@ -98,11 +98,12 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         rates = {"missing": err.reason}
     except NotServed:  # a currency with no rate at all (a surveyed corridor paid out in dollars)
         rates = {"missing": f"No rate history for {pair.from_currency}→{pair.to_currency}."}
-    mid = catalog.rate_source(pair.from_currency, pair.to_currency) if figures.mid_market is not None else None
+    known = figures.mid_market is not None
+    sources = catalog.rate_sources(pair.from_currency, pair.to_currency) if known else []
     return {
-        "mid_market": round_significant(figures.mid_market, 6) if mid else None,
-        "mid_source": mid.source if mid else None,
-        "mid_date": display_date(mid.date) if mid else None,
+        "mid_market": round_significant(figures.mid_market, 6) if known else None,
+        "mid_sources": "; ".join(f"{code}: {s.source} rate of {display_date(s.date)}" for code, s in sources),
+        "paid_in": sorted({p["payoutCurrency"] for p in body["providers"]} - {pair.to_currency}),
         "corridor": body["corridor"],
         "countries_key": pair.countries,
         "surveyed": surveyed_text(figures.surveyed),

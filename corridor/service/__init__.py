@@ -87,7 +87,7 @@ def live_keys(app: Flask, env_keys: Keys) -> Keys:
     for where in keys.short:
         app.logger.warning(
             "%s is a raw key shorter than %d characters: easy to guess; replace it with "
-            "one from `flask --app app keys generate`.",
+            "one from `.venv/bin/flask --app app keys generate`.",
             where,
             SHORT_KEY,
         )

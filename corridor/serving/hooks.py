@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask
 
+from corridor.api.caching import build_whole_lists
 from corridor.serving.drain import Drain
 from corridor.serving.logs import EscapeControl, RedactClientText
 from corridor.serving.metrics import metrics_address, serve_metrics_port
@@ -30,18 +31,20 @@ def on_starting(server: Any) -> None:
 
 def when_ready(server: Any) -> None:
     """Before the first workers fork: start this instance's rates refresher (serving begins on the data file while it
-    asks the feeds), the drain a TERM starts, and the metrics' own port."""
+    asks the feeds), build the whole lists, the drain a TERM starts, and the metrics' own port."""
     app = _ours(server)
     if app is None:
         return
     service = app.extensions["corridor"]
-    service.rates_process = RatesProcess(app)
+    # after on_reload, a reload forks the new workers and waits up to the graceful timeout for the old ones
+    service.rates_process = RatesProcess(app, burst_s=server.cfg.graceful_timeout + 1)
     service.rates_report = service.rates_process.report  # before any worker forks: health reads each feed's try
     service.rates_process.start()
     seconds = whole_number(app.config, "DRAIN_SECONDS")
     if seconds:
         service.drain = Drain(seconds)
         service.drain.watch_master(server.log)
+    build_whole_lists(app)
     address = metrics_address(app.config)
     if address is not None:
         serve_metrics_port(service, address)
@@ -56,6 +59,16 @@ def post_worker_init(worker: Any) -> None:
         drain.watch_worker()
 
 
+def pre_request(worker: Any, req: Any) -> None:
+    """While the instance drains, each answer closes its connection (gunicorn writes `Connection: close`): a kept-alive
+    client's next request opens a new one, which the router sends to an instance still ready, and no connection is
+    left open for the stop to reset."""
+    app = _ours(worker)
+    drain = app and app.extensions["corridor"].drain
+    if drain is not None and drain.draining:
+        req.force_close()
+
+
 def child_exit(server: Any, worker: Any) -> None:
     """A worker has exited: the metrics forget what only a live process holds (its counts stay)."""
     forget_process(worker.pid)
@@ -63,7 +76,8 @@ def child_exit(server: Any, worker: Any) -> None:
 
 def on_reload(server: Any) -> None:
     """A HUP (gunicorn's reload, before it forks the new workers): serve the keys and the data file read anew, with
-    the rates the refresher brought if it sent the HUP; else it is an operator's, and the refresher is asked too."""
+    the rates the refresher brought if it sent the HUP (else it is an operator's, and the refresher is asked too), its
+    whole lists built."""
     app = _ours(server)
     process = app and app.extensions["corridor"].rates_process
     if process is None:
@@ -81,8 +95,11 @@ def on_reload(server: Any) -> None:
             refresher.live = live
         refresher.reread()
         refresher.serve()
+        build_whole_lists(app)  # before the new workers fork with the version
     except Exception as err:  # the master's loop must go on, whatever a refresh brings
         app.logger.error("Refresh failed; serving on as before. %s: %s", type(err).__name__, err)
+    finally:
+        process.reloaded()
 
 
 def on_exit(server: Any) -> None:

@@ -91,6 +91,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
+def json_line(message: str, logger: str, level: int = logging.INFO) -> str:
+    """`message` as the JSON object `logger` would log it with LOG_FORMAT=json: a command's output line."""
+    record = logging.makeLogRecord({"name": logger, "msg": message, "levelno": level,
+                                    "levelname": logging.getLevelName(level)})
+    return JsonFormatter().format(record)
+
+
+def format_as_json(logger: logging.Logger) -> None:
+    """Each of `logger`'s handlers writes JSON lines from now on: Alembic's, which its ini file sets up as text."""
+    for handler in logger.handlers:
+        handler.setFormatter(JsonFormatter())
+
+
 def _access_fields(atoms: dict) -> dict[str, object]:
     """gunicorn's atoms of an access line (its environ's among them, `{name}e`) as the JSON access line's fields."""
     status = atoms.get("s", "-")

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
+from corridor.limits import limit_refused_key
 from corridor.service import Service
 from corridor.service.errors import ApiError
 from corridor.service.policy import Policy
@@ -26,7 +27,8 @@ SHORTEST_TOKEN = 16
 DEFAULT_METRICS_HOST = "127.0.0.1"
 
 bp = Blueprint("metrics", __name__)
-POLICY = Policy(budget=None)  # a scraper is never refused for a budget: it is the operator's own
+# the scraper is never refused for a budget, it is the operator's own; a wrong token is counted by the view
+POLICY = Policy(budget=None)
 
 
 def register_metrics(app: Flask) -> None:
@@ -34,7 +36,7 @@ def register_metrics(app: Flask) -> None:
     token = str(app.config["METRICS_TOKEN"]).strip()
     if token and len(token) < SHORTEST_TOKEN:
         raise ConfigError(f"METRICS_TOKEN must be at least {SHORTEST_TOKEN} characters; make one with "
-                          "`flask --app app keys generate`.")
+                          "`.venv/bin/flask --app app keys generate`.")
     port = metrics_address(app.config)
     if not token and port is None:
         return  # /metrics is an unknown path, and nothing is counted
@@ -105,6 +107,7 @@ def metrics() -> Response:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     digest = hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).digest()
     if scheme.lower() != "bearer" or not hmac.compare_digest(digest, service.metrics_token):
+        limit_refused_key()  # guessing the token costs the guesser's address, and 429 once its budget is spent
         raise ApiError(401, "invalid_metrics_token", "Send the metrics token in 'Authorization: Bearer <token>'.",
                        {"WWW-Authenticate": 'Bearer realm="corridor-metrics"'})
     body = generate_latest(scrape_registry(service))

@@ -3,10 +3,11 @@
 The master forks it when gunicorn is ready (`when_ready`), so that it starts at once with everything the master loaded
 and shares its memory; it serves nothing (it holds the listening sockets it was born with, and never accepts on them).
 It asks the feeds at start, every RATES_REFRESH_MINUTES, and whenever the master pokes it (SIGUSR1); pokes that come
-while it works are merged into one. When the feeds bring new rates, it writes them into a folder only this user can
-read and sends the master HUP: gunicorn's own reload, whose `on_reload` hook serves them (with the keys and the data
-file read anew) before gunicorn forks a new set of workers and retires the old ones gracefully. If the refresher dies,
-a thread of the master that waits for it asks for a reload too, and `on_reload` forks another.
+while it works are merged into one, and so are the HUPs of a burst, which gunicorn reloads for one after another (see
+`RatesProcess.poke`). When the feeds bring new rates, it writes them into a folder only this user can read and sends
+the master HUP: gunicorn's own reload, whose `on_reload` hook serves them (with the keys and the data file read anew)
+before gunicorn forks a new set of workers and retires the old ones gracefully. If the refresher dies, a thread of the
+master that waits for it asks for a reload too, and `on_reload` forks another.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ _MASTER_SIGNALS = ("SIGHUP", "SIGQUIT", "SIGINT", "SIGTERM", "SIGTTIN", "SIGTTOU
 class RatesProcess:
     """The master's side: the refresher forked, poked, read from, started again and stopped."""
 
-    def __init__(self, app: Flask) -> None:
-        self.app = app
+    def __init__(self, app: Flask, burst_s: float = 0.0) -> None:
+        self.app, self.burst_s = app, burst_s
         self.master = os.getpid()
         self.folder = tempfile.mkdtemp(prefix="corridor-rates-")  # mode 0700: only this user reads or writes it
         self.report = os.path.join(self.folder, REPORT)
@@ -50,6 +51,10 @@ class RatesProcess:
         self.stopping = threading.Event()
         self.restarted = -float(RESTART_AFTER_S)
         self._watcher: threading.Thread | None = None
+        self._burst_until = 0.0  # a HUP reloaded for before then came while gunicorn reloaded for the one before
+        self._pending = False  # such a HUP is waiting for its refresh
+        self._hup = False  # the reload under way is for an operator's HUP
+        self._merged: threading.Timer | None = None  # asks for it once the burst is over
 
     def start(self) -> None:
         """Fork the refresher (from the master's own thread, in a gunicorn hook): it asks the feeds at once."""
@@ -72,7 +77,37 @@ class RatesProcess:
         return True
 
     def poke(self) -> None:
-        """Ask for a refresh now: pokes that come during one are merged into one next refresh."""
+        """Ask for a refresh for an operator's HUP: now, unless the HUP came while gunicorn reloaded for another; then
+        it is merged into one more refresh, asked once the burst is over (`reloaded`). Pokes that come during a refresh
+        are merged into one next refresh by the refresher itself."""
+        self._hup = True
+        if time.monotonic() < self._burst_until:
+            self._pending = True
+        else:
+            self._ask()
+
+    def reloaded(self) -> None:
+        """`on_reload` is done: after an operator's HUP, gunicorn forks the new workers and waits for the old ones (up
+        to its graceful timeout, which `burst_s` covers) before it reloads for a HUP that came meanwhile."""
+        # gunicorn queues the HUPs of a burst and reloads for each in turn, a reload apart: poked for each, the
+        # refresher would ask the feeds once per HUP
+        if not self._hup:
+            return  # the refresher's own HUP, or a restart: no burst of an operator's
+        self._hup = False
+        self._burst_until = time.monotonic() + self.burst_s
+        if self._pending:
+            if self._merged is not None:
+                self._merged.cancel()  # the burst goes on: its one more refresh waits for its last reload
+            self._merged = threading.Timer(self.burst_s, self._ask_pending)
+            self._merged.daemon = True
+            self._merged.start()
+
+    def _ask_pending(self) -> None:
+        # a timer's thread, like the watcher's: it takes no lock and logs nothing
+        self._pending = False
+        self._ask()
+
+    def _ask(self) -> None:
         if not self.gone.is_set():
             os.kill(self.pid, signal.SIGUSR1)
 

@@ -4,6 +4,8 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
+from corridor.serving.logs import format_as_json
+
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
 config = context.config
@@ -11,6 +13,8 @@ config = context.config
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
 fileConfig(config.config_file_name)
+if current_app.config["LOG_FORMAT"] == "json":  # the migrations' lines as the service's own
+    format_as_json(logging.getLogger())
 logger = logging.getLogger('alembic.env')
 
 

@@ -1,0 +1,190 @@
+"""A spreadsheet file read row by row within bounds, a workbook (.xlsx) or a CSV: the one way every import opens its
+file. A file that cannot be read whole within READ_BYTES of memory and READ_SECONDS is refused, and so is one that is
+not a regular file, not text of a known encoding, or neither kind."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import os
+import re
+import stat
+import time
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+READ_BYTES = 512 * 2**20
+READ_SECONDS = 300
+MAX_COLUMNS = 128  # a sheet's columns read unless an import says: the survey's published sheets have 42
+ENCODINGS = {"utf-8-sig": "UTF-8", "cp1252": "Windows-1252"}
+
+Rows = Iterator[tuple[int, tuple]]  # (row number as a spreadsheet shows it, cells)
+
+
+class ImportRefused(Exception):
+    """A file that cannot be imported at all; the message names the file and the cause."""
+
+
+def column_key(name: Any) -> str:
+    """A column's name as matched: lower case, without spaces, underscores or hyphens."""
+    return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
+
+
+@dataclass
+class Skips:
+    """Rows skipped, by reason: how many, and where the first five are."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    first: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: str, where: str) -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+        if len(self.first.setdefault(reason, [])) < 5:
+            self.first[reason].append(where)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+@dataclass
+class Table:
+    """A workbook's sheet, or the CSV: its rows, and how many the file says it has (for a progress bar)."""
+
+    name: str
+    rows: Rows
+    size: int | None = None
+
+
+def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table], Callable[[], None]]:
+    """The file's kind (`workbook` or `CSV`), its tables (a sheet's first `columns` columns), and how to close it;
+    ImportRefused if it is neither kind. Reading the rows raises ImportRefused too, for a file that cannot be read whole
+    within the bounds."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the import until something writes to it
+            raise ImportRefused(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
+        with open(path, "rb") as handle:
+            head = handle.read(8)
+    except OSError as err:
+        raise ImportRefused(f"{path}: cannot read it: {err.strerror}.") from None
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise ImportRefused(f"{path} is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx.")
+    clock = _Clock(path)
+    if head.startswith(b"PK\x03\x04"):
+        return "workbook", *_workbook_tables(path, clock, columns)
+    return "CSV", *_csv_table(path, clock)
+
+
+class _Clock:
+    """The time spent reading a file, the rows' consumers' aside; ImportRefused past READ_SECONDS."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.spent = path, 0.0
+
+    def timed(self, rows: Rows) -> Rows:
+        while True:
+            start = time.monotonic()
+            row = next(rows, None)
+            self.add(time.monotonic() - start)
+            if row is None:
+                return
+            yield row
+
+    def add(self, seconds: float) -> None:
+        self.spent += seconds
+        if self.spent > READ_SECONDS:
+            raise ImportRefused(f"{self.path}: refused: reading it takes more than {READ_SECONDS / 60:g} minutes; "
+                                "nothing of it was stored.")
+
+
+def _check_archive(path: str) -> None:
+    """ImportRefused if the XML parts openpyxl reads whole (all but the worksheets, which it streams) would take more
+    than READ_BYTES of memory: about 30 bytes an XML tag and twice their text, from what the archive says it holds."""
+    with zipfile.ZipFile(path) as archive:
+        whole = [part for part in archive.infolist() if not part.filename.startswith("xl/worksheets/")
+                 and part.filename.endswith((".xml", ".rels"))]
+        need = 0
+        for part in whole:
+            need += 2 * part.file_size
+            if need > READ_BYTES:
+                break
+            with archive.open(part) as stream:  # zipfile yields no more than the declared size
+                need += 30 * sum(block.count(b"<") for block in iter(lambda: stream.read(1 << 20), b""))
+    if need > READ_BYTES:
+        raise ImportRefused(f"{path}: refused: reading it would take more than {READ_BYTES // 2**20} MB of memory (its "
+                            "shared strings, styles or other parts hold too much); nothing of it was stored.")
+
+
+def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table], Callable[[], None]]:
+    from openpyxl import load_workbook  # only an import needs it: serving never loads it
+
+    start = time.monotonic()
+    try:
+        _check_archive(path)
+        book = load_workbook(path, read_only=True, data_only=True)
+    except ImportRefused:
+        raise
+    except Exception as err:  # openpyxl's own, zipfile's, a missing part's KeyError: all say the same to the operator
+        raise ImportRefused(f"{path} is a zip file but not an Excel workbook (.xlsx) openpyxl can read: {err}"
+                            ) from None
+    clock.add(time.monotonic() - start)
+    tables = []
+    for name in book.sheetnames:
+        sheet = book[name]
+        size = sheet.max_row  # as its <dimension> says: enough to show progress by
+        # read-only mode trusts <dimension>: stale, it cuts the rows short; huge, it pads them to millions of cells
+        sheet.reset_dimensions()
+        tables.append(Table(name, clock.timed(enumerate(sheet.iter_rows(values_only=True, max_col=columns),
+                                                        start=1)), size))
+    return tables, book.close
+
+
+def _csv_table(path: str, clock: _Clock) -> tuple[list[Table], Callable[[], None]]:
+    handle = open(path, "rb")  # closed by the caller, once read
+    sample = handle.read(65536)
+    handle.seek(0)
+    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16(sample):
+        handle.close()
+        raise ImportRefused(f"{path} line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that.")
+    if b"\x00" in sample:
+        handle.close()
+        raise ImportRefused(f"{path} is neither an Excel workbook (.xlsx) nor a CSV file: it holds binary data.")
+    encoding = "utf-8-sig"
+    try:
+        codecs.getincrementaldecoder(encoding)().decode(sample, final=False)
+    except UnicodeDecodeError:
+        encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
+    reader = csv.reader(_decoded(handle, encoding, path))
+    return [Table("CSV", clock.timed(_csv_rows(reader, path)))], handle.close
+
+
+def _utf16(sample: bytes) -> bool:
+    """UTF-16 without a byte-order mark: a NUL as nearly every other byte, as text of Latin letters has."""
+    half = len(sample) // 2
+    return half > 0 and max(sample[::2].count(0), sample[1::2].count(0)) > 0.9 * half
+
+
+def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
+    """The file's lines as text, each with its line ending; ImportRefused naming the first line not in `encoding`."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    # a line ends at CR, LF or CR LF, as the csv module expects: a file saved with CRs alone is read too
+    lines = (line for chunk in handle for line in chunk.splitlines(keepends=True))
+    for number, line in enumerate(lines, start=1):
+        try:
+            yield decoder.decode(line)
+        except UnicodeDecodeError as err:
+            raise ImportRefused(f"{path} line {number}: byte 0x{err.object[err.start]:02x} is not "
+                                f"{ENCODINGS[encoding]} text; save the file as CSV UTF-8 and import that.") from None
+
+
+def _csv_rows(reader: Any, path: str) -> Rows:
+    try:
+        for row in reader:
+            yield reader.line_num, tuple(row)
+    except csv.Error as err:
+        reason = str(err)
+        if "field limit" in reason:
+            reason = f"a field is longer than {csv.field_size_limit():,} characters, the most the CSV reader takes"
+        raise ImportRefused(f"{path} line {reader.line_num}: {reason}.") from None
