@@ -41,8 +41,10 @@ migrate: $(VENV)/.runtime  ## apply the database migrations to DATABASE_URL (def
 	@$(BIN)/flask --app app db upgrade
 
 # the shipped survey rows: imported once (a second run finds nothing changed and says so)
-survey: migrate  ## import the World Bank survey rows in data/ into DATABASE_URL
+survey: migrate  ## import the World Bank survey rows, its published averages and the money flows in data/ into DATABASE_URL
 	@$(BIN)/flask --app app prices import-rpw data/rpw-east-africa-2025.csv
+	@$(BIN)/flask --app app prices import-published data/wb-rpw-corridor-average-cost-2011q1-2020q3.csv
+	@$(BIN)/flask --app app flows import data/knomad-bilateral-remittance-matrix-2021.xlsx
 
 run: survey  ## apply the database migrations, import the shipped survey rows, then serve on 127.0.0.1:$(PORT) with a development key it prints
 	@made=; if [ -z "$$API_KEYS" ]; then \

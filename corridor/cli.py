@@ -1,5 +1,5 @@
-"""`flask data check`, `keys generate`, `rates fetch`, `rates import-ecb`, `prices import-rpw`, `history show`: none
-needs API keys."""
+"""`flask data check`, `keys generate`, `rates fetch`, `rates import-ecb`, `prices import-rpw`,
+`prices import-published`, `flows import`, `history show`: none needs API keys."""
 
 import datetime as dt
 import json
@@ -14,10 +14,12 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.data.database import db
 from corridor.data.ecb import ImportReport, ecb_feed, merge_into, read_ecb
+from corridor.data.flows import import_flows
 from corridor.data.history import default_history_path, load_history
 from corridor.data.keys import generate_key
 from corridor.data.live import LiveRates, refresh_live
 from corridor.data.load import DataError, load_dataset, read_data_file
+from corridor.data.published import import_published
 from corridor.data.rpw import Sheet
 from corridor.data.survey_import import import_rpw
 from corridor.data.tabular import ImportRefused
@@ -47,7 +49,8 @@ data_cli = AppGroup("data", help="Work with data files.")
 keys_cli = AppGroup("keys", help="Work with API keys.")
 rates_cli = AppGroup("rates", help="Update the rate tables.")
 history_cli = AppGroup("history", help="Look at the ECB rate history.")
-prices_cli = AppGroup("prices", help="Import surveyed prices.")
+prices_cli = AppGroup("prices", help="Import surveyed prices and the World Bank's published averages.")
+flows_cli = AppGroup("flows", help="Import the money sent between countries.")
 
 
 @data_cli.command("check")
@@ -164,6 +167,30 @@ def import_rpw_command(path: str) -> None:
     _database_import(path, lambda: import_rpw(db.engine, path, progress, taken_ids).lines())
 
 
+@prices_cli.command("import-published")
+@click.argument("path", type=click.Path(dir_okay=False))
+def import_published_command(path: str) -> None:
+    """Import the World Bank's published average cost of each corridor by quarter (a DataBank CSV export of series
+    ATCR.CORR) into DATABASE_URL.
+
+    One transaction, and the same file again changes nothing. Each figure replaces the one stored for its corridor and
+    period; `..` is no figure. A figure that cannot be read is skipped and counted; a file of another layout is refused
+    (exit 1).
+    """
+    _database_import(path, lambda: import_published(db.engine, path).lines())
+
+
+@flows_cli.command("import")
+@click.argument("path", type=click.Path(dir_okay=False))
+def import_flows_command(path: str) -> None:
+    """Import the KNOMAD/World Bank bilateral remittance matrix (.xlsx, US$ millions) into DATABASE_URL.
+
+    The year comes from the sheet's title; one transaction replaces that year's figures whole, and the same file again
+    changes nothing. A country the import cannot name refuses the file (exit 1), naming the name and its cell.
+    """
+    _database_import(path, lambda: import_flows(db.engine, path).lines())
+
+
 def _database_import(path: str, run: Callable[[], list[str]]) -> None:
     """Run an import and print its summary; a file or a database that refuses it is the command's error."""
     try:
@@ -213,3 +240,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(rates_cli)
     app.cli.add_command(history_cli)
     app.cli.add_command(prices_cli)
+    app.cli.add_command(flows_cli)

@@ -8,7 +8,7 @@ from harness import flask_command
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
 
-HEAD = "0004_survey_notes"
+HEAD = "0005_published_and_flows"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -45,7 +45,8 @@ def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
         result = flask_command("db", "upgrade", DATABASE_URL=empty_database)
         assert result.returncode == 0, result.stderr
     assert tables(empty_database) == ({"accounts", "api_keys", "survey_imports", "survey_periods", "survey_corridors",
-                                       "survey_observations", "alembic_version"}, HEAD)
+                                       "survey_observations", "published_imports", "published_costs",
+                                       "flow_imports", "remittance_flows", "alembic_version"}, HEAD)
 
 
 def test_serving_knows_every_migration_in_order():

@@ -1,0 +1,203 @@
+"""Money sent between countries: the KNOMAD/World Bank bilateral remittance matrix (a workbook, US$ millions, one year)
+read up to its WORLD row and column, and stored as one figure per non-zero country pair and year."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass, field
+
+from sqlalchemy import DateTime, Double, Integer, String, delete, func, insert, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, mapped_column
+
+from corridor.data.database import db
+from corridor.data.tabular import ImportRefused, open_tables
+from corridor.domain.countries import country_code
+from corridor.domain.published import Flows
+
+WORLD = "WORLD"
+MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and its WORLD column
+SOURCE = "KNOMAD/World Bank Bilateral Remittance Matrix"
+BATCH = 2000
+# the World Bank's names that CLDR names otherwise, or not at all; its codes where ISO 3166 has none (KSV, CHI)
+WORLD_BANK_NAMES = {
+    "Antigua and Barbuda": "ATG", "Bahamas, The": "BHS", "Bosnia and Herzegovina": "BIH", "Brunei Darussalam": "BRN",
+    "Cabo Verde": "CPV", "Channel Islands": "CHI", "Congo, Dem. Rep.": "COD", "Congo, Rep.": "COG",
+    "Cote d'Ivoire": "CIV", "Curacao": "CUW", "Czech Republic": "CZE", "Egypt, Arab Rep.": "EGY",
+    "Faeroe Islands": "FRO", "Gambia, The": "GMB", "Hong Kong SAR, China": "HKG", "Iran, Islamic Rep.": "IRN",
+    "Korea, Dem. Rep.": "PRK", "Korea, Rep.": "KOR", "Kosovo": "KSV", "Kyrgyz Republic": "KGZ", "Lao PDR": "LAO",
+    "Macao SAR, China": "MAC", "Micronesia, Fed. Sts.": "FSM", "Myanmar": "MMR", "Russian Federation": "RUS",
+    "Sao Tome and Principe": "STP", "Sint Maarten (Dutch part)": "SXM", "Slovak Republic": "SVK",
+    "St. Kitts and Nevis": "KNA", "St. Lucia": "LCA", "St. Martin (French part)": "MAF",
+    "St. Vincent and the Grenadines": "VCT", "Syrian Arab Republic": "SYR", "Trinidad and Tobago": "TTO",
+    "Turkey": "TUR", "Turks and Caicos Islands": "TCA", "Venezuela, RB": "VEN", "Virgin Islands (U.S.)": "VIR",
+    "West Bank and Gaza": "PSE", "Yemen, Rep.": "YEM",
+}
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+
+
+class FlowImport(db.Model):
+    """One run of `flows import` that changed something: its number is the flows' version."""
+
+    __tablename__ = "flow_imports"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    file_name: Mapped[str] = mapped_column(String(255))
+    year: Mapped[int] = mapped_column(Integer())
+    imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
+
+
+class Flow(db.Model):
+    """The money a country's residents sent to another's in a year, in US$ millions, as the matrix estimates it."""
+
+    __tablename__ = "remittance_flows"
+
+    year: Mapped[int] = mapped_column(Integer(), primary_key=True)
+    source_country: Mapped[str] = mapped_column(String(3), primary_key=True)
+    destination_country: Mapped[str] = mapped_column(String(3), primary_key=True)
+    usd_millions: Mapped[float] = mapped_column(Double())
+
+
+_FLOWS = Flow.__table__
+
+
+@dataclass
+class FlowReport:
+    """What an import read and did."""
+
+    path: str
+    year: int
+    countries: int = 0
+    flows: dict[tuple[str, str], float] = field(default_factory=dict)
+    import_id: int | None = None  # None: nothing changed
+    replaced: int | None = None  # figures of the same year imported before; None: a new year
+
+    def lines(self) -> list[str]:
+        total = sum(self.flows.values())
+        first = (f"{os.path.basename(self.path)}: {self.year}, {self.countries} countries, {len(self.flows):,} "
+                 f"non-zero pairs, US$ {total:,.1f} millions in all")
+        if self.import_id is None:
+            return [f"{first}. Nothing changed: {self.year} is imported already with these very figures."]
+        state = "a new year" if self.replaced is None else f"replaces the {self.replaced:,} figures imported before"
+        return [f"{first}; import {self.import_id}, {state}."]
+
+
+def code_of(name: str, cell: str) -> str:
+    """A country's code by the name the World Bank gives it; ImportRefused, naming the name and its cell, if none is
+    known."""
+    name = " ".join(str(name).split())
+    code = WORLD_BANK_NAMES.get(name) or country_code(name)
+    if code is None:
+        raise ImportRefused(f"cell {cell}: {name!r} is no country this import knows; nothing was stored. Add it to "
+                       "WORLD_BANK_NAMES in corridor/data/flows.py with its ISO 3166 alpha-3 code.")
+    return code
+
+
+def _cell_name(row: int, column: int) -> str:
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return f"{letters}{row}"
+
+
+def read_flows(path: str) -> FlowReport:
+    """The matrix at `path`: its year from the title, each non-zero figure up to the WORLD row and column; ImportRefused
+    where it is not such a matrix."""
+    kind, tables, close = open_tables(path, columns=MAX_COUNTRIES + 2)
+    try:
+        if kind != "workbook":
+            raise ImportRefused(f"{path} is not an Excel workbook (.xlsx): the matrix is published as one.")
+        for table in tables:
+            name, rows = table.name, (cells for _, cells in table.rows)
+            title = next(rows, None)
+            across = next(rows, None)
+            if title is None or across is None or "receiving" not in str(across[0] or "").lower():
+                continue
+            year = next((int(y) for cell in title if cell for y in _YEAR.findall(str(cell))), None)
+            if year is None:
+                raise ImportRefused(f"{path}, sheet {name!r}: its title (cell A1) names no year.")
+            return _read_matrix(path, year, across, rows)
+    finally:
+        close()
+    raise ImportRefused(f"{path} is not a bilateral remittance matrix: no sheet has the receiving countries across its "
+                   "second row under a label that says so.")
+
+
+def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
+    receivers: list[tuple[int, str]] = []
+    for column, name in enumerate(across[1:], start=1):
+        if name is None or not str(name).strip():
+            continue
+        if str(name).strip() == WORLD:
+            break
+        receivers.append((column, code_of(name, _cell_name(2, column))))
+    else:
+        raise ImportRefused(f"{path}: the second row has no {WORLD} column; the matrix ends there.")
+    report = FlowReport(path, year, countries=len(receivers))
+    for number, cells in enumerate(rows, start=3):
+        sender = str(cells[0] or "").strip() if cells else ""
+        if sender == WORLD:
+            return report
+        if not sender:
+            continue
+        source = code_of(sender, f"A{number}")
+        for column, destination in receivers:
+            value = cells[column] if column < len(cells) else None
+            if value in (None, "", 0):
+                continue
+            if not isinstance(value, int | float) or value < 0:
+                raise ImportRefused(f"cell {_cell_name(number, column)}: {value!r} is not a sum of money; nothing was "
+                               "stored.")
+            if source != destination:
+                report.flows[(source, destination)] = float(value)
+    raise ImportRefused(f"{path}: column A has no {WORLD} row; the matrix ends there.")
+
+
+def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> FlowReport:
+    """Read the matrix at `path` and store its year in one transaction, replacing that year's figures whole."""
+    report = read_flows(path)
+    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    with engine.connect() as connection, connection.begin() as transaction:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
+        c = _FLOWS.c
+        stored = {(r.source_country, r.destination_country): r.usd_millions
+                  for r in connection.execute(select(_FLOWS).where(c.year == report.year))}
+        if stored == report.flows:
+            transaction.rollback()
+            return report
+        report.replaced = len(stored) if stored else None
+        connection.execute(delete(_FLOWS).where(c.year == report.year))
+        values = [{"year": report.year, "source_country": src, "destination_country": dst, "usd_millions": amount}
+                  for (src, dst), amount in report.flows.items()]
+        for start in range(0, len(values), BATCH):
+            connection.execute(insert(_FLOWS), values[start:start + BATCH])
+        report.import_id = connection.execute(insert(FlowImport).values(
+            file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)).inserted_primary_key[0]
+    return report
+
+
+_cache: dict[str, Flows] = {}  # by database URL: the flows as last read, while no import is newer
+
+
+def read_latest_flows(engine: Engine) -> Flows | None:
+    """The flows of the latest year imported; None if no matrix ever was. Read again only when an import is newer."""
+    url = engine.url.render_as_string(hide_password=False)
+    with engine.connect() as connection:
+        version = connection.execute(select(func.max(FlowImport.id))).scalar()
+        if version is None:
+            return None
+        held = _cache.get(url)
+        if held is not None and held.version == version:
+            return held
+        c = _FLOWS.c
+        year = connection.execute(select(func.max(c.year))).scalar()
+        flows = Flows.build(version, year or 0, connection.execute(
+            select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year)))
+    _cache[url] = flows
+    return flows

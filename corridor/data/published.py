@@ -1,0 +1,218 @@
+"""The World Bank's published average cost of each corridor by quarter (DataBank, series `ATCR.CORR`): a DataBank CSV
+export read row by row, and stored as one figure per country pair and period in one transaction."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sqlalchemy import DateTime, Double, Integer, String, delete, func, insert, select, text, tuple_
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, mapped_column
+
+from corridor.data.database import db
+from corridor.data.tabular import ImportRefused, Skips, column_key, open_tables
+from corridor.domain.published import PublishedCosts
+
+SERIES = "ATCR.CORR"
+# a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`
+_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")
+_CODE = re.compile(r"^[A-Z]{3}$")
+NO_FIGURE = ".."
+LOWEST, HIGHEST = -100.0, 1000.0  # a cost in percent no survey can leave (the survey import's bounds)
+_COLUMNS = {"sending": "sendingcountriescode", "sending_name": "sendingcountriesname", "series": "seriescode",
+            "receiving": "receivingcountriescode", "receiving_name": "receivingcountriesname"}
+
+
+class PublishedImport(db.Model):
+    """One run of `prices import-published` that changed something: its number is the published figures' version."""
+
+    __tablename__ = "published_imports"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    file_name: Mapped[str] = mapped_column(String(255))
+    imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    figures: Mapped[int] = mapped_column(Integer())
+
+
+class PublishedCost(db.Model):
+    """The World Bank's average total cost of sending USD 200 in a corridor in a period, in percent, as published."""
+
+    __tablename__ = "published_costs"
+
+    source_country: Mapped[str] = mapped_column(String(3), primary_key=True)
+    destination_country: Mapped[str] = mapped_column(String(3), primary_key=True)
+    period: Mapped[str] = mapped_column(String(6), primary_key=True)
+    cost: Mapped[float] = mapped_column(Double())
+    source_name: Mapped[str] = mapped_column(String(255))
+    destination_name: Mapped[str] = mapped_column(String(255))
+
+
+_COSTS = PublishedCost.__table__
+BATCH = 2000
+
+
+@dataclass
+class PublishedReport:
+    """What an import read and did."""
+
+    path: str
+    periods: list[str]
+    rows: int = 0
+    corridors: int = 0
+    figures: dict[tuple[str, str, str], tuple[float, str, str]] = field(default_factory=dict)
+    skips: Skips = field(default_factory=Skips)
+    import_id: int | None = None  # None: nothing changed
+    added: int = 0
+    revised: int = 0
+    removed: int = 0
+
+    def lines(self) -> list[str]:
+        name = os.path.basename(self.path)
+        first = (f"{name}: {self.rows:,} rows read, {len(self.figures):,} figures of {self.corridors:,} corridors, "
+                 f"{self.periods[0]} to {self.periods[-1]}")
+        if self.import_id is None:
+            lines = [f"{first}. Nothing changed: every figure is stored already."]
+        else:
+            lines = [f"{first}; import {self.import_id}: {self.added:,} new, {self.revised:,} revised, "
+                     f"{self.removed:,} withdrawn."]
+        lines += [f"  skipped, {reason}: {count:,} ({', '.join(self.skips.first[reason])}{', …' if count > 5 else ''})"
+                  for reason, count in sorted(self.skips.counts.items())]
+        return lines
+
+
+def period_of_column(name: str) -> str | None:
+    """`2015Q2 [YR2015Q2]` → `2015Q2`; None for a column that is not a quarter."""
+    found = _QUARTER.match(name.strip())
+    return f"{found[1]}Q{found[2]}" if found else None
+
+
+def read_published(path: str) -> PublishedReport:
+    """Every figure of the export at `path`; ImportRefused if it is not a DataBank export of `ATCR.CORR`."""
+    _, tables, close = open_tables(path)
+    try:
+        rows = tables[0].rows
+        header = next(rows, None)
+        if header is None:
+            raise ImportRefused(f"{path}: the file is empty.")
+        keys = [column_key(name) for name in header[1]]
+        missing = [key for key in _COLUMNS.values() if key not in keys]
+        quarters = {i: p for i, name in enumerate(header[1]) if (p := period_of_column(str(name)))}
+        if missing or not quarters:
+            lacks = f"missing: {', '.join(missing)}" if missing else "no quarter column"
+            raise ImportRefused(f"{path} is not a DataBank export of the corridors' average cost: its first line "
+                                "needs the columns Sending Countries Code, Receiving Countries Code, Series Code and "
+                                f"quarters such as 2015Q2 [YR2015Q2]; {lacks}.")
+        at = {name: keys.index(key) for name, key in _COLUMNS.items()}
+        report = PublishedReport(path, sorted(quarters.values()))
+        for number, cells in rows:
+            report.rows += 1
+            _read_row(report, number, [str(cell).strip() if cell is not None else "" for cell in cells], at,
+                      quarters)
+    finally:
+        close()
+    if not report.figures:
+        raise ImportRefused(f"{path}: no row holds a figure of series {SERIES}; nothing was stored.")
+    return report
+
+
+def _read_row(report: PublishedReport, number: int, cells: list[str], at: dict[str, int],
+              quarters: dict[int, str]) -> None:
+    def cell(name: str) -> str:
+        index = at[name]
+        return cells[index] if index < len(cells) else ""
+
+    where = f"line {number}"
+    src, dst = cell("sending"), cell("receiving")
+    if not src and not dst:
+        report.skips.add("no country codes (a blank line or the export's notes)", where)
+        return
+    if cell("series") != SERIES:
+        report.skips.add(f"not series {SERIES}", where)
+        return
+    figures = {}
+    for index, period in quarters.items():
+        value = cells[index] if index < len(cells) else ""
+        if value in ("", NO_FIGURE):
+            continue
+        try:
+            cost = float(value)
+        except ValueError:
+            report.skips.add("a figure that is not a number", f"{where}, {period}")
+            continue
+        if not LOWEST <= cost <= HIGHEST:
+            report.skips.add(f"a figure outside {LOWEST:g} to {HIGHEST:g} %", f"{where}, {period}")
+            continue
+        figures[period] = cost
+    if not figures:  # the export lists every pair of countries, most with no figure at all
+        return
+    if not (_CODE.match(src) and _CODE.match(dst)) or src == dst:
+        report.skips.add("not two different three-letter country codes", where)
+        return
+    names = (cell("sending_name")[:255] or src, cell("receiving_name")[:255] or dst)
+    report.corridors += 1
+    for period, cost in figures.items():
+        report.figures[(src, dst, period)] = (cost, *names)
+
+
+def import_published(engine: Engine, path: str, now: dt.datetime | None = None) -> PublishedReport:
+    """Read the export at `path` and store it in one transaction: each figure it holds replaces the stored one for its
+    pair and period, and a figure it no longer holds for a pair and period it covers is withdrawn."""
+    report = read_published(path)
+    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    pairs = {(src, dst) for src, dst, _ in report.figures}
+    with engine.connect() as connection, connection.begin() as transaction:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
+        c = _COSTS.c
+        stored = {(r.source_country, r.destination_country, r.period): (r.cost, r.source_name, r.destination_name)
+                  for r in connection.execute(select(_COSTS).where(c.period.in_(report.periods)))
+                  if (r.source_country, r.destination_country) in pairs}
+        changed = {key: value for key, value in report.figures.items() if stored.get(key) != value}
+        gone = stored.keys() - report.figures.keys()
+        if not changed and not gone:
+            transaction.rollback()
+            return report
+        report.added = sum(key not in stored for key in changed)
+        report.revised, report.removed = len(changed) - report.added, len(gone)
+        for keys in _batches(list(changed.keys() & stored.keys()) + list(gone)):
+            connection.execute(delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period)
+                                                    .in_(keys)))
+        for keys in _batches(list(changed)):
+            connection.execute(insert(_COSTS), [
+                {"source_country": src, "destination_country": dst, "period": period, "cost": cost,
+                 "source_name": src_name, "destination_name": dst_name}
+                for (src, dst, period), (cost, src_name, dst_name) in ((key, changed[key]) for key in keys)])
+        report.import_id = connection.execute(insert(PublishedImport).values(
+            file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures))
+        ).inserted_primary_key[0]
+    return report
+
+
+def _batches(keys: list) -> Iterator[list]:
+    for start in range(0, len(keys), BATCH):
+        yield keys[start:start + BATCH]
+
+
+_cache: dict[str, PublishedCosts] = {}  # by database URL: the figures as last read, while no import is newer
+
+
+def read_published_costs(engine: Engine) -> PublishedCosts | None:
+    """Every stored figure; None if none was ever imported. Read again only when an import is newer."""
+    url = engine.url.render_as_string(hide_password=False)
+    with engine.connect() as connection:
+        version = connection.execute(select(func.max(PublishedImport.id))).scalar()
+        if version is None:
+            return None
+        held = _cache.get(url)
+        if held is not None and held.version == version:
+            return held
+        c = _COSTS.c
+        costs = PublishedCosts.build(version, connection.execute(select(
+            c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)))
+    _cache[url] = costs
+    return costs
