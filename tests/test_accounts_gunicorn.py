@@ -6,7 +6,9 @@ import re
 import signal
 import subprocess
 import time
+from contextlib import ExitStack
 
+import pytest
 from conftest import RAW_KEY, running_gunicorn
 from harness import ROOT, gunicorn_env, skip_without, unused_port
 from holders import KEY_FORMAT, PASSWORD, HttpHolder
@@ -28,49 +30,54 @@ def until_refused(holder, key):
         time.sleep(0.1)
 
 
-def test_a_holders_path_through_gunicorn(tmp_path, database_url):
-    # no operator key at all: the service starts, and Group A is open to account keys only
-    with running_gunicorn(
-        tmp_path / "gunicorn.log", API_KEYS="", WEB_CONCURRENCY="2", DATABASE_URL=database_url, KEY_TRUST_SECONDS=TRUST
-    ) as server:
-        ana = HttpHolder(server.base)
-        response = ana.sign_up("ana@example.com")
-        assert (response.status_code, response.headers["Location"]) == (303, "/account")
-        assert ana.get("/account").status_code == 200
-        key = ana.make_key("laptop", "90")
-        assert KEY_FORMAT.fullmatch(key)
-        response = ana.api(key)
-        assert response.status_code == 200 and response.json()[0]["from_currency"] == "USD"
-        [key_id] = ana.key_ids()
-        assert ana.revoke(key_id).status_code == 303
-        assert until_refused(ana, key) < BOUND
+@pytest.fixture(scope="module")
+def instances(accounts_app, tmp_path_factory):
+    """Two gunicorns on `accounts_app`'s database with no operator key, shared by the module's tests of each kind of
+    database (`database_url` empties it before each test)."""
+    folder = tmp_path_factory.mktemp("instances")
+    settings = {"API_KEYS": "", "WEB_CONCURRENCY": "2", "DATABASE_URL": accounts_app.config["DATABASE_URL"],
+                "KEY_TRUST_SECONDS": TRUST}
+    with ExitStack() as stack:
+        yield [stack.enter_context(running_gunicorn(folder / f"{name}.log", **settings)) for name in ("a", "b")]
 
-        assert ana.submit("/account", "/account/logout").headers["Location"] == "/account/login"
-        assert ana.get("/account").status_code == 303
-        assert ana.log_in("ana@example.com").headers["Location"] == "/account"
-        key = ana.make_key("server", "none")
-        assert ana.api(key).status_code == 200
-        response = ana.submit("/account", "/account/delete", password=PASSWORD)
-        assert (response.status_code, response.headers["Location"]) == (303, "/account/signup")
-        assert until_refused(ana, key) < BOUND
+
+def test_a_holders_path_through_gunicorn(instances, database_url):
+    # no operator key at all: the service starts, and Group A is open to account keys only
+    server = instances[0]
+    ana = HttpHolder(server.base)
+    response = ana.sign_up("ana@example.com")
+    assert (response.status_code, response.headers["Location"]) == (303, "/account")
+    assert ana.get("/account").status_code == 200
+    key = ana.make_key("laptop", "90")
+    assert KEY_FORMAT.fullmatch(key)
+    response = ana.api(key)
+    assert response.status_code == 200 and response.json()[0]["from_currency"] == "USD"
+    [key_id] = ana.key_ids()
+    assert ana.revoke(key_id).status_code == 303
+    assert until_refused(ana, key) < BOUND
+
+    assert ana.submit("/account", "/account/logout").headers["Location"] == "/account/login"
+    assert ana.get("/account").status_code == 303
+    assert ana.log_in("ana@example.com").headers["Location"] == "/account"
+    key = ana.make_key("server", "none")
+    assert ana.api(key).status_code == 200
+    response = ana.submit("/account", "/account/delete", password=PASSWORD)
+    assert (response.status_code, response.headers["Location"]) == (303, "/account/signup")
+    assert until_refused(ana, key) < BOUND
     log = server.log.read_text()
     assert key not in log and PASSWORD not in log
 
 
-def test_two_instances_on_one_database_agree(tmp_path, database_url):
-    settings = {"API_KEYS": "", "WEB_CONCURRENCY": "2", "DATABASE_URL": database_url, "KEY_TRUST_SECONDS": TRUST}
-    with (
-        running_gunicorn(tmp_path / "a.log", **settings) as first,
-        running_gunicorn(tmp_path / "b.log", **settings) as second,
-    ):
-        ana = HttpHolder(first.base)
-        ana.sign_up("ana@example.com")
-        key = ana.make_key()
-        elsewhere = HttpHolder(second.base)
-        assert all(elsewhere.api(key).status_code == 200 for _ in range(8))  # at once, on every worker
-        ana.revoke(ana.key_ids()[0])
-        waited = until_refused(elsewhere, key)
-        assert all(elsewhere.api(key).status_code == 401 for _ in range(8))
+def test_two_instances_on_one_database_agree(instances, database_url):
+    first, second = instances
+    ana = HttpHolder(first.base)
+    ana.sign_up("ana@example.com")
+    key = ana.make_key()
+    elsewhere = HttpHolder(second.base)
+    assert all(elsewhere.api(key).status_code == 200 for _ in range(8))  # at once, on every worker
+    ana.revoke(ana.key_ids()[0])
+    waited = until_refused(elsewhere, key)
+    assert all(elsewhere.api(key).status_code == 401 for _ in range(8))
     assert waited < BOUND
 
 
