@@ -40,9 +40,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 migrate: $(VENV)/.runtime  ## apply the database migrations to DATABASE_URL (default: instance/corridor.sqlite3)
 	@$(BIN)/flask --app app db upgrade
 
-# the shipped survey rows: imported once (a second run finds nothing changed and says so)
+# the shipped survey rows, each file's country pairs beside the other's: imported once (a second run finds nothing
+# changed and says so)
 survey: migrate  ## import the World Bank survey rows, its published averages and the money flows in data/ into DATABASE_URL
 	@$(BIN)/flask --app app prices import-rpw data/rpw-east-africa-2025.csv
+	@$(BIN)/flask --app app prices import-rpw data/rpw-2025q3-21-corridors.csv
 	@$(BIN)/flask --app app prices import-published data/wb-rpw-corridor-average-cost-2011q1-2020q3.csv
 	@$(BIN)/flask --app app flows import data/knomad-bilateral-remittance-matrix-2021.xlsx
 

@@ -25,6 +25,7 @@ from corridor.data.survey_import import import_rpw
 from corridor.data.tabular import ImportRefused
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
+from corridor.domain.model import Corridor
 from corridor.domain.rounding import round_significant
 from corridor.service.versions import load_data
 from corridor.serving.logs import json_line
@@ -158,13 +159,13 @@ def import_rpw_command(path: str) -> None:
         with click.progressbar(sheet.rows, length=sheet.size, label=label, show_pos=True) as rows:
             yield rows
 
-    def taken_ids() -> set[int]:
+    def file_corridors() -> tuple[Corridor, ...]:
         try:
-            return {c.id for c in load_dataset(current_app.config["SEED_DATA"]).corridors}
+            return load_dataset(current_app.config["SEED_DATA"]).corridors
         except DataError:
-            return set()  # serving refuses a broken file on its own terms
+            return ()  # serving refuses a broken file on its own terms
 
-    _database_import(path, lambda: import_rpw(db.engine, path, progress, taken_ids).lines())
+    _database_import(path, lambda: import_rpw(db.engine, path, progress, file_corridors).lines())
 
 
 @prices_cli.command("import-published")

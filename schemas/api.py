@@ -103,11 +103,32 @@ class CorridorSummarySchema(Schema):
         metadata={"description": "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
                                  "(the data file's illustrative figures).", "example": "sample"},
     )
+    annual_flow_bn = Rounded(
+        allow_none=True,
+        attribute="corridor.annual_flow_bn",
+        metadata={"description": "Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's "
+                                 "figure for flow_year; null where no source has one.", "example": 52.6},
+        places=1,
+    )
+    flow_year = fields.Integer(
+        allow_none=True,
+        attribute="corridor.flow_year",
+        metadata={"description": "The year of annual_flow_bn where the remittance matrix gives it; null for the data "
+                                 "file's figure.", "example": 2021},
+    )
+    flow_source = fields.String(
+        allow_none=True,
+        attribute="corridor.flow_source",
+        metadata={"description": "Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, "
+                                 "or the data file where the matrix has no figure for the pair; null without a flow.",
+                  "example": "KNOMAD/World Bank Bilateral Remittance Matrix"},
+    )
 
 
 class RankedProviderSchema(RankedEntrySchema):
     per_offer = ("provider", "flat_fee", "fee_pct", "settlement", "payout_methods", "svc_score", "settlement_minutes",
-                 "source", "period", "collected", "payout_currency", "fx_margin_disclosed", "firm_type", "promotion")
+                 "source", "period", "collected", "payout_currency", "fx_margin_disclosed", "firm_type", "promotion",
+                 "payment_instrument", "pickup_method", "speed")
 
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
@@ -229,6 +250,27 @@ class RankedProviderSchema(RankedEntrySchema):
                                  "discount's: by cost, such an offer ranks after every offer at its regular price.",
                   "example": False},
     )
+    payment_instrument = fields.String(
+        allow_none=True,
+        attribute="offer.payment_instrument",
+        metadata={"description": "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank "
+                                 "account transfer, Mobile money…); null for the data file's, and where the survey "
+                                 "gave none.", "example": "Debit card"},
+    )
+    pickup_method = fields.String(
+        allow_none=True,
+        attribute="offer.pickup_method",
+        metadata={"description": "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile "
+                                 "wallet…); several, of rows alike in all else, joined by \"; \". Null for the data "
+                                 "file's, and where the survey gave none.", "example": "Bank account"},
+    )
+    speed = fields.String(
+        allow_none=True,
+        attribute="offer.speed",
+        metadata={"description": "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, "
+                                 "3-5 days, 6 days or more): settlement is its longest time. Null for the data file's, "
+                                 "and where the survey gave none.", "example": "Less than one hour"},
+    )
 
 
 class CurrencySchema(Schema):
@@ -319,8 +361,9 @@ class BenchmarkFiguresSchema(Schema):
         allow_none=True,
         attribute="weighted_avg_cost",
         metadata={
-            "description": "Mean of the corridors' mean true costs weighted by annual_flow_bn, %; null when every flow "
-            "is 0 or no corridor is active.",
+            "description": "The flow-weighted average: the corridors' mean true costs weighted by the money sent in "
+            "each (annual_flow_bn, the remittance matrix's where it has the pair), %; closer to what senders pay in "
+            "all than the simple mean. Null when every flow is 0 or no corridor is active.",
             "example": 5.2,
         },
     )

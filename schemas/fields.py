@@ -136,6 +136,14 @@ class CorridorKey(PatternString):
     loads = staticmethod(str.upper)
 
 
+class CountryCode(PatternString):
+    """A country in a query, any case, upper-cased: three letters, ISO 3166-1 alpha-3 or the World Bank's own (KSV)."""
+
+    default_error_messages = {"invalid": "must be a country's three-letter code, such as USA."}
+    pattern = "[A-Za-z]{3}"
+    loads = staticmethod(str.upper)
+
+
 class SurveyPeriod(PatternString):
     """A survey period in a query, `2025Q3` in any case, upper-cased."""
 

@@ -6,7 +6,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 from marshmallow import Schema, fields, pre_dump
 
 from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
-from schemas.costs import SurveyBenchmarkEntry
+from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 from schemas.ranked import RankedEntrySchema
 
@@ -54,8 +54,21 @@ class CorridorSchema(Schema):
     annualFlowBn = BillionsText(
         allow_none=True,
         attribute="corridor.annual_flow_bn",
-        **_meta("Money sent along the corridor a year, USD billions; null for a corridor only the survey has.",
-                "$63.3B"),
+        **_meta("Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where "
+                "no source has one.", "$52.6B"),
+    )
+    flowYear = fields.Integer(
+        allow_none=True,
+        attribute="corridor.flow_year",
+        **_meta("The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.",
+                2021),
+    )
+    flowSource = fields.String(
+        allow_none=True,
+        attribute="corridor.flow_source",
+        **_meta("Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file "
+                "where the matrix has no figure for the pair; null without a flow.",
+                "KNOMAD/World Bank Bilateral Remittance Matrix"),
     )
     avgCost = PercentText(
         allow_none=True,
@@ -95,7 +108,8 @@ class CorridorSchema(Schema):
 
 class ProviderEntrySchema(RankedEntrySchema):
     per_offer = ("provider", "fee", "feePct", "settlement", "payoutMethods", "score", "settlementMinutes", "source",
-                 "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType", "promotion")
+                 "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType", "promotion",
+                 "paymentInstrument", "pickupMethod", "speed")
 
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
@@ -210,6 +224,26 @@ class ProviderEntrySchema(RankedEntrySchema):
         **_meta("The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such "
                 "a provider ranks after every provider at its regular price.", False),
     )
+    paymentInstrument = fields.String(
+        allow_none=True,
+        attribute="offer.payment_instrument",
+        **_meta("How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, "
+                "Mobile money…); null for the data file's, and where the survey gave none.", "Debit card"),
+    )
+    pickupMethod = fields.String(
+        allow_none=True,
+        attribute="offer.pickup_method",
+        **_meta("How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of "
+                "rows alike in all else, joined by \"; \". Null for the data file's, and where the survey gave none.",
+                "Bank account"),
+    )
+    speed = fields.String(
+        allow_none=True,
+        attribute="offer.speed",
+        **_meta("The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or "
+                "more): settlement is its longest time. Null for the data file's, and where the survey gave none.",
+                "Less than one hour"),
+    )
 
 
 class ProviderGroupSchema(Schema):
@@ -257,6 +291,13 @@ def _next() -> fields.String:
 class CorridorListResponse(PageSchema, OkSchema):
     listed = "corridors"
     corridors = fields.List(fields.Nested(CorridorSchema), **_meta("Active corridors by id."))
+    next = _next()
+
+
+class CostCorridorListResponse(PageSchema, OkSchema):
+    listed = "corridors"
+    corridors = fields.List(fields.Nested(CostCorridorEntry),
+                            **_meta("Every corridor with a published or a computed cost figure, by country pair."))
     next = _next()
 
 
@@ -399,8 +440,9 @@ class BenchmarkFiguresEntry(Schema):
         allow_none=True,
         attribute="weighted_avg_cost",
         **_meta(
-            "Mean of the corridors' mean true costs weighted by annual flow; null when every flow is 0 or no corridor "
-            "is active.",
+            "The flow-weighted average: the corridors' mean true costs weighted by the money sent in each "
+            "(annualFlowBn), closer to what senders pay in all than the simple mean; null when every flow is 0 or no "
+            "corridor is active.",
             "5.20%",
         ),
     )

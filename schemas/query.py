@@ -14,7 +14,17 @@ from corridor.domain.history import INTERVALS, Histories
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
-from schemas.fields import Amount, CorridorKey, CurrencyCode, Cursor, PageSize, QueryDate, ReceiveAmount, SurveyPeriod
+from schemas.fields import (
+    Amount,
+    CorridorKey,
+    CountryCode,
+    CurrencyCode,
+    Cursor,
+    PageSize,
+    QueryDate,
+    ReceiveAmount,
+    SurveyPeriod,
+)
 
 FORMATS = ("json", "csv")
 
@@ -232,4 +242,18 @@ class CostsQuery(PeriodRange, _SurveyedCorridor):
         validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
         metadata={"description": "json (default), or csv: one line per period, as a file to save. A generated client "
                                  "gets the file from the .csv operation instead.", "example": "csv"},
+    )
+
+
+class CostCorridorsQuery(PageQuery):
+    """`/api/costs/corridors`: every corridor with any cost figure, or those from or to a country; whole or a page."""
+
+    from_country = CountryCode(data_key="from_country", metadata={
+        "description": "Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).", "example": "USA"})
+    to_country = CountryCode(data_key="to_country", metadata={
+        "description": "Only the corridors received in this country (ISO 3166-1 alpha-3, any case)."})
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
+        metadata={"description": "json (default), or csv: one line per corridor, as a file to save."},
     )

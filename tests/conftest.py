@@ -429,6 +429,20 @@ def surveyed_app(surveyed_database):
     return build_app(DATABASE_URL=surveyed_database)
 
 
+@pytest.fixture(scope="session")
+def shipped_app(migrated_sqlite, tmp_path_factory):
+    """An app on everything `make run` imports: both survey files, the published averages and the money flows."""
+    from survey_rows import SHIPPED_FILES
+
+    path = tmp_path_factory.mktemp("shipped") / "shipped.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    url = f"sqlite:///{path}"
+    for command, file in SHIPPED_FILES:
+        result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[*command, str(file)])
+        assert result.exit_code == 0, result.output
+    return build_app(DATABASE_URL=url)
+
+
 def import_rpw(url, path):
     """`flask --app app prices import-rpw PATH` on the database at `url`, in this process: (exit code, output)."""
     result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=["prices", "import-rpw", str(path)])

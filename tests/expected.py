@@ -210,6 +210,9 @@ def group_a_entries(raw, corridor, **options):
             "fx_margin_disclosed": True,
             "firm_type": None,
             "promotion": False,
+            "payment_instrument": None,
+            "pickup_method": None,
+            "speed": None,
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]
@@ -243,6 +246,9 @@ def group_b_entries(raw, corridor, **options):
             "fxMarginDisclosed": True,
             "firmType": None,
             "promotion": False,
+            "paymentInstrument": None,
+            "pickupMethod": None,
+            "speed": None,
         }
         for rank, row in enumerate(ranked(raw, corridor, **options), start=1)
     ]

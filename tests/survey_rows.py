@@ -6,6 +6,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_RPW = ROOT / "data" / "rpw-east-africa-2025.csv"
+# every file `make run` imports, in its order, with the command that imports it
+SHIPPED_FILES = ((("prices", "import-rpw"), SHIPPED_RPW),
+                 (("prices", "import-rpw"), ROOT / "data" / "rpw-2025q3-21-corridors.csv"),
+                 (("prices", "import-published"), ROOT / "data" / "wb-rpw-corridor-average-cost-2011q1-2020q3.csv"),
+                 (("flows", "import"), ROOT / "data" / "knomad-bilateral-remittance-matrix-2021.xlsx"))
 
 _POINT = ("lcu amount", "denomination amount", "lcu code", "lcu fee", "lcu fx rate", "fx margin", "total cost %")
 # "Dataset (from Q2 2016)", 42 named columns in the published order

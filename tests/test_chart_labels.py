@@ -62,11 +62,11 @@ def test_the_rate_chart_writes_round_ticks_and_draws_inside_them(client, query):
 
 
 def trend(*averages, smart=None):
-    from corridor.domain.costs import PeriodCosts
+    from corridor.domain.costs import CostPeriod, PeriodCosts
     from corridor.pages.charts import trend_chart
 
     smart = smart or [None] * len(averages)
-    return trend_chart([PeriodCosts(f"2025Q{i % 4 + 1}", 10, 10, a, None, s, 1.0, {})
+    return trend_chart([CostPeriod(f"2025Q{i % 4 + 1}", PeriodCosts(f"2025Q{i % 4 + 1}", 10, 10, a, None, s, 1.0, {}))
                         for i, (a, s) in enumerate(zip(averages, smart, strict=True))])
 
 

@@ -11,7 +11,11 @@ from conftest import RAW_KEY
 from expected import half_up, pct
 from survey_rows import SHIPPED_RPW, rpw_row
 
+from corridor.api.costs import CSV_COLUMNS
 from corridor.domain.costs import CostRow, cost_history, period_costs
+from corridor.domain.published import COMPUTED_SOURCE
+
+COMPUTED = {"computed_source": COMPUTED_SOURCE}  # every period with computed figures says where they come from
 
 AUTH = {"Authorization": f"Bearer {RAW_KEY}"}
 ROWS = list(csv.DictReader(SHIPPED_RPW.open(encoding="utf-8")))
@@ -134,7 +138,7 @@ def unrounded(rows):
 def figures_from_the_file(rows):
     figures = unrounded(rows)
     return {name: half_up(value) if isinstance(value, float) else value for name, value in figures.items()} | {
-        "by_firm_type": {kind: half_up(value) for kind, value in figures["by_firm_type"].items()}}
+        "by_firm_type": {kind: half_up(value) for kind, value in figures["by_firm_type"].items()}} | COMPUTED
 
 
 @pytest.fixture(scope="module")
@@ -164,7 +168,7 @@ def test_the_global_figures_pool_every_shipped_row_of_a_period(client):
             "smart_pct": half_up(fmean(smarts)),
             "observations": len(rows), "transparent_observations": len(rows), "corridors": len(groups),
             "corridors_at_or_under_5_pct": sum(a <= 5 for a in averages),
-            "corridors_at_or_under_3_pct": sum(a <= 3 for a in averages), "by_region": {}}
+            "corridors_at_or_under_3_pct": sum(a <= 3 for a in averages), "by_region": {}} | COMPUTED
     assert [p["period"] for p in body["periods"]] == ["2025Q1", "2025Q3"]
     assert [p["observations"] for p in body["periods"]] == [82, 80]
 
@@ -173,14 +177,16 @@ def test_kenya_to_tanzania_as_served(client):
     response = get(client, "/api/costs?corridor=KEN-TZA")
     assert response.headers["Content-Type"] == "application/json"
     assert response.get_json() == {
-        "corridor": "KEN-TZA", "source": "World Bank RPW", "from_currency": "KES", "to_currency": "TZS",
+        "corridor": "KEN-TZA", "source": "World Bank RPW", "source_country_name": "Kenya",
+        "destination_country_name": "Tanzania", "from_currency": "KES", "to_currency": "TZS",
         "periods": [
             {"period": "2025Q1", "average_total_cost_pct": 11.14, "average_total_cost_pct_500": 6.03,
              "smart_pct": 2.31, "lowest_total_cost_pct": 1.98, "observations": 16, "transparent_observations": 16,
-             "by_firm_type": {"Bank": 14.49, "Mobile Operator": 1.98, "Money Transfer Operator": 4.97}},
+             "by_firm_type": {"Bank": 14.49, "Mobile Operator": 1.98, "Money Transfer Operator": 4.97}, **COMPUTED},
             {"period": "2025Q3", "average_total_cost_pct": 12.16, "average_total_cost_pct_500": 7.4,
              "smart_pct": 3.28, "lowest_total_cost_pct": 0.46, "observations": 14, "transparent_observations": 14,
-             "by_firm_type": figures_from_the_file(shipped_groups()["KEN-TZA", "2025Q3"])["by_firm_type"]},
+             "by_firm_type": figures_from_the_file(shipped_groups()["KEN-TZA", "2025Q3"])["by_firm_type"],
+             **COMPUTED},
         ]}
 
 
@@ -208,7 +214,7 @@ def test_csv_gives_one_line_per_period_with_the_json_figures(client, url):
     assert response.headers["Content-Disposition"] == 'attachment; filename="KEN-TZA_costs.csv"'
     lines = list(csv.DictReader(response.get_data(as_text=True).splitlines()))
     periods = get(client, "/api/costs?corridor=KEN-TZA").get_json()["periods"]
-    assert lines == [{name: str(value) for name, value in p.items() if name != "by_firm_type"} for p in periods]
+    assert lines == [{name: str(p.get(name, "")) for name in CSV_COLUMNS} for p in periods]
 
 
 def test_a_period_without_a_figure_is_null_in_json_and_empty_in_csv(own_rows):
@@ -216,8 +222,8 @@ def test_a_period_without_a_figure_is_null_in_json_and_empty_in_csv(own_rows):
     q1 = get(client, "/api/costs?corridor=KEN-TZA").get_json()["periods"][0]
     assert q1 == {"period": "2025Q1", "average_total_cost_pct": None, "average_total_cost_pct_500": None,
                   "smart_pct": None, "lowest_total_cost_pct": None, "observations": 1,
-                  "transparent_observations": 0, "by_firm_type": {}}
-    assert get(client, "/api/costs.csv?corridor=KEN-TZA").get_data(as_text=True).splitlines()[1] == "2025Q1,,,,,1,0"
+                  "transparent_observations": 0, "by_firm_type": {}} | COMPUTED
+    assert get(client, "/api/costs.csv?corridor=KEN-TZA").get_data(as_text=True).splitlines()[1] == "2025Q1,,,,,,1,0"
     assert get(client, "/api/poc/costs?corridor=KEN-TZA").get_json()["periods"][0]["averageTotalCostPct"] is None
 
 
@@ -234,7 +240,7 @@ def test_imported_rows_with_regions_give_regional_averages(own_rows):
     assert period == {"period": "2025Q3", "average_total_cost_pct": 4.63, "smart_pct": 5.75, "observations": 4,
                       "transparent_observations": 4, "corridors": 2, "corridors_at_or_under_5_pct": 1,
                       "corridors_at_or_under_3_pct": 0,
-                      "by_region": {"East Africa": 8.0, "Sub-Saharan Africa": 3.5}}
+                      "by_region": {"East Africa": 8.0, "Sub-Saharan Africa": 3.5}} | COMPUTED
     assert get(client, "/api/benchmark").get_json()["survey"] == {
         "period": "2025Q3", "average_total_cost_pct": 4.63, "smart_pct": 5.75, "corridors": 2,
         "corridors_at_or_under_5_pct": 1, "corridors_at_or_under_3_pct": 0, "source": "World Bank RPW"}
@@ -252,7 +258,8 @@ def test_group_b_serves_the_same_figures_as_display_text(client):
         "averageTotalCostPct500": pct(p["average_total_cost_pct_500"]), "smartPct": pct(p["smart_pct"]),
         "lowestTotalCostPct": pct(p["lowest_total_cost_pct"]), "observations": p["observations"],
         "transparentObservations": p["transparent_observations"],
-        "byFirmType": {kind: pct(value) for kind, value in p["by_firm_type"].items()}} for p in plain["periods"]]
+        "byFirmType": {kind: pct(value) for kind, value in p["by_firm_type"].items()},
+        "computedSource": COMPUTED_SOURCE} for p in plain["periods"]]
     glob = get(client, "/api/poc/costs/global").get_json()
     assert (glob["ok"], glob["count"], glob["periods"][-1]["averageTotalCostPct"]) == (
         True, 2, pct(get(client, "/api/costs/global").get_json()["periods"][-1]["average_total_cost_pct"]))

@@ -17,11 +17,13 @@ from expected import (
 
 SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "source_country", "destination_country",
                   "mid_market", "best_rate", "best_payout_currency", "best_provider", "true_cost_pct", "compliance",
-                  "score", "key", "avg_cost_pct", "sdg_target_met", "offers_over_5_pct", "prices"]
+                  "score", "key", "avg_cost_pct", "sdg_target_met", "offers_over_5_pct", "prices", "annual_flow_bn",
+                  "flow_year", "flow_source"]
 PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
                    "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
                    "settlement_minutes", "total_paid", "source", "period", "collected", "payout_currency",
-                   "payout_rate", "payout_amount", "fx_margin_disclosed", "firm_type", "promotion"]
+                   "payout_rate", "payout_amount", "fx_margin_disclosed", "firm_type", "promotion",
+                   "payment_instrument", "pickup_method", "speed"]
 ACTIVE = active(shipped_seed())
 
 
@@ -56,6 +58,9 @@ def test_corridors_lists_active_corridors_by_id(client, auth, raw_seed):
             "sdg_target_met": corridor_costs(raw_seed, corridor)["sdg_met"],
             "offers_over_5_pct": corridor_costs(raw_seed, corridor)["over_5"],
             "prices": "sample",
+            "annual_flow_bn": half_up(corridor["annual_flow_bn"], 1),
+            "flow_year": None,  # the data file's own flow: no remittance matrix is imported here
+            "flow_source": "data file",
         }
 
 

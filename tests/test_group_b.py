@@ -17,12 +17,12 @@ from expected import (
     shipped_seed,
 )
 
-CORRIDOR_FIELDS = ["id", "corridor", "sourceCountry", "destinationCountry", "annualFlowBn", "avgCost", "bestCost",
-                   "compliance", "settlement", "key", "sdgTargetMet", "offersOver5Pct", "prices"]
+CORRIDOR_FIELDS = ["id", "corridor", "sourceCountry", "destinationCountry", "annualFlowBn", "flowYear", "flowSource",
+                   "avgCost", "bestCost", "compliance", "settlement", "key", "sdgTargetMet", "offersOver5Pct", "prices"]
 ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
                 "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes", "totalPaid",
                 "source", "period", "collected", "payoutCurrency", "payoutRate", "payoutAmount", "fxMarginDisclosed",
-                "firmType", "promotion"]
+                "firmType", "promotion", "paymentInstrument", "pickupMethod", "speed"]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
 BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
 PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
@@ -37,6 +37,8 @@ def expected_corridor(raw, corridor):
         "sourceCountry": countries(corridor)[0],
         "destinationCountry": countries(corridor)[1],
         "annualFlowBn": f"${half_up(corridor['annual_flow_bn'], 1):.1f}B",
+        "flowYear": None,  # the data file's own flow: no remittance matrix is imported here
+        "flowSource": "data file",
         "avgCost": pct(costs["avg"]),
         "bestCost": pct(costs["best"]),
         "compliance": corridor["compliance"],

@@ -8,7 +8,7 @@ from harness import flask_command
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
 
-HEAD = "0005_published_and_flows"
+HEAD = "0006_survey_by_pair"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -189,20 +189,20 @@ def test_a_surveyed_corridor_shows_its_average_cost_by_period(surveyed_app):
     html = page(surveyed_app.test_client(), "/?corridor=KEN-TZA")
     assert ('<p id="trend-sentence">Sending 200 USD worth from Kenya to Tanzania cost 11.1 % on average in 2025 Q1, '
             "12.2 % in 2025 Q3.</p>") in html
-    assert trend_desc(html) == ("By period, the average of every surveyed service 11.14%, 12.16%; SmaRT, the three "
-                                "cheapest that deliver within 5 days 2.31%, 3.28%; dotted lines at the UN target of "
-                                "3% and the 5% ceiling.")
+    assert trend_desc(html) == ("By period, the World Bank's published average; the average computed from the survey "
+                                "rows 11.14%, 12.16%; SmaRT, the three cheapest that deliver within 5 days 2.31%, "
+                                "3.28%; dotted lines at the UN target of 3% and the 5% ceiling.")
     assert len(re.findall(r'<circle class="trend average"', html)) == len(re.findall(r'<circle class="trend smart"',
                                                                                     html)) == 2
     assert re.findall(r'class="label">(2025 Q[13])</text>', html) == ["2025 Q1", "2025 Q3"]
-    assert "Latest period: 2025 Q3, collected 14 Aug – 1 Sep 2025.</p>" in html
+    assert "Latest surveyed period: 2025 Q3, collected 14 Aug – 1 Sep 2025.</p>" in html
     assert [label for label in re.findall(r'class="label">([35]%)</text>', html)] == ["3%", "5%"]
 
 
 def test_a_corridor_without_survey_data_has_no_trend_chart(surveyed_app, client):
     for app_client in (surveyed_app.test_client(), client):
         html = page(app_client, "/?corridor=USD_MXN")
-        assert "trend-chart" not in html and "Average cost by survey period" not in html
+        assert "trend-chart" not in html and "Average cost by period" not in html
 
 
 def test_the_5_pct_label_gives_way_where_it_would_run_into_the_3_pct_one(surveyed_app):
@@ -212,11 +212,11 @@ def test_the_5_pct_label_gives_way_where_it_would_run_into_the_3_pct_one(surveye
 
 
 def test_a_long_history_names_at_most_five_periods_the_latest_among_them():
-    from corridor.domain.costs import PeriodCosts
+    from corridor.domain.costs import CostPeriod, PeriodCosts
     from corridor.pages.charts import trend_chart
 
-    periods = [PeriodCosts(f"{2011 + i // 4}Q{i % 4 + 1}", 10, 10, 8.0 - i / 10, None, 3.0 if i % 2 else None, 1.0,
-                           {}) for i in range(59)]
+    periods = [CostPeriod(period, PeriodCosts(period, 10, 10, 8.0 - i / 10, None, 3.0 if i % 2 else None, 1.0, {}))
+               for i in range(59) for period in [f"{2011 + i // 4}Q{i % 4 + 1}"]]
     chart = trend_chart(periods)
     named = [p["text"] for p in chart["periods"]]
     assert len(named) == 5 and named[-1] == "2025 Q3"
@@ -226,14 +226,13 @@ def test_a_long_history_names_at_most_five_periods_the_latest_among_them():
 
 
 def test_a_period_with_no_average_is_left_out_of_the_sentence():
-    from corridor.domain.costs import CorridorCosts, PeriodCosts
+    from corridor.domain.costs import CorridorCosts, CostPeriod, PeriodCosts
     from corridor.pages.comparison import trend_sentence
 
-    corridor = type("Named", (), {"source": "Kenya", "destination": "Uganda"})()  # only its names are read
-
     def costs(*averages):
-        return CorridorCosts(corridor, tuple(PeriodCosts(f"2025Q{i + 1}", 1, 1, a, None, None, None, {})
-                                             for i, a in enumerate(averages)))
+        return CorridorCosts("KEN-UGA", "Kenya", "Uganda", "KES", "UGX", tuple(
+            CostPeriod(f"2025Q{i + 1}", PeriodCosts(f"2025Q{i + 1}", 1, 1, a, None, None, None, {}))
+            for i, a in enumerate(averages)))
 
     assert trend_sentence(costs(None, 4.04, None)) == (
         "Sending 200 USD worth from Kenya to Uganda cost 4.0 % on average in 2025 Q2.")

@@ -24,7 +24,8 @@ def stored(url):
         with engine.connect() as connection:
             by_period = dict(connection.execute(sa.text(
                 "SELECT period, count(*) FROM survey_observations GROUP BY period")).all())
-            periods = dict(connection.execute(sa.text("SELECT period, rows FROM survey_periods")).all())
+            periods = dict(connection.execute(sa.text(
+                "SELECT period, sum(rows) FROM survey_periods GROUP BY period")).all())
             imports = connection.execute(sa.text("SELECT count(*) FROM survey_imports")).scalar()
             ids = {f"{a}-{b}": i for i, a, b in connection.execute(sa.text(
                 "SELECT id, source_country, destination_country FROM survey_corridors"))}

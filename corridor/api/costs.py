@@ -1,26 +1,36 @@
-"""The survey's cost over time, served by both groups with one function each: a corridor's averages by period (JSON
-or CSV) and the global ones. Computed once per data version (corridor/domain/costs.py), answered from memory."""
+"""The cost over time, served by both groups with one function each: a corridor's averages by period, computed from
+the survey's rows and as the World Bank published them (JSON or CSV), and the global ones. Computed once per data
+version (corridor/domain/costs.py), answered from memory."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import csv
+import io
+from typing import TYPE_CHECKING, Any
 
 from flask import Response, current_app
 from marshmallow import Schema
 
+from corridor.api import paging
 from corridor.domain.catalog import Catalog
-from corridor.domain.costs import CorridorCosts, GlobalCosts
+from corridor.domain.costs import CorridorCosts, CostCorridor, GlobalPeriod, PeriodCosts
 from corridor.domain.rounding import round_half_up
-from schemas.query import CostsQuery, PeriodRange
+from schemas.query import LINK_HEADER, CostCorridorsQuery, CostsQuery, PeriodRange
 
 if TYPE_CHECKING:
     from corridor.api.blueprint import Blueprint
 
-CSV_COLUMNS = ("period", "average_total_cost_pct", "average_total_cost_pct_500", "smart_pct", "lowest_total_cost_pct",
-               "observations", "transparent_observations")
-_CSV_EXAMPLE = ("period,average_total_cost_pct,average_total_cost_pct_500,smart_pct,lowest_total_cost_pct,"
-                "observations,transparent_observations\r\n2025Q1,11.14,6.03,2.31,1.98,16,16\r\n"
-                "2025Q3,12.16,7.4,3.28,0.46,14,14\r\n")
+CSV_COLUMNS = ("period", "published_average_total_cost_pct", "average_total_cost_pct", "average_total_cost_pct_500",
+               "smart_pct", "lowest_total_cost_pct", "observations", "transparent_observations")
+_CSV_EXAMPLE = ("period,published_average_total_cost_pct,average_total_cost_pct,average_total_cost_pct_500,smart_pct,"
+                "lowest_total_cost_pct,observations,transparent_observations\r\n2020Q3,5.46,,,,,,\r\n"
+                "2025Q3,,4.12,3.05,1.28,0.46,44,44\r\n")
+CORRIDORS_CSV_COLUMNS = ("corridor", "source_country_name", "destination_country_name", "from_currency", "to_currency",
+                         "latest_period", "latest_published_period", "latest_published_average_total_cost_pct",
+                         "latest_computed_period", "latest_computed_average_total_cost_pct", "annual_flow_bn",
+                         "flow_year")
+_CORRIDORS_CSV_EXAMPLE = (",".join(CORRIDORS_CSV_COLUMNS) + "\r\nUSA-MEX,United States,Mexico,USD,MXN,2025Q3,2020Q3,"
+                          "5.46,2025Q3,3.82,52.6,2021\r\n")
 _CSV_FILE = {"Content-Disposition": {"schema": {"type": "string"},
                                      "description": 'attachment; filename="SRC-DST_costs.csv".'}}
 _CSV_ONLY = {200: {"description": "The periods as a CSV file, one line each (the averages by kind of firm are left "
@@ -29,8 +39,29 @@ _CSV_ONLY = {200: {"description": "The periods as a CSV file, one line each (the
                    "headers": _CSV_FILE}}
 
 
-def register_cost_views(bp: Blueprint, *, costs_schema: type[Schema], global_schema: type[Schema]) -> None:
-    """Declare on `bp` the survey's cost endpoints, each dumped by the schema given for it."""
+def register_cost_views(bp: Blueprint, *, costs_schema: type[Schema], global_schema: type[Schema],
+                        corridors_schema: Schema, enveloped: bool) -> None:
+    """Declare on `bp` the cost endpoints, each dumped by the schema given for it; `enveloped`: the list of corridors
+    is dumped from its page (Group B's `count`, `next`), not as a bare list."""
+
+    @bp.route("/costs/corridors")
+    @bp.arguments(CostCorridorsQuery(), location="query", as_kwargs=True)
+    @bp.cached
+    @bp.response(200, corridors_schema, headers=LINK_HEADER)
+    @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CORRIDORS_CSV_EXAMPLE,
+                     success=True)
+    def cost_corridors(catalog: Catalog, format: str, from_country: str | None = None, to_country: str | None = None,
+                       limit: int | None = None, cursor: int | None = None) -> Any:
+        """Every corridor with a published or a computed cost figure, by country pair, with its latest figures and the
+        money sent in it; those from or to a country; whole, or `limit` of them after `cursor`."""
+        listed, headers = paging.listing_of(catalog.cost_corridors_of(from_country, to_country), limit, cursor,
+                                            catalog.dataset.as_of, lambda c: c.position,
+                                            {"from_country": from_country, "to_country": to_country})
+        if format == "csv":
+            response = corridors_csv(listed.items)
+            response.headers.update(headers)
+            return response
+        return (listed if enveloped else list(listed.items)), headers
 
     @bp.route("/costs")
     @bp.arguments(CostsQuery(), location="query", as_kwargs=True)
@@ -60,7 +91,7 @@ def register_cost_views(bp: Blueprint, *, costs_schema: type[Schema], global_sch
     @bp.alt_response(404)
     @bp.cached
     @bp.response(200, global_schema)
-    def global_costs(catalog: Catalog, start: str | None = None, end: str | None = None) -> tuple[GlobalCosts, ...]:
+    def global_costs(catalog: Catalog, start: str | None = None, end: str | None = None) -> tuple[GlobalPeriod, ...]:
         """The survey's pooled figures by period: the global average, SmaRT, corridors at or under 5 % and 3 %."""
         return list(catalog.global_costs(start, end))  # a list: flask-smorest reads a tuple as (body, status, headers)
 
@@ -71,9 +102,34 @@ def periods_csv(costs: CorridorCosts) -> Response:
     def figure(value: float | None) -> str:
         return "" if value is None else repr(round_half_up(value, 2) + 0.0)
 
+    def computed(p: PeriodCosts | None) -> str:
+        if p is None:
+            return ",,,,,"
+        return (f"{figure(p.average)},{figure(p.average_500)},{figure(p.smart)},{figure(p.lowest)},{p.observations},"
+                f"{p.transparent_observations}")
+
     lines = [",".join(CSV_COLUMNS)] + [
-        f"{p.period},{figure(p.average)},{figure(p.average_500)},{figure(p.smart)},{figure(p.lowest)},"
-        f"{p.observations},{p.transparent_observations}" for p in costs.periods
+        f"{p.period},{figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
     ]
     return current_app.response_class("\r\n".join(lines) + "\r\n", mimetype="text/csv",
                                       headers={"Content-Disposition": f'attachment; filename="{costs.key}_costs.csv"'})
+
+
+def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
+    """The corridors as `cost_corridors.csv`, one line each, as JSON writes them (empty for null)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CORRIDORS_CSV_COLUMNS)
+
+    def figure(value: float | None, places: int = 2) -> str:
+        return "" if value is None else repr(round_half_up(value, places) + 0.0)
+
+    for c in corridors:
+        costs = c.costs
+        writer.writerow([costs.key, costs.source_name, costs.destination_name, costs.from_currency or "",
+                         costs.to_currency or "", c.latest_period, c.latest_published_period or "",
+                         figure(c.latest_published_average), c.latest_computed_period or "",
+                         figure(c.latest_computed_average), figure(c.annual_flow_bn, 1),
+                         "" if c.flow_year is None else c.flow_year])
+    return current_app.response_class(buffer.getvalue(), mimetype="text/csv",
+                                      headers={"Content-Disposition": 'attachment; filename="cost_corridors.csv"'})

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import (
     AmbiguousCorridor,
+    NoOffers,
     NoSurveyData,
     NotServed,
     UnknownCorridor,
@@ -67,11 +68,14 @@ def api_error(error: ApiError) -> Response:
 
 def not_served_detail(error: NotServed) -> str:
     """The sentence a 404 for `error` says."""
+    if isinstance(error, NoOffers):
+        return no_offers_detail(error)
     return _NOT_SERVED[type(error)][1](error.value)
 
 
 def not_served(error: NotServed) -> Response:
-    return problem(404, _NOT_SERVED[type(error)][0], not_served_detail(error))
+    code = "no_offers" if isinstance(error, NoOffers) else _NOT_SERVED[type(error)][0]
+    return problem(404, code, not_served_detail(error))
 
 
 def ambiguous_corridor_detail(error: AmbiguousCorridor) -> str:
@@ -92,6 +96,16 @@ def no_survey_data(error: NoSurveyData) -> Response:
         return problem(404, "no_survey_data", "This service holds no World Bank survey data yet.")
     return problem(404, "no_survey_data", f"The World Bank's survey has no observation of {corridor.countries} "
                                           f"({corridor.source} → {corridor.destination}) in this service.")
+
+
+def no_offers_detail(error: NoOffers) -> str:
+    """What a country pair without offers has instead."""
+    costs = error.costs
+    kinds = [f"{name}, {periods[0].period} to {periods[-1].period}" for name, periods in (
+        ("the World Bank's published average cost", [p for p in costs.periods if p.published]),
+        ("average costs computed from its survey rows", [p for p in costs.periods if p.computed])) if periods]
+    return (f"{costs.key} ({costs.source_name} → {costs.destination_name}) has no offers in this service: only "
+            f"{' and '.join(kinds)}; ask /api/costs?corridor={costs.key}.")
 
 
 def no_history(error: NoHistory) -> Response:

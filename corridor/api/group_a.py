@@ -15,7 +15,7 @@ from schemas.api import (
     MidRateSchema,
     RankedProviderSchema,
 )
-from schemas.costs import CostsSchema, GlobalCostsSchema
+from schemas.costs import CostCorridorSchema, CostsSchema, GlobalCostsSchema
 from schemas.query import AMOUNTS, LINK_HEADER, CorridorQuery, CurrencyPairQuery, PageQuery
 
 # a key belongs on a server, so browsers get no CORS here; its answers are for the key holder alone
@@ -57,4 +57,5 @@ def midrate(catalog: Catalog, from_currency: str, to_currency: str) -> MidRate:
 
 register_shared_views(bp, currencies_schema=CurrencySchema(many=True), benchmark_schema=BenchmarkSchema,
                       history_schema=HistorySchema)
-register_cost_views(bp, costs_schema=CostsSchema, global_schema=GlobalCostsSchema)
+register_cost_views(bp, costs_schema=CostsSchema, global_schema=GlobalCostsSchema,
+                    corridors_schema=CostCorridorSchema(many=True), enveloped=False)

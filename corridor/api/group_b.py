@@ -18,6 +18,7 @@ from schemas.poc import (
     BenchmarkResponse,
     CorridorListResponse,
     CorridorResponse,
+    CostCorridorListResponse,
     CurrenciesResponse,
     FullResponse,
     GuideResponse,
@@ -127,4 +128,5 @@ def health() -> tuple[dict, int, dict]:
 
 register_shared_views(bp, currencies_schema=CurrenciesResponse, benchmark_schema=BenchmarkResponse,
                       history_schema=HistoryResponse)
-register_cost_views(bp, costs_schema=CostsResponse, global_schema=GlobalCostsResponse)
+register_cost_views(bp, costs_schema=CostsResponse, global_schema=GlobalCostsResponse,
+                    corridors_schema=CostCorridorListResponse(), enveloped=True)

@@ -105,6 +105,7 @@ _RATE_LIMIT = {
     "RateLimit-Remaining": {"schema": {"type": "integer", "minimum": 0}, "description": "What is left of it."},
     "RateLimit-Reset": {**_SECONDS, "description": "Seconds until its window ends and it is whole again."},
 }
+OMITTED_WHEN = "x-omitted-when"  # a dumped field's metadata: when an answer leaves it out
 _RETRY_AFTER = {"Retry-After": {**_SECONDS, "required": True, "description": "Seconds to wait before trying again."}}
 
 
@@ -169,8 +170,11 @@ class SharedParts(BasePlugin):
             operation["responses"] = dict(sorted(responses.items()))
 
     def schema_helper(self, name: str, definition: dict, **kwargs: Any) -> dict:
-        """Every dumped field is always present, and nothing else is."""
-        return {"required": list(definition.get("properties", {})), "additionalProperties": False}
+        """Every dumped field is present, but for those whose metadata says when they are left out
+        (`x-omitted-when`), and nothing else is."""
+        properties = definition.get("properties", {})
+        return {"required": [name for name, spec in properties.items() if OMITTED_WHEN not in spec],
+                "additionalProperties": False}
 
 
 def _problem(status: int, cors: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 UPGRADE = ".venv/bin/flask --app app db upgrade"
 # every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
 # compares the database with the last one without importing Alembic, which every process start would pay for
-REVISIONS = ("0001_accounts", "0002_survey", "0003_survey_regions", "0004_survey_notes", "0005_published_and_flows")
+REVISIONS = ("0001_accounts", "0002_survey", "0003_survey_regions", "0004_survey_notes", "0005_published_and_flows",
+             "0006_survey_by_pair")
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3
 STATEMENT_TIMEOUT_S = 3

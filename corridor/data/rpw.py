@@ -125,8 +125,8 @@ def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
     return get
 
 
-_OPTIONAL = ("firm type", "speed actual", "pickup method", "date", "inter lcu bank fx", "cc1 denomination amount",
-             "source region", "destination region", "note1", "note2",
+_OPTIONAL = ("firm type", "payment instrument", "speed actual", "pickup method", "date", "inter lcu bank fx",
+             "cc1 denomination amount", "source region", "destination region", "note1", "note2",
              *(f"cc2 {name}" for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin",
                                           "total cost %")))
 
@@ -158,6 +158,7 @@ def _observation(cells: tuple, get: Callable[[tuple, str], Any]) -> Observation:
         cc2=_second_point(cells, get, currency),
         interbank=_optional(get(cells, "inter lcu bank fx")),
         firm_type=_text(get(cells, "firm type")),
+        payment=_text(get(cells, "payment instrument")),
         speed=_text(get(cells, "speed actual")),
         pickup=_text(get(cells, "pickup method")),
         collected=date_of(get(cells, "date")),

@@ -1,8 +1,9 @@
 """The survey in the database: every imported observation with its period, and the imports that brought them.
 
-An import is one transaction. Each period's rows are fingerprinted as they stream in; a period whose fingerprint is
-the one stored already keeps its rows (the new copies are dropped), any other replaces the period's rows whole (the
-World Bank revises). Serving reads each country pair's latest period, once per import.
+An import is one transaction. Each country pair's rows of a period are fingerprinted as they stream in; a pair and
+period whose fingerprint is the one stored already keeps its rows (the new copies are dropped), any other replaces that
+pair's rows of that period whole (the World Bank revises); pairs and periods the file does not hold are left as they
+are. Serving reads each country pair's latest period, once per import.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,13 +34,14 @@ from sqlalchemy import (
     or_,
     select,
     text,
-    update,
+    tuple_,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import db
 from corridor.domain.costs import CostHistory, CostRow, cost_history
+from corridor.domain.model import Corridor
 from corridor.domain.survey import (
     AMOUNT_BELOW,
     FEE_TIMES,
@@ -69,11 +72,13 @@ class SurveyImport(db.Model):
 
 
 class SurveyPeriod(db.Model):
-    """A period as last imported: the import its rows came with, and their fingerprint."""
+    """A country pair's period as last imported: the import its rows came with, and their fingerprint."""
 
     __tablename__ = "survey_periods"
 
     period: Mapped[str] = mapped_column(String(6), primary_key=True)
+    source_country: Mapped[str] = mapped_column(String(3), primary_key=True)
+    destination_country: Mapped[str] = mapped_column(String(3), primary_key=True)
     import_id: Mapped[int] = mapped_column(ForeignKey("survey_imports.id"))
     digest: Mapped[str] = mapped_column(String(64))
     rows: Mapped[int] = mapped_column(Integer())
@@ -105,6 +110,7 @@ class SurveyObservation(db.Model):
     destination_country: Mapped[str] = mapped_column(String(3))
     firm: Mapped[str] = mapped_column(String(255))
     firm_type: Mapped[str | None] = mapped_column(String(255))
+    payment: Mapped[str | None] = mapped_column(String(255))
     speed: Mapped[str | None] = mapped_column(String(255))
     pickup: Mapped[str | None] = mapped_column(String(255))
     currency: Mapped[str] = mapped_column(String(3))
@@ -132,58 +138,86 @@ _OBSERVATIONS = SurveyObservation.__table__
 def _values(observation: Observation) -> dict:
     """The row's columns, but for its import and row number."""
     values = {name: getattr(observation, name) for name in (
-        "period", "source_country", "destination_country", "firm", "firm_type", "speed", "pickup", "currency",
-        "interbank", "transparent", "collected", "source_region", "destination_region", "note")}
+        "period", "source_country", "destination_country", "firm", "firm_type", "payment", "speed", "pickup",
+        "currency", "interbank", "transparent", "collected", "source_region", "destination_region", "note")}
     for prefix, point in (("cc1", observation.cc1), ("cc2", observation.cc2)):
         for name in ("amount", "denomination", "fee", "margin", "total"):
             values[f"{prefix}_{name}"] = getattr(point, name) if point else None
     # the columns' length: a longer text is cut, not refused
-    for name in ("firm", "firm_type", "speed", "pickup", "source_region", "destination_region", "note"):
+    for name in ("firm", "firm_type", "payment", "speed", "pickup", "source_region", "destination_region", "note"):
         values[name] = values[name] and values[name][:255]
     return values
 
 
 @dataclass
-class PeriodResult:
-    """What an import did to one period."""
+class Counts:
+    """Country pairs and their rows."""
 
-    rows: int
-    replaced: int | None = None  # rows of an earlier import it replaced; None: a new period
-    unchanged: bool = False
+    pairs: int = 0
+    rows: int = 0
+
+    def add(self, rows: int) -> None:
+        self.pairs += 1
+        self.rows += rows
+
+
+@dataclass
+class PeriodResult:
+    """What an import did to one period's country pairs: those new to it, revised and unchanged."""
+
+    new: Counts = field(default_factory=Counts)
+    revised: Counts = field(default_factory=Counts)
+    unchanged: Counts = field(default_factory=Counts)
+    replaced: int = 0  # rows of earlier imports the revised pairs' rows replaced
+
+    @property
+    def rows(self) -> int:
+        return self.new.rows + self.revised.rows + self.unchanged.rows
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.new.pairs or self.revised.pairs)
 
 
 @dataclass
 class ImportResult:
-    """What an import did: per period, and the country pairs and firms it read."""
+    """What an import did: per period, the country pairs and firms it read, and the corridor each pair joined."""
 
     import_id: int | None  # None: nothing changed
     periods: dict[str, PeriodResult] = field(default_factory=dict)
     pairs: set[tuple[str, str]] = field(default_factory=set)
     firms: set[str] = field(default_factory=set)
     new_corridors: dict[tuple[str, str], int] = field(default_factory=dict)
+    joined: dict[tuple[str, str], Corridor] = field(default_factory=dict)  # the data file's corridor of a pair
+
+
+Key = tuple[str, str, str]  # period, source country, destination country
+KEYS_AT_ONCE = 500  # (period, pair) keys in one statement: within every database's limit of bound parameters
 
 
 def import_observations(
     engine: Engine, rows: Iterable[tuple[int, Observation]], file_name: str, file_sha256: str,
-    taken_ids: Callable[[], Iterable[int]] = tuple, now: dt.datetime | None = None,
+    file_corridors: Callable[[], Iterable[Corridor]] = tuple, now: dt.datetime | None = None,
 ) -> ImportResult:
-    """Store `rows` (row number, observation) as one import in one transaction; a period already stored with the same
-    rows is left as it is. `taken_ids`: corridor ids the data file uses, which new pairs' ids must avoid."""
+    """Store `rows` (row number, observation) as one import in one transaction; a country pair's period already stored
+    with the same rows is left as it is. `file_corridors`: the data file's, which the pairs they have join, and whose
+    ids new pairs' ids must avoid."""
     now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     with engine.connect() as connection, connection.begin() as transaction:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
         import_id = connection.execute(insert(SurveyImport).values(
             file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)).inserted_primary_key[0]
-        digests: dict[str, Any] = {}
-        counts: dict[str, int] = {}
+        digests: dict[Key, Any] = {}
+        counts: dict[Key, int] = {}
         result = ImportResult(import_id)
         batch: list[dict] = []
         for number, observation in rows:
             values = _values(observation)
-            digests.setdefault(observation.period, hashlib.sha256()).update(repr(sorted(values.items())).encode())
-            counts[observation.period] = counts.get(observation.period, 0) + 1
-            result.pairs.add((observation.source_country, observation.destination_country))
+            key = (observation.period, observation.source_country, observation.destination_country)
+            digests.setdefault(key, hashlib.sha256()).update(repr(sorted(values.items())).encode())
+            counts[key] = counts.get(key, 0) + 1
+            result.pairs.add(key[1:])
             result.firms.add(firm_name(observation.firm))
             batch.append({**values, "import_id": import_id, "row": number})
             if len(batch) >= BATCH:
@@ -191,29 +225,49 @@ def import_observations(
                 batch = []
         if batch:
             connection.execute(insert(_OBSERVATIONS), batch)
-        stored = {p.period: p for p in connection.execute(select(SurveyPeriod))}
-        for period, digest in digests.items():
-            held = stored.get(period)
-            if held is not None and held.digest == digest.hexdigest():
-                connection.execute(delete(_OBSERVATIONS).where(_OBSERVATIONS.c.period == period,
-                                                               _OBSERVATIONS.c.import_id == import_id))
-                result.periods[period] = PeriodResult(counts[period], unchanged=True)
-                continue
-            replaced = None
-            if held is not None:
-                replaced = connection.execute(delete(_OBSERVATIONS).where(
-                    _OBSERVATIONS.c.period == period, _OBSERVATIONS.c.import_id != import_id)).rowcount
-                connection.execute(update(SurveyPeriod).where(SurveyPeriod.period == period).values(
-                    import_id=import_id, digest=digest.hexdigest(), rows=counts[period]))
+        stored = {(p.period, p.source_country, p.destination_country): p.digest
+                  for p in connection.execute(select(SurveyPeriod))}
+        unchanged, revised, new = [], [], []
+        for key, digest in sorted(digests.items()):
+            done = result.periods.setdefault(key[0], PeriodResult())
+            held = stored.get(key)
+            if held == digest.hexdigest():
+                unchanged.append(key)
+                done.unchanged.add(counts[key])
             else:
-                connection.execute(insert(SurveyPeriod).values(period=period, import_id=import_id,
-                                                               digest=digest.hexdigest(), rows=counts[period]))
-            result.periods[period] = PeriodResult(counts[period], replaced)
-        if all(p.unchanged for p in result.periods.values()):
+                (new if held is None else revised).append(key)
+                (done.new if held is None else done.revised).add(counts[key])
+        if not any(p.changed for p in result.periods.values()):
             transaction.rollback()
             return dataclasses.replace(result, import_id=None)
-        result.new_corridors = _number_pairs(connection, result.pairs, set(taken_ids()))
+        o = _OBSERVATIONS.c
+        for keys in _chunks(unchanged):
+            connection.execute(delete(_OBSERVATIONS).where(o.import_id == import_id, _keyed(o, keys)))
+        for keys in _chunks(revised):
+            replaced = connection.execute(delete(_OBSERVATIONS).where(o.import_id != import_id, _keyed(o, keys)))
+            result.periods[keys[0][0]].replaced += replaced.rowcount
+            p = SurveyPeriod.__table__.c
+            connection.execute(delete(SurveyPeriod).where(_keyed(p, keys)))
+        connection.execute(insert(SurveyPeriod), [
+            {"period": key[0], "source_country": key[1], "destination_country": key[2], "import_id": import_id,
+             "digest": digests[key].hexdigest(), "rows": counts[key]} for key in (*revised, *new)])
+        corridors = list(file_corridors())
+        in_file = {(c.source_country, c.destination_country): c for c in corridors}
+        result.joined = {pair: in_file[pair] for pair in result.pairs if pair in in_file}
+        result.new_corridors = _number_pairs(connection, result.pairs - set(in_file), {c.id for c in corridors})
     return result
+
+
+def _chunks(keys: list[Key]) -> Iterator[list[Key]]:
+    """The keys in runs of one period each, at most KEYS_AT_ONCE long."""
+    for _, run in itertools.groupby(keys, key=lambda key: key[0]):
+        run = list(run)
+        for start in range(0, len(run), KEYS_AT_ONCE):
+            yield run[start:start + KEYS_AT_ONCE]
+
+
+def _keyed(columns: Any, keys: list[Key]) -> ColumnElement[bool]:
+    return tuple_(columns.period, columns.source_country, columns.destination_country).in_(keys)
 
 
 def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: set[int]) -> dict[tuple[str, str], int]:
@@ -305,4 +359,4 @@ def _observation(row: object) -> Observation:
         period=row.period, source_country=row.source_country, destination_country=row.destination_country,
         firm=row.firm, currency=row.currency, cc1=point("cc1"), transparent=row.transparent, cc2=point("cc2"),
         interbank=row.interbank, firm_type=row.firm_type, speed=row.speed, pickup=row.pickup, collected=row.collected,
-        note=row.note)
+        note=row.note, payment=row.payment)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import fmean
 
-from corridor.domain.costs import GlobalCosts
+from corridor.domain.costs import GlobalPeriod
 from corridor.domain.model import SAMPLE
 from corridor.domain.pricing import CorridorFigures
 
@@ -24,12 +24,12 @@ class Benchmark:
     sample; with the sample corridors' apart when these are the surveyed ones."""
 
     active: tuple[CorridorFigures, ...]
-    survey: GlobalCosts | None = None  # the survey's latest period, pooled, if a survey was imported
+    survey: GlobalPeriod | None = None  # the survey's latest period, pooled, if a survey was imported
     prices: str = SAMPLE
     sample: Benchmark | None = None
 
     @classmethod
-    def apart(cls, corridors: Iterable[CorridorFigures], survey: GlobalCosts | None = None) -> Benchmark:
+    def apart(cls, corridors: Iterable[CorridorFigures], survey: GlobalPeriod | None = None) -> Benchmark:
         """The surveyed corridors' figures with the sample ones' apart; the sample ones' alone when none is surveyed:
         the two kinds of prices are never pooled."""
         surveyed, sample = [], []

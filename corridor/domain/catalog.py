@@ -5,14 +5,25 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 from corridor.domain.benchmark import Benchmark
-from corridor.domain.costs import CorridorCosts, CostHistory, GlobalCosts, in_range
+from corridor.domain.costs import (
+    CorridorCosts,
+    CostCorridor,
+    CostHistory,
+    GlobalPeriod,
+    corridor_periods,
+    global_periods,
+    in_range,
+)
+from corridor.domain.countries import country_currency, country_name
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import Histories, Series
 from corridor.domain.model import Corridor, Dataset, RateSource
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
+from corridor.domain.published import Flows, PublishedCosts
 
 
 class NotServed(LookupError):
@@ -36,11 +47,20 @@ class AmbiguousCorridor(LookupError):
 
 
 class NoSurveyData(LookupError):
-    """The survey has no observation of this served corridor (`corridor`), or none at all (None)."""
+    """Neither the survey rows nor the published averages have this corridor (`corridor`, a served one), or there
+    are none at all (None)."""
 
     def __init__(self, corridor: Corridor | None) -> None:
         super().__init__(corridor.countries if corridor else "")
         self.corridor = corridor
+
+
+class NoOffers(NotServed):
+    """A country pair with cost figures and no offers: `costs` are its figures."""
+
+    def __init__(self, costs: CorridorCosts) -> None:
+        super().__init__(costs.key)
+        self.costs = costs
 
 
 class UnknownCorridorId(NotServed):
@@ -62,9 +82,12 @@ class Catalog:
     currencies: tuple[Currency, ...]
     history: Histories
     costs: CostHistory | None = None  # the survey's averages by period, if a survey was imported
+    published: PublishedCosts | None = None  # the World Bank's published averages, if imported
+    flows: Flows | None = None  # the remittance matrix's latest year, if imported
 
     @classmethod
-    def build(cls, dataset: Dataset, history: Histories, costs: CostHistory | None = None) -> Catalog:
+    def build(cls, dataset: Dataset, history: Histories, costs: CostHistory | None = None,
+              published: PublishedCosts | None = None, flows: Flows | None = None) -> Catalog:
         """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         by_key: dict[str, tuple[CorridorFigures, ...]] = {}
@@ -78,6 +101,8 @@ class Catalog:
             named_currencies(dataset.rates.sources),
             history,
             costs,
+            published,
+            flows,
         )
 
     @property
@@ -91,7 +116,7 @@ class Catalog:
             try:
                 return self.by_countries[key]
             except KeyError:
-                raise UnknownCorridor(key) from None
+                raise NoOffers(self.corridor_costs(key)) from None
         found = self.by_key.get(key, ())
         if len(found) > 1:
             raise AmbiguousCorridor(key, [f.corridor for f in found])
@@ -116,23 +141,72 @@ class Catalog:
         return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive_amount)
 
     def corridor_costs(self, corridor: str, start: str | None = None, end: str | None = None) -> CorridorCosts:
-        """An active corridor's survey averages from period `start` to `end`; NoSurveyData if the survey has none."""
-        served = self.corridor(corridor).corridor
-        periods = self.costs.corridors.get(served.countries) if self.costs else None
-        if not periods:
+        """A corridor's averages from period `start` to `end`, computed from the survey's rows and as the World Bank
+        published them: a served corridor, or any country pair either kind knows; NoSurveyData if neither has it."""
+        served = None
+        if "-" not in corridor or corridor in self.by_countries:
+            served = self.corridor(corridor).corridor
+            corridor = served.countries
+        computed = self.costs.corridors.get(corridor, ()) if self.costs else ()
+        published = self.published.corridors.get(corridor, ()) if self.published else ()
+        if not computed and not published:
+            if served is None:
+                raise UnknownCorridor(corridor)
             raise NoSurveyData(served)
-        return CorridorCosts(served, in_range(periods, start, end))
+        periods = in_range(corridor_periods(computed, published), start, end)
+        if served is not None:
+            return CorridorCosts(corridor, served.source, served.destination, served.from_currency,
+                                 served.to_currency, periods)
+        src, dst = corridor.split("-")
+        names = self.published.names.get(corridor) if self.published else None
+        # the export's own names only for a code CLDR does not know (KSV, ANT)
+        source, destination = (country_name(src), country_name(dst))
+        if names:
+            source = names[0] if source == src else source
+            destination = names[1] if destination == dst else destination
+        day = self.dataset.as_of
+        return CorridorCosts(corridor, source, destination, country_currency(src, day), country_currency(dst, day),
+                             periods)
 
-    def global_costs(self, start: str | None = None, end: str | None = None) -> tuple[GlobalCosts, ...]:
-        """The survey's pooled figures from period `start` to `end`; NoSurveyData if no survey was imported."""
-        if not self.costs or not self.costs.periods:
+    @cached_property
+    def cost_corridors(self) -> tuple[CostCorridor, ...]:
+        """Every country pair with any cost figure, in alphabetical order, each with its money sent: a served
+        corridor's, else the remittance matrix's."""
+        pairs = set(self.costs.corridors if self.costs else ())
+        pairs |= set(self.published.corridors if self.published else ())
+        found = []
+        for pair in sorted(pairs):
+            costs = self.corridor_costs(pair)
+            served = self.by_countries.get(pair)
+            if served is not None:
+                c = served.corridor
+                found.append(CostCorridor(costs, c.annual_flow_bn, c.flow_year, c.flow_source))
+            elif self.flows is not None and pair in self.flows.by_pair:
+                found.append(CostCorridor(costs, self.flows.by_pair[pair] / 1000, self.flows.year, self.flows.source))
+            else:
+                found.append(CostCorridor(costs, None, None, None))
+        return tuple(found)
+
+    def cost_corridors_of(self, from_country: str | None = None, to_country: str | None = None
+                          ) -> tuple[CostCorridor, ...]:
+        """The pairs with any cost figure sent from `from_country` and to `to_country` (either, both or neither)."""
+        return tuple(c for c in self.cost_corridors if (from_country is None or c.costs.key[:3] == from_country)
+                     and (to_country is None or c.costs.key[4:] == to_country))
+
+    def global_costs(self, start: str | None = None, end: str | None = None) -> tuple[GlobalPeriod, ...]:
+        """The survey's pooled figures and the published averages' mean over corridors, from period `start` to `end`;
+        NoSurveyData if neither was imported."""
+        computed = self.costs.periods if self.costs else ()
+        published = self.published.periods if self.published else ()
+        if not computed and not published:
             raise NoSurveyData(None)
-        return in_range(self.costs.periods, start, end)
+        return in_range(global_periods(computed, published), start, end)
 
     @property
     def benchmark(self) -> Benchmark:
         """The SDG 10.c figures over the active corridors at the reference amount."""
-        return Benchmark.apart(self.corridors, self.costs.periods[-1] if self.costs and self.costs.periods else None)
+        latest = self.costs.periods[-1] if self.costs and self.costs.periods else None
+        return Benchmark.apart(self.corridors, GlobalPeriod(latest.period, latest) if latest else None)
 
     def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
         """Reference rates for a pair of currencies in the rate tables."""

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from statistics import fmean
 
-from corridor.domain.model import Corridor
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
+from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE, PublishedPeriod
 from corridor.domain.rounding import round_half_up
 from corridor.domain.survey import settlement
 
@@ -51,6 +51,10 @@ class PeriodCosts:
     lowest: float | None
     by_firm_type: Mapping[str, float]
 
+    @property
+    def source(self) -> str:
+        return COMPUTED_SOURCE
+
 
 @dataclass(frozen=True, slots=True)
 class GlobalCosts:
@@ -66,18 +70,127 @@ class GlobalCosts:
     corridors_at_or_under_3_pct: int
     by_region: Mapping[str, float]  # destination region → pooled average; empty when the rows name none
 
+    @property
+    def source(self) -> str:
+        return COMPUTED_SOURCE
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedFigure:
+    """The World Bank's own published average total cost of a corridor in a period, in percent."""
+
+    cost: float
+    source: str = PUBLISHED_SOURCE
+
+
+@dataclass(frozen=True, slots=True)
+class CostPeriod:
+    """A corridor's period: the figures computed from the imported rows, the World Bank's published average, or
+    both."""
+
+    period: str
+    computed: PeriodCosts | None = None
+    published: PublishedFigure | None = None
+
+    @property
+    def average(self) -> float | None:
+        """The average computed from the rows."""
+        return self.computed.average if self.computed else None
+
+    @property
+    def smart(self) -> float | None:
+        return self.computed.smart if self.computed else None
+
+    @property
+    def published_average(self) -> float | None:
+        return self.published.cost if self.published else None
+
 
 @dataclass(frozen=True, slots=True)
 class CorridorCosts:
-    """A served corridor's periods, oldest first."""
+    """A corridor's periods, oldest first: its country pair `KEN-TZA`, its countries' names and currencies."""
 
-    corridor: Corridor
-    periods: tuple[PeriodCosts, ...]
+    key: str
+    source_name: str  # the sending country's name
+    destination_name: str
+    from_currency: str | None
+    to_currency: str | None
+    periods: tuple[CostPeriod, ...]
+
+
+def corridor_periods(computed: Iterable[PeriodCosts], published: Iterable[tuple[str, float]]) -> tuple[CostPeriod, ...]:
+    """Each period of either kind, oldest first, with what each kind has for it."""
+    by_period = {p.period: CostPeriod(p.period, computed=p) for p in computed}
+    for period, cost in published:
+        held = by_period.get(period)
+        by_period[period] = CostPeriod(period, held.computed if held else None, PublishedFigure(cost))
+    return tuple(by_period[period] for period in sorted(by_period))
+
+
+@dataclass(frozen=True, slots=True)
+class CostCorridor:
+    """A country pair with any cost figure, as the list of them shows it: its latest period of each kind, and the
+    money sent in it."""
+
+    costs: CorridorCosts
+    annual_flow_bn: float | None
+    flow_year: int | None
+    flow_source: str | None
 
     @property
-    def key(self) -> str:
-        """The corridor's countries, `KEN-TZA`."""
-        return self.corridor.countries
+    def position(self) -> int:
+        """The pair as a number in the pairs' alphabetical order (`AAA-AAA` is 0): where a page of the list starts,
+        whatever pairs come or go."""
+        number = 0
+        for letter in self.costs.key.replace("-", ""):
+            number = number * 26 + ord(letter) - ord("A")
+        return number
+
+    @property
+    def latest_period(self) -> str:
+        return self.costs.periods[-1].period
+
+    @property
+    def latest_published(self) -> CostPeriod | None:
+        return next((p for p in reversed(self.costs.periods) if p.published), None)
+
+    @property
+    def latest_published_period(self) -> str | None:
+        return self.latest_published.period if self.latest_published else None
+
+    @property
+    def latest_published_average(self) -> float | None:
+        return self.latest_published.published_average if self.latest_published else None
+
+    @property
+    def latest_computed(self) -> CostPeriod | None:
+        return next((p for p in reversed(self.costs.periods) if p.average is not None), None)
+
+    @property
+    def latest_computed_period(self) -> str | None:
+        return self.latest_computed.period if self.latest_computed else None
+
+    @property
+    def latest_computed_average(self) -> float | None:
+        return self.latest_computed.average if self.latest_computed else None
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalPeriod:
+    """A period's global figures: the survey rows' pooled ones, the published averages' mean over corridors, or
+    both."""
+
+    period: str
+    computed: GlobalCosts | None = None
+    published: PublishedPeriod | None = None
+
+
+def global_periods(computed: Iterable[GlobalCosts], published: Iterable[PublishedPeriod]) -> tuple[GlobalPeriod, ...]:
+    by_period = {p.period: GlobalPeriod(p.period, computed=p) for p in computed}
+    for p in published:
+        held = by_period.get(p.period)
+        by_period[p.period] = GlobalPeriod(p.period, held.computed if held else None, p)
+    return tuple(by_period[period] for period in sorted(by_period))
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,6 +12,8 @@ from babel.numbers import get_territory_currencies
 
 # codes ISO 3166 withdrew that CLDR keeps as aliases of a country with a code of its own
 _WITHDRAWN = frozenset({"BUR", "DDR", "FXX", "TMP", "YMD", "ZAR"})
+# the World Bank's codes where ISO 3166 has none, for their names and currencies
+_WORLD_BANK = {"KSV": "XK"}
 
 
 @cache
@@ -46,11 +48,11 @@ def country_code(name: str) -> str | None:
 
 def country_name(code: str) -> str:
     """A country's English name (`TZA` → `Tanzania`); the code itself if CLDR has none."""
-    return Locale("en").territories.get(_alpha2_of().get(code, ""), code)
+    return Locale("en").territories.get(_alpha2_of().get(code) or _WORLD_BANK.get(code, ""), code)
 
 
 def country_currency(code: str, day: dt.date) -> str | None:
     """The currency a country used on `day` (`TZA` → `TZS`), or None."""
-    alpha2 = _alpha2_of().get(code)
+    alpha2 = _alpha2_of().get(code) or _WORLD_BANK.get(code)
     currencies = get_territory_currencies(alpha2, start_date=day, end_date=day) if alpha2 else []
     return currencies[0] if currencies else None

@@ -12,6 +12,7 @@ COMPLIANCE_LEVELS = ("Low", "Medium", "High")
 ECB, FRANKFURTER, SURVEY, DATA_FILE = "ECB", "Frankfurter", "World Bank RPW", "data file"
 RATE_SOURCES = (ECB, FRANKFURTER, SURVEY, DATA_FILE)  # the order a pair's two sources are named in
 SAMPLE = "sample"  # the data file's offers: illustrative prices, not surveyed
+FLOWS_SOURCE = "KNOMAD/World Bank Bilateral Remittance Matrix"
 RATE_RANGE = (1e-6, 1e9)  # units per one base: beyond these no currency is, and every derived figure stays finite
 PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery", "card")
 
@@ -48,6 +49,10 @@ class Offer:
     firm_type: str | None = None
     margins: tuple[tuple[float, float], ...] = ()
     promotion: bool = False  # the survey noted these as a promotion's, a marketing campaign's or a discount's prices
+    # as the survey wrote them: how the sender pays, how the recipient collects ("; " between several), how fast
+    payment_instrument: str | None = None
+    pickup_method: str | None = None
+    speed: str | None = None
 
     def fee(self, amount: float) -> float:
         """The fee to send `amount`, source currency, paid on top."""
@@ -78,6 +83,14 @@ class Corridor:
     offers: tuple[Offer, ...]
     source_country: str = ""  # ISO 3166-1 alpha-3, as the survey writes countries
     destination_country: str = ""
+    flow_year: int | None = None  # the year of annual_flow_bn where a remittance matrix gives it; None: the data file's
+
+    @property
+    def flow_source(self) -> str | None:
+        """Where annual_flow_bn comes from: the remittance matrix, the data file, or None without a flow."""
+        if self.flow_year is not None:
+            return FLOWS_SOURCE
+        return DATA_FILE if self.annual_flow_bn is not None else None
 
     @property
     def key(self) -> str:

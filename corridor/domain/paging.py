@@ -3,10 +3,9 @@ that a cursor stays right when the data changes between two pages."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from corridor.domain.pricing import CorridorFigures
+from typing import Any
 
 MAX_PAGE = 500  # corridors in one page at most
 
@@ -16,13 +15,19 @@ class Page:
     """Some of a list, by id, and the id the next page starts after; None when nothing remains, or when the list
     was asked for whole."""
 
-    items: tuple[CorridorFigures, ...]
+    items: tuple
     last_id: int | None = None
 
 
-def page_of(corridors: Sequence[CorridorFigures], after: int | None, limit: int | None) -> Page:
-    """Corridors (by id) whose id is above `after`, at most `limit` of them; all of them when both are None."""
-    rest = tuple(c for c in corridors if after is None or c.corridor.id > after)
+def corridor_id(item: Any) -> int:
+    return item.corridor.id
+
+
+def page_of(items: Sequence, after: int | None, limit: int | None,
+            position: Callable[[Any], int] = corridor_id) -> Page:
+    """The items (in `position` order: a corridor's id unless said) whose position is above `after`, at most `limit`
+    of them; all of them when both are None."""
+    rest = tuple(item for item in items if after is None or position(item) > after)
     if limit is None or len(rest) <= limit:
         return Page(rest)
-    return Page(rest[:limit], rest[limit - 1].corridor.id)
+    return Page(rest[:limit], position(rest[limit - 1]))

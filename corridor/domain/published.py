@@ -3,14 +3,16 @@ sent between countries in a year (the KNOMAD bilateral remittance matrix). Unrou
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
 from types import MappingProxyType
 
+from corridor.domain.model import FLOWS_SOURCE, Dataset
+
 PUBLISHED_SOURCE = "World Bank, Remittance Prices Worldwide (Corridors), DataBank series ATCR.CORR"
 COMPUTED_SOURCE = "computed from the imported survey rows (World Bank, Remittance Prices Worldwide)"
-FLOWS_SOURCE = "KNOMAD/World Bank Bilateral Remittance Matrix"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,10 @@ class PublishedPeriod:
     period: str
     mean_of_corridors: float
     corridors: int
+
+    @property
+    def source(self) -> str:
+        return PUBLISHED_SOURCE
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,23 +58,25 @@ class PublishedCosts:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Flow:
-    """The money sent in a corridor in a year, in US$ millions, as the matrix estimates it."""
-
-    usd_millions: float
-    year: int
-    source: str = FLOWS_SOURCE
-
-
 @dataclass(frozen=True, eq=False)
 class Flows:
-    """Each country pair's flow in the latest year imported (`USA-MEX` → Flow)."""
+    """Each country pair's money sent in the latest year imported, US$ millions (`USA-MEX` → 52595.3)."""
 
     version: int
     year: int
-    by_pair: Mapping[str, Flow]
+    by_pair: Mapping[str, float]
+    source: str = FLOWS_SOURCE
 
     @classmethod
     def build(cls, version: int, year: int, rows: Iterable[tuple[str, str, float]]) -> Flows:
-        return cls(version, year, MappingProxyType({f"{src}-{dst}": Flow(amount, year) for src, dst, amount in rows}))
+        return cls(version, year, MappingProxyType({f"{src}-{dst}": amount for src, dst, amount in rows}))
+
+
+def with_flows(dataset: Dataset, flows: Flows | None) -> Dataset:
+    """The dataset with each corridor's annual flow from the matrix where it has one; the data file's elsewhere."""
+    if flows is None:
+        return dataset
+    corridors = tuple(
+        dataclasses.replace(c, annual_flow_bn=flows.by_pair[c.countries] / 1000, flow_year=flows.year)
+        if c.countries in flows.by_pair else c for c in dataset.corridors)
+    return dataclasses.replace(dataset, corridors=corridors)

@@ -68,6 +68,7 @@ class Observation:
     source_region: str | None = None  # the World Bank's region of each country, where the rows give it
     destination_region: str | None = None
     note: str | None = None  # the survey's notes on the row, `note1` and `note2` joined by "; "
+    payment: str | None = None  # `payment instrument`: how the sender pays
 
     @property
     def promotion(self) -> bool:
@@ -415,15 +416,23 @@ def _offers(rows: list[_Row], pair: _Pair, book: _RateBook, notes: list[str]) ->
                          f"{row.sent_in}, which has no rate to {pair.sending}; left out.")
             continue
         offer = _offer(row, pair, scale)
-        alike = dataclasses.replace(offer, payout_methods=(), collected=None)
+        alike = dataclasses.replace(offer, payout_methods=(), collected=None, pickup_method=None,
+                                    payment_instrument=None)
         held = offers.get(alike)
         if held is not None:
             methods = set(held.payout_methods) | set(offer.payout_methods)
             offer = dataclasses.replace(
                 held, payout_methods=tuple(m for m in PAYOUT_METHODS if m in methods),
-                collected=max(filter(None, (held.collected, offer.collected)), default=None))
+                collected=max(filter(None, (held.collected, offer.collected)), default=None),
+                pickup_method=_listed(held.pickup_method, offer.pickup_method),
+                payment_instrument=_listed(held.payment_instrument, offer.payment_instrument))
         offers[alike] = offer
     return tuple(offers.values())
+
+
+def _listed(held: str | None, text: str | None) -> str | None:
+    """The texts of rows made one offer, each once, in the rows' order, joined by "; "."""
+    return "; ".join(dict.fromkeys(filter(None, (*(held or "").split("; "), text)))) or None
 
 
 def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
@@ -456,6 +465,9 @@ def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
         firm_type=observation.firm_type,
         margins=margins,
         promotion=observation.promotion,
+        payment_instrument=observation.payment,
+        pickup_method=observation.pickup,
+        speed=observation.speed,
     )
 
 

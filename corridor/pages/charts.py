@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from corridor.domain.costs import PeriodCosts
+from corridor.domain.costs import CostPeriod
 from corridor.domain.history import Point
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.rounding import round_half_up
@@ -117,10 +117,11 @@ def nice_ticks(low: float, high: float, most: int = RATE_TICKS) -> tuple[list[fl
     return [round(k * step, decimals) for k in range(first, past + 1)], decimals
 
 
-def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
-    """The survey's average and SmaRT of a corridor by period (oldest first) as points joined by lines, against
-    the 3 % and 5 % guide lines; a period with no figure leaves a gap."""
-    figures = [value for p in periods for value in (p.average, p.smart) if value is not None]
+def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
+    """A corridor's average and SmaRT computed from the survey rows, and the World Bank's published average, by period
+    (oldest first), as points joined by lines, against the 3 % and 5 % guide lines; a period without a figure leaves
+    a gap in its line."""
+    figures = [value for p in periods for value in (p.average, p.smart, p.published_average) if value is not None]
     top = math.ceil(max([SDG_CEILING_PCT * 1.2, *figures]) * 1.05)  # whole percents: the axis names the top
     bottom = math.floor(min([0.0, *figures]))
 
@@ -155,6 +156,7 @@ def trend_chart(periods: Sequence[PeriodCosts]) -> dict[str, Any]:
         "top_y": y(top),
         "average": series("average"),
         "smart": series("smart"),
+        "published": series("published_average"),
         # the 5 % label left out where it would run into the 3 % one: the legend names both lines
         "guides": [{"y": target, "label": "3%", "name": "target"},
                    {"y": ceiling, "label": "5%" if target - ceiling >= TREND_GAP else None, "name": "ceiling"}],

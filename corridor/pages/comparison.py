@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
 
-from corridor.domain.catalog import AmbiguousCorridor, Catalog, NoSurveyData, NotServed
+from corridor.domain.catalog import AmbiguousCorridor, Catalog, NoOffers, NoSurveyData, NotServed
 from corridor.domain.costs import SURVEY_POINT_USD, CorridorCosts
 from corridor.domain.history import NoHistory
 from corridor.domain.model import PAYOUT_METHODS
@@ -45,17 +45,40 @@ _corridors = CorridorSchema(many=True)
 def comparison() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
     catalog = current_app.extensions["corridor"].data.catalog
-    state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
+    costs_only = _costs_only(request.args, catalog)
+    if costs_only is not None:
+        state, error = costs_only, None
+    else:
+        state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
     page = render_template(
         "page.html",
         **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
         countries={f.corridor.countries: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
+        cost_history_only=[(c.costs.key, f"{c.costs.source_name} → {c.costs.destination_name}")
+                           for c in catalog.cost_corridors if c.costs.key not in catalog.by_countries],
         reference_usd=catalog.dataset.reference_amount_usd,
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
     response.headers["Content-Security-Policy"] = _POLICY
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] | None:
+    """What the page shows for a country pair with cost figures and no offers: its cost over time; None for any
+    other query."""
+    corridor = args.get("corridor", "").strip().upper()
+    if "-" not in corridor or corridor in catalog.by_countries:
+        return None
+    try:
+        catalog.corridor(corridor)
+    except NoOffers as err:
+        costs = err.costs
+        return {"costs_only": True, "countries_key": costs.key, "trend": _trend(catalog, costs.key),
+                "title": f"{costs.source_name} → {costs.destination_name}"}
+    except (NotServed, AmbiguousCorridor):
+        pass
+    return None
 
 
 def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any], str | None]:
@@ -131,22 +154,34 @@ def _trend(catalog: Catalog, countries: str) -> dict[str, Any] | None:
         costs = catalog.corridor_costs(countries)
     except NoSurveyData:
         return None
-    return {"chart": trend_chart(costs.periods), "sentence": trend_sentence(costs)}
+    first, last = costs.periods[0].period, costs.periods[-1].period
+    span = f"{first[:4]} {first[4:]} to {last[:4]} {last[4:]}" if first != last else f"{first[:4]} {first[4:]}"
+    return {"chart": trend_chart(costs.periods), "sentence": trend_sentence(costs), "span": span}
 
 
 def trend_sentence(costs: CorridorCosts) -> str:
     """`Sending 200 USD worth from Kenya to Tanzania cost 11.1 % on average in 2025 Q1, 12.2 % in 2025 Q3.`: the
-    first and the latest period with an average."""
-    averaged = [p for p in costs.periods if p.average is not None]
-    corridor = costs.corridor
-    if not averaged:
-        return (f"No service surveyed from {corridor.source} to {corridor.destination} disclosed its exchange rate, so "
-                "the survey gives no average.")
-    shown = [averaged[0], averaged[-1]] if len(averaged) > 1 else averaged
-    said = [f"{round_half_up(p.average, 1):.1f} % on average in {p.period[:4]} {p.period[4:]}" if i == 0 else
-            f"{round_half_up(p.average, 1):.1f} % in {p.period[:4]} {p.period[4:]}" for i, p in enumerate(shown)]
-    return (f"Sending {SURVEY_POINT_USD} USD worth from {corridor.source} to {corridor.destination} cost "
-            f"{', '.join(said)}.")
+    first and the latest period with a computed average; before it, the same of the World Bank's published ones."""
+    route = f"from {costs.source_name} to {costs.destination_name}"
+
+    def said(figures: list[tuple[str, float]]) -> str:
+        shown = [figures[0], figures[-1]] if len(figures) > 1 else figures
+        return ", ".join(f"{round_half_up(value, 1):.1f} % {'on average ' * (i == 0)}in {period[:4]} {period[4:]}"
+                         for i, (period, value) in enumerate(shown))
+
+    sentences = []
+    published = [(p.period, p.published_average) for p in costs.periods if p.published_average is not None]
+    if published:
+        sentences.append(f"The World Bank published that sending {SURVEY_POINT_USD} USD worth {route} cost "
+                         f"{said(published)}.")
+    computed = [p for p in costs.periods if p.computed]
+    averaged = [(p.period, p.average) for p in computed if p.average is not None]
+    if computed and not averaged:
+        sentences.append(f"No service surveyed {route} disclosed its exchange rate, so the survey gives no average.")
+    elif averaged:
+        lead = "The survey rows held here give" if published else f"Sending {SURVEY_POINT_USD} USD worth {route} cost"
+        sentences.append(f"{lead} {said(averaged)}.")
+    return " ".join(sentences)
 
 
 def surveyed_text(surveyed: tuple | None) -> str | None:

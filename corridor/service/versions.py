@@ -9,13 +9,16 @@ from flask import Flask
 from werkzeug.http import http_date
 
 from corridor.data.database import unpooled_engine
+from corridor.data.flows import read_latest_flows
 from corridor.data.history import default_history_path, load_history
 from corridor.data.live import LiveRates
 from corridor.data.load import DataError, load_dataset, summary
+from corridor.data.published import read_published_costs
 from corridor.data.survey_db import read_survey
 from corridor.domain.catalog import Catalog
 from corridor.domain.history import Histories, RateHistory
 from corridor.domain.model import FRANKFURTER, Dataset
+from corridor.domain.published import Flows, PublishedCosts, with_flows
 from corridor.domain.rates import recorded_ecb_days, with_live_rates
 from corridor.domain.survey import Survey, with_survey
 from corridor.service.responses import ResponseCache
@@ -34,11 +37,14 @@ class Sources:
     history_summary: str
     survey: Survey | None = None
     survey_notes: tuple[str, ...] = ()  # what of the survey could not be served, one line each
+    published: PublishedCosts | None = None
+    flows: Flows | None = None
 
     @property
-    def survey_version(self) -> int | None:
-        """The import served: a newer one is worth a new data version."""
-        return self.survey.version if self.survey else None
+    def import_versions(self) -> tuple[int | None, ...]:
+        """The imports served, of the survey, the published averages and the flows: a newer one is worth a new data
+        version."""
+        return tuple(held.version if held else None for held in (self.survey, self.published, self.flows))
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,8 +77,9 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
     try:
         dataset = load_dataset(path, max_bytes)
         history = load_history(history_path, max_bytes)
-        surveyed = _read_survey(app) if survey else None
+        surveyed, published, flows = _read_imports(app) if survey else (None, None, None)
         dataset, notes = with_survey(dataset, surveyed, history)
+        dataset = with_flows(dataset, flows)
     except (DataError, ConfigError):
         raise
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
@@ -86,13 +93,16 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
         f"business days from {history.first} to {history.last}",
         surveyed,
         tuple(notes),
+        published,
+        flows,
     )
 
 
-def _read_survey(app: Flask) -> Survey | None:
-    """The survey as the database holds it, read through connections of its own: a master that forks next keeps
-    none open."""
-    return read_survey(unpooled_engine(app))
+def _read_imports(app: Flask) -> tuple[Survey | None, PublishedCosts | None, Flows | None]:
+    """The survey, the published averages and the flows as the database holds them, read through connections of
+    their own: a master that forks next keeps none open."""
+    engine = unpooled_engine(app)
+    return read_survey(engine), read_published_costs(engine), read_latest_flows(engine)
 
 
 def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
@@ -103,7 +113,8 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
         dataset = with_live_rates(sources.dataset, feeds)
         history = Histories(sources.history.with_days(live.ecb_days),
                             RateHistory.from_series(live.series, live.series_base, FRANKFURTER))
-        catalog = Catalog.build(dataset, history, sources.survey.costs if sources.survey else None)
+        catalog = Catalog.build(dataset, history, sources.survey.costs if sources.survey else None, sources.published,
+                                sources.flows)
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{sources.path}: cannot be served: {type(err).__name__}: {err}") from err
     changed = [dt.datetime.combine(day, dt.time(), dt.UTC) for day in (dataset.as_of, history.last)]

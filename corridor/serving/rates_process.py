@@ -175,17 +175,17 @@ def _run_child(app: Flask, folder: str, master: int) -> None:
 
 
 def _loop(refresher: Refresher, interval: int, folder: str, master: int) -> None:
-    served = refresher.live.figures, refresher.sources.survey_version
+    served = refresher.live.figures, refresher.sources.import_versions
     while True:
         try:
-            # what the feeds are asked for, and held against: the master's own files; and a survey imported since
+            # what the feeds are asked for, and held against: the master's own files; and any import since
             refresher.reread(keys=False)
             refresher.fetch()
             # health reads each try from the report; only new rates, or a new import, are worth new workers
             _write(folder, REPORT, report_json(refresher.live.report(refresher.sources.dataset)))
-            if (refresher.live.figures, refresher.sources.survey_version) != served:
+            if (refresher.live.figures, refresher.sources.import_versions) != served:
                 _write(folder, SNAPSHOT, pickle.dumps(refresher.live, pickle.HIGHEST_PROTOCOL))
-                served = refresher.live.figures, refresher.sources.survey_version
+                served = refresher.live.figures, refresher.sources.import_versions
                 os.kill(master, signal.SIGHUP)
         except Exception:  # a full disk, say: the next refresh tries again
             refresher.log.exception("Rates refresh failed; the rates in force stay.")
