@@ -51,13 +51,17 @@ check 200 $JSON '/api/poc/history?from=USD&to=MXN&interval=month' '"pair":"USDâ†
 check 200 text/csv '/api/poc/history?from=GBP&to=INR&format=csv' 'date,rate'
 check 200 $JSON '/api/poc/history?from=USD&to=MXN&date=2026-01-01' '"count":1,'
 check 404 $PROBLEM '/api/poc/history?from=USD&to=MXN&date=1990-01-01' '"code":"no_history"'
-# the survey's cost over time, where a survey was imported (make smoke-local imports the shipped rows)
+# the cost over time, where anything was imported (make smoke-local imports everything make run does)
 if curl -fs -o /dev/null --max-time 10 "$BASE/api/poc/costs/global"; then
-  check 200 $JSON /api/poc/costs/global '"source":"World Bank RPW"' '"averageTotalCostPct":"'
-  check 200 $JSON '/api/poc/costs?corridor=KEN-TZA' '"corridor":"KEN-TZA"' '"periods":[{"period":"2025Q1"'
-  check 200 text/csv '/api/poc/costs.csv?corridor=TZA-UGA' 'period,average_total_cost_pct,'
-  check 404 $PROBLEM '/api/poc/costs?corridor=USA-MEX' '"code":"no_survey_data"'
-  check 200 text/html '/?corridor=KEN-TZA' 'id="trend-chart"' 'Sending 200 USD worth from Kenya to Tanzania cost'
+  check 200 $JSON /api/poc/costs/global '"source":"World Bank RPW"' '"averageTotalCostPct":"' '"publishedMeanOfCorridorsPct":"'
+  check 200 $JSON '/api/poc/costs?corridor=KEN-TZA&start=2025Q1' '"corridor":"KEN-TZA"' '"periods":[{"period":"2025Q1"'
+  check 200 $JSON '/api/poc/costs?corridor=USA-MEX' '"periods":[{"period":"2011Q1","publishedAverageTotalCostPct":"5.01%"'
+  check 200 text/csv '/api/poc/costs.csv?corridor=TZA-UGA' 'period,published_average_total_cost_pct,average_total_cost_pct,'
+  check 200 $JSON '/api/poc/costs?corridor=DEU-SRB' '"sourceCountryName":"Germany"'
+  check 404 $PROBLEM '/api/poc/providers?corridor=DEU-SRB' '"code":"no_offers"'
+  check 200 $JSON '/api/poc/costs/corridors?from_country=USA&limit=2' '"corridors":[{"corridor":"USA-AFG"'
+  check 200 text/html '/?corridor=KEN-TZA' 'id="trend-chart"' 'The survey rows held here give'
+  check 200 text/html '/?corridor=DEU-SRB' 'id="trend-chart"' 'Germany â†’ Serbia: cost history'
 else
   check 404 $PROBLEM /api/poc/costs/global '"code":"no_survey_data"'
   echo "skip the survey's costs by corridor: no survey imported"
