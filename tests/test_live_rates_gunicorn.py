@@ -73,7 +73,10 @@ def test_each_feed_is_asked_once_per_refresh_whatever_the_workers(live_server, f
 
 
 def test_serving_starts_on_the_data_file_while_a_feed_is_slow(tmp_path, feeds):
-    feeds.replies["/ecb.xml"] = Reply(delay=3)
+    # a start under a loaded suite took 4.2 s here: the feed's delay is well over any start, so that a start within
+    # it shows that readiness did not wait for the feed
+    delay = 8
+    feeds.replies["/ecb.xml"] = Reply(delay=delay)
     started = time.monotonic()
     with running_gunicorn(
         tmp_path / "gunicorn.log",
@@ -82,14 +85,14 @@ def test_serving_starts_on_the_data_file_while_a_feed_is_slow(tmp_path, feeds):
         ECB_RATES_URL=feeds.ecb_url,
         FRANKFURTER_URL="off",
     ) as server:
-        assert time.monotonic() - started < 3  # readiness did not wait for the feed
+        assert time.monotonic() - started < delay  # readiness did not wait for the feed
         health = get_json(server.base, "/api/poc/health")["rates"][0]
         assert (health["status"], health["error"]) == ("failing", "not fetched yet")
         assert get_json(server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] == "Oct 30, 2026"
         # until the first two workers, which carry the data file's rates, have retired (a gevent worker takes new
         # connections for up to a second after it is told to stop)
-        wait_for(lambda: server.log.read_text().count("Worker exiting") >= 2, 10, server.log)
-        wait_for(lambda: serving_fetched_rates(server.base), 10, server.log)
+        wait_for(lambda: server.log.read_text().count("Worker exiting") >= 2, 10 + delay, server.log)
+        wait_for(lambda: serving_fetched_rates(server.base), 10 + delay, server.log)
         dates = {get_json(server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] for _ in range(10)}
         assert dates == {"Nov 24, 2026"}
 
