@@ -4,7 +4,8 @@ Usage: BASE_URL=… python scripts/page_screenshots.py [OUT_DIR]  (make screensh
 Drives Debian's chromium through its chromedriver (packages chromium and chromium-driver) with
 Selenium, headless, and writes OUT_DIR/page-1280.png and OUT_DIR/page-375.png (OUT_DIR: docs), and the same
 of the "they receive" mode (page-receive-*.png), of an amount the page refuses (page-error-*.png), and of a surveyed
-corridor's average cost by period (page-trend-*.png, scrolled to its chart; needs the survey imported).
+corridor's average cost by period, published and computed (page-trend-*.png: USA-MEX, scrolled to its chart; needs
+the imports of make run).
 tests/test_page_browser.py starts its browser with `chrome` and shoots with `screenshot` too.
 """
 
@@ -24,7 +25,7 @@ from selenium.webdriver.chrome.service import Service
 SIZES = ((1280, 1600), (375, 1400))  # browser window sizes: a desktop, a phone
 PAGE = "/?corridor=GBP_INR&amount=1000"
 SHOTS = {"page": PAGE, "page-receive": "/?corridor=USD_MXN&amount=5000&mode=receive",
-         "page-error": "/?corridor=GBP_INR&amount=-5", "page-trend": "/?corridor=KEN-TZA#trend-title"}
+         "page-error": "/?corridor=GBP_INR&amount=-5", "page-trend": "/?corridor=USA-MEX#trend-title"}
 
 
 def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
