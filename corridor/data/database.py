@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import create_engine, event, inspect, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy import create_engine, event, func, inspect, select, text
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import NullPool
@@ -125,3 +126,23 @@ def check_migrated(app: Flask) -> None:
     raise ConfigError(f"The database {shown_url(app)} is at revision {', '.join(sorted(current - set(REVISIONS)))}, "
                       "which this code does not know: newer code migrated it; serve that code, or downgrade the "
                       "database with it.")
+
+
+T = TypeVar("T")
+_held: dict[tuple[str, str], tuple[int, Any]] = {}  # by database URL and imports' id column: (version, what was read)
+
+
+def read_versioned(engine: Engine, imports_id: Any, read: Callable[[Connection, int], T]) -> T | None:
+    """What `read` makes of the database at its latest import (the highest `imports_id`, its version), read again
+    only once a newer import comes; None if none ever came."""
+    key = (engine.url.render_as_string(hide_password=False), str(imports_id))
+    with engine.connect() as connection:
+        version = connection.execute(select(func.max(imports_id))).scalar()
+        if version is None:
+            return None
+        held = _held.get(key)
+        if held is not None and held[0] == version:
+            return held[1]
+        value = read(connection, version)
+    _held[key] = (version, value)
+    return value

@@ -9,10 +9,10 @@ import re
 from dataclasses import dataclass, field
 
 from sqlalchemy import DateTime, Double, Integer, String, delete, func, insert, select, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import db
+from corridor.data.database import db, read_versioned
 from corridor.data.tabular import ImportRefused, open_tables
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
@@ -182,22 +182,13 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
     return report
 
 
-_cache: dict[str, Flows] = {}  # by database URL: the flows as last read, while no import is newer
-
-
 def read_latest_flows(engine: Engine) -> Flows | None:
     """The flows of the latest year imported; None if no matrix ever was. Read again only when an import is newer."""
-    url = engine.url.render_as_string(hide_password=False)
-    with engine.connect() as connection:
-        version = connection.execute(select(func.max(FlowImport.id))).scalar()
-        if version is None:
-            return None
-        held = _cache.get(url)
-        if held is not None and held.version == version:
-            return held
-        c = _FLOWS.c
-        year = connection.execute(select(func.max(c.year))).scalar()
-        flows = Flows.build(version, year or 0, connection.execute(
-            select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year)))
-    _cache[url] = flows
-    return flows
+    return read_versioned(engine, FlowImport.id, _latest_year)
+
+
+def _latest_year(connection: Connection, version: int) -> Flows:
+    c = _FLOWS.c
+    year = connection.execute(select(func.max(c.year))).scalar()
+    return Flows.build(version, year or 0, connection.execute(
+        select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year)))

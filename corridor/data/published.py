@@ -9,11 +9,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from sqlalchemy import DateTime, Double, Integer, String, delete, func, insert, select, text, tuple_
-from sqlalchemy.engine import Engine
+from sqlalchemy import DateTime, Double, Integer, String, delete, insert, select, text, tuple_
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import db
+from corridor.data.database import db, read_versioned
 from corridor.data.tabular import ImportRefused, Skips, column_key, open_tables
 from corridor.domain.published import PublishedCosts
 
@@ -198,21 +198,12 @@ def _batches(keys: list) -> Iterator[list]:
         yield keys[start:start + BATCH]
 
 
-_cache: dict[str, PublishedCosts] = {}  # by database URL: the figures as last read, while no import is newer
-
-
 def read_published_costs(engine: Engine) -> PublishedCosts | None:
     """Every stored figure; None if none was ever imported. Read again only when an import is newer."""
-    url = engine.url.render_as_string(hide_password=False)
-    with engine.connect() as connection:
-        version = connection.execute(select(func.max(PublishedImport.id))).scalar()
-        if version is None:
-            return None
-        held = _cache.get(url)
-        if held is not None and held.version == version:
-            return held
-        c = _COSTS.c
-        costs = PublishedCosts.build(version, connection.execute(select(
-            c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)))
-    _cache[url] = costs
-    return costs
+    return read_versioned(engine, PublishedImport.id, _every_figure)
+
+
+def _every_figure(connection: Connection, version: int) -> PublishedCosts:
+    c = _COSTS.c
+    return PublishedCosts.build(version, connection.execute(select(
+        c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)))
