@@ -48,7 +48,7 @@ survey: migrate  ## import the World Bank survey rows, its published averages an
 	@$(BIN)/flask --app app prices import-published data/wb-rpw-corridor-average-cost-2011q1-2020q3.csv
 	@$(BIN)/flask --app app flows import data/knomad-bilateral-remittance-matrix-2021.xlsx
 
-run: survey  ## apply the database migrations, import the shipped survey rows, then serve on 127.0.0.1:$(PORT) with a development key it prints
+run: survey  ## apply the database migrations, import what data/ ships, then serve on 127.0.0.1:$(PORT) with a development key it prints
 	@made=; if [ -z "$$API_KEYS" ]; then \
 	  API_KEYS=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(24))'); export API_KEYS; made=--made-key; \
 	fi; \
