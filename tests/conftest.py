@@ -359,7 +359,9 @@ def refresh(app):
 
 # --- the survey --------------------------------------------------------------------------------------
 
-SURVEY_TABLES = ("survey_observations", "survey_periods", "survey_corridors", "survey_imports")
+# every table an import fills: the survey's, the published averages' and the flows'
+SURVEY_TABLES = ("survey_observations", "survey_periods", "survey_corridors", "survey_imports", "published_costs",
+                 "published_imports", "remittance_flows", "flow_imports")
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

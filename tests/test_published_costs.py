@@ -3,27 +3,22 @@ each period's published and computed figures apart, the global means over corrid
 a figure, and each corridor's flow. On SQLite and PostgreSQL, the expected figures read from the shipped files here."""
 
 import csv
-import shutil
 from collections import defaultdict
 from statistics import fmean
 
 import pytest
-import sqlalchemy as sa
-from conftest import RAW_KEY, build_app, import_rpw
+from conftest import RAW_KEY, build_app, empty_survey, import_rpw
 from expected import half_up, pct
 from harness import ROOT
 from openpyxl import load_workbook
 from survey_rows import SHIPPED_RPW, rpw_row, write_csv
 
-from corridor.data.database import engine_url
 from corridor.data.flows import read_flows
 from corridor.domain.costs import COMPUTED_SOURCE, PUBLISHED_SOURCE
 
 AUTH = {"Authorization": f"Bearer {RAW_KEY}"}
 PUBLISHED = ROOT / "data" / "wb-rpw-corridor-average-cost-2011q1-2020q3.csv"
 MATRIX = ROOT / "data" / "knomad-bilateral-remittance-matrix-2021.xlsx"
-IMPORTED = ("published_costs", "published_imports", "remittance_flows", "flow_imports", "survey_observations",
-            "survey_periods", "survey_corridors", "survey_imports")
 
 
 def published_figures():
@@ -49,32 +44,15 @@ def run(url, *args):
     assert result.exit_code == 0, result.output
 
 
-def empty(url):
-    engine = sa.create_engine(engine_url(url))
-    with engine.begin() as connection:
-        for table in IMPORTED:
-            connection.execute(sa.text(f"DELETE FROM {table}"))
-    engine.dispose()
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def database(request, migrated_sqlite, tmp_path_factory):
-    if request.param == "sqlite":
-        path = tmp_path_factory.mktemp("published") / "served.sqlite3"
-        shutil.copyfile(migrated_sqlite, path)
-        return f"sqlite:///{path}"
-    return request.getfixturevalue("postgres_url")
-
-
 @pytest.fixture(scope="module")
-def client(database):
+def client(survey_database):
     """The shipped data, survey rows, published averages and flows, as `make run` imports them."""
-    empty(database)
-    assert import_rpw(database, SHIPPED_RPW)[0] == 0
-    run(database, "prices", "import-published", str(PUBLISHED))
-    run(database, "flows", "import", str(MATRIX))
-    yield build_app(DATABASE_URL=database).test_client()
-    empty(database)
+    empty_survey(survey_database)
+    assert import_rpw(survey_database, SHIPPED_RPW)[0] == 0
+    run(survey_database, "prices", "import-published", str(PUBLISHED))
+    run(survey_database, "flows", "import", str(MATRIX))
+    yield build_app(DATABASE_URL=survey_database).test_client()
+    empty_survey(survey_database)
 
 
 def get(client, url, status=200):
@@ -253,20 +231,20 @@ def test_the_benchmark_weighs_each_surveyed_corridor_by_its_flow(client):
 
 
 @pytest.fixture
-def own(database, tmp_path):
+def own(survey_database, tmp_path):
     """An empty database of the module's kind, and a way to serve rows and an export of a test's own."""
-    empty(database)
+    empty_survey(survey_database)
 
     def serve(rows, export_rows, header):
-        assert import_rpw(database, write_csv(tmp_path / "rows.csv", rows))[0] == 0
+        assert import_rpw(survey_database, write_csv(tmp_path / "rows.csv", rows))[0] == 0
         path = tmp_path / "export.csv"
         with open(path, "w", newline="", encoding="utf-8") as handle:
             csv.writer(handle).writerows([header, *export_rows])
-        run(database, "prices", "import-published", str(path))
-        return build_app(DATABASE_URL=database).test_client()
+        run(survey_database, "prices", "import-published", str(path))
+        return build_app(DATABASE_URL=survey_database).test_client()
 
     yield serve
-    empty(database)
+    empty_survey(survey_database)
 
 
 def test_a_period_with_both_figures_shows_both_each_with_its_source(own):
