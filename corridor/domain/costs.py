@@ -10,9 +10,10 @@ period, and the global ones. Unrounded: rounding is the schemas' job.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from statistics import fmean
+from typing import Any, TypeVar
 
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE, PublishedPeriod
@@ -20,6 +21,7 @@ from corridor.domain.rounding import round_half_up
 from corridor.domain.survey import settlement
 
 SURVEY_POINT_USD = 200  # the survey's `cc1` price point, whose total cost % every average is of
+T = TypeVar("T")
 WITHIN_5_DAYS = frozenset({"1 hour", "1 day", "2 days", "5 days"})  # the settlements SmaRT counts
 
 
@@ -120,11 +122,17 @@ class CorridorCosts:
 
 def corridor_periods(computed: Iterable[PeriodCosts], published: Iterable[tuple[str, float]]) -> tuple[CostPeriod, ...]:
     """Each period of either kind, oldest first, with what each kind has for it."""
-    by_period = {p.period: CostPeriod(p.period, computed=p) for p in computed}
-    for period, cost in published:
-        held = by_period.get(period)
-        by_period[period] = CostPeriod(period, held.computed if held else None, PublishedFigure(cost))
-    return tuple(by_period[period] for period in sorted(by_period))
+    return _merged(computed, ((period, PublishedFigure(cost)) for period, cost in published), CostPeriod)
+
+
+def _merged(computed: Iterable[Any], published: Iterable[tuple[str, Any]], make: Callable[[str, Any, Any], T]
+            ) -> tuple[T, ...]:
+    """`make(period, computed figures or None, published figure or None)` for each period either kind has, oldest
+    first."""
+    by_computed = {p.period: p for p in computed}
+    by_published = dict(published)
+    return tuple(make(period, by_computed.get(period), by_published.get(period))
+                 for period in sorted(by_computed.keys() | by_published.keys()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +194,8 @@ class GlobalPeriod:
 
 
 def global_periods(computed: Iterable[GlobalCosts], published: Iterable[PublishedPeriod]) -> tuple[GlobalPeriod, ...]:
-    by_period = {p.period: GlobalPeriod(p.period, computed=p) for p in computed}
-    for p in published:
-        held = by_period.get(p.period)
-        by_period[p.period] = GlobalPeriod(p.period, held.computed if held else None, p)
-    return tuple(by_period[period] for period in sorted(by_period))
+    """Each period of either kind, oldest first, with what each kind has for it."""
+    return _merged(computed, ((p.period, p) for p in published), GlobalPeriod)
 
 
 @dataclass(frozen=True, eq=False)
