@@ -58,8 +58,9 @@ run: survey  ## apply the database migrations, import what data/ ships, then ser
 test: $(VENV)/.dev tools  ## the whole suite
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
-lint: $(VENV)/.dev  ## ruff on the whole tree (its rules: pyproject.toml)
+lint: $(VENV)/.dev  ## ruff's rules and format on the whole tree (pyproject.toml)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # the whole suite on the newest release of every direct dependency, in a venv of its own
 test-latest: tools  ## the whole suite on the newest releases (no pins)

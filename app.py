@@ -17,13 +17,13 @@ from corridor.cli import register_commands
 from corridor.data.database import init_database
 from corridor.limits import register_limits
 from corridor.pages import register_pages
-from corridor.service import init_service, serving
 from corridor.serving.cors import allow_any_origin
 from corridor.serving.http import register_http
 from corridor.serving.logs import EscapeControl, JsonFormatter
 from corridor.serving.metrics import register_metrics
 from corridor.serving.refresher import register_rates_refresh
 from corridor.settings import LOG_FORMATS, ConfigError, settings_from_env
+from corridor.state import init_service, serving
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -75,5 +75,6 @@ def configure_logging(app: Flask) -> None:
 def refuse_debugger(app: Flask) -> None:
     """Debug mode (FLASK_DEBUG) is for `flask run` alone, never under gunicorn or another server."""
     if app.debug and click.get_current_context(silent=True) is None:
-        raise ConfigError("FLASK_DEBUG is set: debug mode is for `.venv/bin/flask --app app run --debug` only; "
-                          "unset it.")
+        raise ConfigError(
+            "FLASK_DEBUG is set: debug mode is for `.venv/bin/flask --app app run --debug` only; unset it."
+        )

@@ -15,9 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "corridor" / "domain"
 OURS = (ROOT / "corridor", ROOT / "schemas")  # the service's own code; a venv inside the checkout is not
 # the first request of a new URL: a one-off quote in each group, a repeated quote, a history range, the two lists
-URLS = ["/api/providers?corridor=USD_MXN&amount=1234.56", "/api/poc/providers?corridor=USD_MXN&amount=2345.67",
-        "/api/providers?corridor=USD_MXN", "/api/history?from=USD&to=MXN&start=2026-01-01&end=2026-06-30",
-        "/api/corridors", "/api/poc/corridors?from=USD&to=MXN", "/api/poc/corridors/1"]
+URLS = [
+    "/api/providers?corridor=USD_MXN&amount=1234.56",
+    "/api/poc/providers?corridor=USD_MXN&amount=2345.67",
+    "/api/providers?corridor=USD_MXN",
+    "/api/history?from=USD&to=MXN&start=2026-01-01&end=2026-06-30",
+    "/api/corridors",
+    "/api/poc/corridors?from=USD&to=MXN",
+    "/api/poc/corridors/1",
+]
 
 
 def project_calls(app, url: str, headers: dict[str, str]) -> list[str]:
@@ -52,8 +58,9 @@ def main() -> None:
 
     headers = {"Authorization": f"Bearer {key}"}
     for limits in ("off", "on"):
-        app = create_app({"RATE_LIMITS": limits, "RATE_LIMIT_API": "1000000/minute",
-                          "RATE_LIMIT_PUBLIC": "1000000/minute"})
+        app = create_app(
+            {"RATE_LIMITS": limits, "RATE_LIMIT_API": "1000000/minute", "RATE_LIMIT_PUBLIC": "1000000/minute"}
+        )
         worst = 0
         for url in urls:
             for when in ("first request (built)", "repeated (kept)"):

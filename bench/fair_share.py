@@ -25,8 +25,11 @@ URL = "/api/providers?corridor=USD_MXN"
 def beside_a_flood(base: str, key: str, duration: int) -> tuple[dict, dict, str]:
     """The keyed client's run alone, then beside the flood: (alone, beside, what wrk printed of the flood)."""
     alone = wrk(base + URL, key, duration, 32)
-    flood = subprocess.Popen(["wrk", "-t1", "-c4", f"-d{duration + 2}s", "-s", str(ROOT / "bench/history_flood.lua"),
-                              base], stdout=subprocess.PIPE, text=True)
+    flood = subprocess.Popen(
+        ["wrk", "-t1", "-c4", f"-d{duration + 2}s", "-s", str(ROOT / "bench/history_flood.lua"), base],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         time.sleep(1)
         beside = wrk(base + URL, key, duration, 32)
@@ -46,15 +49,20 @@ def measure(args: argparse.Namespace) -> dict:
             alone, beside, flooded = beside_a_flood(base, key, args.duration)
             runs.append((beside["rps"] / alone["rps"], beside["p99"], "Non-2xx or 3xx responses" in flooded))
             print(f"  fair share: ratio {runs[-1][0]:.2f}, p99 {beside['p99']:.1f} ms", file=sys.stderr)
-    return {"ratio": statistics.median(r for r, _, _ in runs), "p99": max(p for _, p, _ in runs),
-            "refused": all(refused for *_, refused in runs)}
+    return {
+        "ratio": statistics.median(r for r, _, _ in runs),
+        "p99": max(p for _, p, _ in runs),
+        "refused": all(refused for *_, refused in runs),
+    }
 
 
 def print_targets(result: dict) -> None:
     verdict = {True: "met", False: "**missed**"}
-    print(f"| a keyed client beside a flood of long histories ≥ {RATIO_TARGET} × alone, p99 < {P99_TARGET_MS:.0f} ms "
-          f"| {verdict[result['ratio'] >= RATIO_TARGET and result['p99'] < P99_TARGET_MS]}: {result['ratio']:.3f}, "
-          f"p99 {result['p99']:.1f} ms{'' if result['refused'] else ' (the flood was never refused)'} |")
+    print(
+        f"| a keyed client beside a flood of long histories ≥ {RATIO_TARGET} × alone, p99 < {P99_TARGET_MS:.0f} ms "
+        f"| {verdict[result['ratio'] >= RATIO_TARGET and result['p99'] < P99_TARGET_MS]}: {result['ratio']:.3f}, "
+        f"p99 {result['p99']:.1f} ms{'' if result['refused'] else ' (the flood was never refused)'} |"
+    )
 
 
 def main() -> None:

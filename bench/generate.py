@@ -50,8 +50,9 @@ def _homes(data: dict, currencies: dict) -> dict[str, str]:
     homes: dict[str, str] = {}
     for corridor in data["corridors"]:
         for currency, side in ((corridor["from_currency"], "source"), (corridor["to_currency"], "destination")):
-            code = corridor.get(f"{side}_country") or next(c for c in country_codes()
-                                                           if country_name(c) == corridor[side])
+            code = corridor.get(f"{side}_country") or next(
+                c for c in country_codes() if country_name(c) == corridor[side]
+            )
             homes.setdefault(currency, code)
     today = dt.date.today()
     for country in country_codes():
@@ -61,8 +62,14 @@ def _homes(data: dict, currencies: dict) -> dict[str, str]:
     return homes
 
 
-def _corridor(number: int, pair: tuple[str, str], homes: dict[str, str], providers: list[dict], interbank: dict,
-              rng: random.Random) -> dict:
+def _corridor(
+    number: int,
+    pair: tuple[str, str],
+    homes: dict[str, str],
+    providers: list[dict],
+    interbank: dict,
+    rng: random.Random,
+) -> dict:
     source, destination = pair
     per_usd = interbank[source] / interbank["USD"]  # fees in the source currency, USD-like in size
     return {

@@ -15,8 +15,13 @@ import subprocess
 from bench.load import gunicorn
 from bench.run import print_table, side_by_side
 
-URLS = ["/api/poc/corridors/1", "/api/corridors", "/api/poc/full", "/api/poc/providers",
-        "/api/poc/history?from=USD&to=JPY&start=1999-01-01&end=2026-12-31"]
+URLS = [
+    "/api/poc/corridors/1",
+    "/api/corridors",
+    "/api/poc/full",
+    "/api/poc/providers",
+    "/api/poc/history?from=USD&to=JPY&start=1999-01-01&end=2026-12-31",
+]
 GZIP = "Accept-Encoding: gzip"
 
 
@@ -33,8 +38,24 @@ def compressed_app():
 
 def size(base: str, url: str, key: str) -> int:
     """Bytes of one response's body as a client accepting gzip receives it."""
-    out = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{size_download}", "-H", GZIP, "-H",
-                          f"Authorization: Bearer {key}", base + url], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            "curl",
+            "-s",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{size_download}",
+            "-H",
+            GZIP,
+            "-H",
+            f"Authorization: Bearer {key}",
+            base + url,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return int(out.stdout)
 
 

@@ -14,6 +14,7 @@ import time
 
 from marshmallow import fields
 
+from corridor.state import current_service
 from schemas.api import HistoryPointSchema, HistorySchema
 
 
@@ -28,7 +29,7 @@ def main() -> None:
     os.environ.update({"ECB_RATES_URL": "off", "FRANKFURTER_URL": "off"})
     from app import create_app
 
-    catalog = create_app().extensions["corridor"].data.catalog
+    catalog = current_service(create_app()).data.catalog
     series = catalog.rate_history("USD", "JPY", start=dt.date(1999, 1, 4), end=dt.date(2026, 10, 30))
     schemas = {"one pass (shipped)": HistorySchema(), "nested schema per point": NestedPerPoint()}
     assert schemas["one pass (shipped)"].dump(series) == schemas["nested schema per point"].dump(series)

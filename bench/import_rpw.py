@@ -34,15 +34,88 @@ n = sum(1 for name in book.sheetnames for _ in book[name].iter_rows(values_only=
 print(n)
 """
 # sending countries and their currencies, receiving countries: real codes, ~370 pairs
-SENDERS = {"USA": "USD", "GBR": "GBP", "FRA": "EUR", "DEU": "EUR", "ITA": "EUR", "ESP": "EUR", "CAN": "CAD",
-           "AUS": "AUD", "JPN": "JPY", "SAU": "SAR", "ARE": "AED", "ZAF": "ZAR", "KEN": "KES", "TZA": "TZS",
-           "RUS": "RUB", "SGP": "SGD", "KOR": "KRW", "NZL": "NZD", "CHE": "CHF", "BRA": "BRL", "QAT": "QAR",
-           "KWT": "KWD", "SWE": "SEK", "NOR": "NOK"}
-RECEIVERS = ("MEX", "IND", "PHL", "CHN", "VNM", "NGA", "PAK", "BGD", "EGY", "MAR", "SEN", "GHA", "KEN", "UGA",
-             "TZA", "RWA", "ETH", "COL", "GTM", "HND", "SLV", "DOM", "JAM", "HTI", "NPL", "LKA", "IDN", "THA",
-             "UKR", "POL", "ROU", "TUR", "LBN", "JOR", "ZWE", "MOZ")
-FIRMS = ("Western Union", "MoneyGram", "Ria", "WorldRemit", "Remitly", "Wise", "Ecobank", "Standard Bank",
-         "Post Office", "M-Pesa", "Xoom", "Small World", "Dahabshiil", "Intermex", "Barclays", "HSBC")
+SENDERS = {
+    "USA": "USD",
+    "GBR": "GBP",
+    "FRA": "EUR",
+    "DEU": "EUR",
+    "ITA": "EUR",
+    "ESP": "EUR",
+    "CAN": "CAD",
+    "AUS": "AUD",
+    "JPN": "JPY",
+    "SAU": "SAR",
+    "ARE": "AED",
+    "ZAF": "ZAR",
+    "KEN": "KES",
+    "TZA": "TZS",
+    "RUS": "RUB",
+    "SGP": "SGD",
+    "KOR": "KRW",
+    "NZL": "NZD",
+    "CHE": "CHF",
+    "BRA": "BRL",
+    "QAT": "QAR",
+    "KWT": "KWD",
+    "SWE": "SEK",
+    "NOR": "NOK",
+}
+RECEIVERS = (
+    "MEX",
+    "IND",
+    "PHL",
+    "CHN",
+    "VNM",
+    "NGA",
+    "PAK",
+    "BGD",
+    "EGY",
+    "MAR",
+    "SEN",
+    "GHA",
+    "KEN",
+    "UGA",
+    "TZA",
+    "RWA",
+    "ETH",
+    "COL",
+    "GTM",
+    "HND",
+    "SLV",
+    "DOM",
+    "JAM",
+    "HTI",
+    "NPL",
+    "LKA",
+    "IDN",
+    "THA",
+    "UKR",
+    "POL",
+    "ROU",
+    "TUR",
+    "LBN",
+    "JOR",
+    "ZWE",
+    "MOZ",
+)
+FIRMS = (
+    "Western Union",
+    "MoneyGram",
+    "Ria",
+    "WorldRemit",
+    "Remitly",
+    "Wise",
+    "Ecobank",
+    "Standard Bank",
+    "Post Office",
+    "M-Pesa",
+    "Xoom",
+    "Small World",
+    "Dahabshiil",
+    "Intermex",
+    "Barclays",
+    "HSBC",
+)
 SPEEDS = ("Less than one hour", "Same day", "Next day", "2 days", "3-5 days", "6 days or more")
 PICKUPS = ("Cash", "Bank account", "Mobile wallet", "Own/partner Bank account", "Home delivery")
 
@@ -73,27 +146,53 @@ def build(path: Path, rows: int, seed: int) -> None:
             margin, fee = round(rng.uniform(-1, 8), 2), round(amount * rng.uniform(0, 0.1), 2)
             row = [None] * len(columns)
             values = {
-                "id": n + 1, "period": period, "source_code": source, "destination_code": destination,
-                "firm": rng.choice(FIRMS), "firm_type": "Money Transfer Operator", "speed actual": rng.choice(SPEEDS),
-                "cc1 lcu amount": amount, "cc1 denomination amount": 200, "cc1 lcu code": SENDERS[source],
-                "cc1 lcu fee": fee, "cc1 lcu fx rate": 1.0, "cc1 fx margin": margin,
+                "id": n + 1,
+                "period": period,
+                "source_code": source,
+                "destination_code": destination,
+                "firm": rng.choice(FIRMS),
+                "firm_type": "Money Transfer Operator",
+                "speed actual": rng.choice(SPEEDS),
+                "cc1 lcu amount": amount,
+                "cc1 denomination amount": 200,
+                "cc1 lcu code": SENDERS[source],
+                "cc1 lcu fee": fee,
+                "cc1 lcu fx rate": 1.0,
+                "cc1 fx margin": margin,
                 "cc1 total cost %": round(100 * fee / amount + margin, 2),
-                "cc2 lcu amount": amount * 2.5, "cc2 denomination amount": 500, "cc2 lcu code": SENDERS[source],
-                "cc2 lcu fee": fee * 1.5, "cc2 lcu fx rate": 1.0, "cc2 fx margin": margin,
+                "cc2 lcu amount": amount * 2.5,
+                "cc2 denomination amount": 500,
+                "cc2 lcu code": SENDERS[source],
+                "cc2 lcu fee": fee * 1.5,
+                "cc2 lcu fx rate": 1.0,
+                "cc2 fx margin": margin,
                 "cc2 total cost %": round(100 * fee * 1.5 / (amount * 2.5) + margin, 2),
-                "inter lcu bank fx": rng.uniform(0.001, 300), "transparent": rng.choice(("Yes", "yes", "no")),
-                "pickup method": rng.choice(PICKUPS), "pick-up method": rng.choice(PICKUPS),
+                "inter lcu bank fx": rng.uniform(0.001, 300),
+                "transparent": rng.choice(("Yes", "yes", "no")),
+                "pickup method": rng.choice(PICKUPS),
+                "pick-up method": rng.choice(PICKUPS),
                 "date": f"{period[:4]}-0{3 * int(period[5]) - 1}-1{rng.randint(0, 9)}",
                 "corridor": source + destination,
                 # the text the published sheets carry beside the figures: what makes a release ~48 MB
-                "source_name": f"Country {source}", "source_region": "Sub-Saharan Africa",
-                "source_income": "Lower middle income", "source_lending": "IDA", "source_G8G20": "No",
-                "destination_name": f"Country {destination}", "destination_region": "East Asia & Pacific",
-                "destination_income": "Upper middle income", "destination_lending": "IBRD", "destination_G8G20": "No",
-                "payment instrument": "Cash", "access point": "Agent", "product": "Cash to cash",
-                "sending location": "Capital city", "Standard Note": "Fee includes tax.",
-                "note1": "Fee includes tax.", "note2": "Promotional rate during the survey period.",
-                "receiving network coverage": "Nationwide", "coverage": "Nationwide",
+                "source_name": f"Country {source}",
+                "source_region": "Sub-Saharan Africa",
+                "source_income": "Lower middle income",
+                "source_lending": "IDA",
+                "source_G8G20": "No",
+                "destination_name": f"Country {destination}",
+                "destination_region": "East Asia & Pacific",
+                "destination_income": "Upper middle income",
+                "destination_lending": "IBRD",
+                "destination_G8G20": "No",
+                "payment instrument": "Cash",
+                "access point": "Agent",
+                "product": "Cash to cash",
+                "sending location": "Capital city",
+                "Standard Note": "Fee includes tax.",
+                "note1": "Fee includes tax.",
+                "note2": "Promotional rate during the survey period.",
+                "receiving network coverage": "Nationwide",
+                "coverage": "Nationwide",
                 "pickup location": "Agent outlet",
             }
             for column, value in values.items():
@@ -130,8 +229,10 @@ def main() -> None:
         start = time.perf_counter()
         build(workbook.with_suffix(".partial.xlsx"), args.rows, args.seed)
         os.replace(workbook.with_suffix(".partial.xlsx"), workbook)
-        print(f"built {workbook}: {args.rows:,} rows, {workbook.stat().st_size / 2**20:.1f} MB "
-              f"in {time.perf_counter() - start:.0f} s")
+        print(
+            f"built {workbook}: {args.rows:,} rows, {workbook.stat().st_size / 2**20:.1f} MB "
+            f"in {time.perf_counter() - start:.0f} s"
+        )
     folder = tempfile.mkdtemp(prefix="corridor-import-")
     database = args.database or f"sqlite:///{folder}/import.sqlite3"
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench-import-" + "0" * 32}
@@ -147,8 +248,10 @@ def main() -> None:
     print("|---|---|---|---|")
     print(f"| floor: openpyxl reads every row | {floor_s:.1f} | {floor_mb:.0f} | |")
     met = "met" if import_s < TARGET_SECONDS and import_mb < TARGET_MB else "MISSED"
-    print(f"| `prices import-rpw`, {args.rows:,} rows | {import_s:.1f} | {import_mb:.0f} | "
-          f"< {TARGET_SECONDS} s, < {TARGET_MB} MB: {met} |")
+    print(
+        f"| `prices import-rpw`, {args.rows:,} rows | {import_s:.1f} | {import_mb:.0f} | "
+        f"< {TARGET_SECONDS} s, < {TARGET_MB} MB: {met} |"
+    )
     print(f"| the same file again (nothing changes) | {again_s:.1f} | | |")
     print(f"\nimport / floor: {import_s / floor_s:.2f}× the time")
 

@@ -23,8 +23,14 @@ URL = "/api/poc/corridors/1"
 def build(limits: str, storage: str | None = None):
     from app import create_app
 
-    return create_app({"RATE_LIMITS": limits, "RATE_LIMIT_PUBLIC": LIFTED, "RATE_LIMIT_API": LIFTED,
-                       "RATE_LIMIT_STORAGE": storage or "memory://"})
+    return create_app(
+        {
+            "RATE_LIMITS": limits,
+            "RATE_LIMIT_PUBLIC": LIFTED,
+            "RATE_LIMIT_API": LIFTED,
+            "RATE_LIMIT_STORAGE": storage or "memory://",
+        }
+    )
 
 
 def with_flask_limiter(storage: str):
@@ -32,8 +38,14 @@ def with_flask_limiter(storage: str):
     from flask_limiter.util import get_remote_address
 
     app = build("off")
-    Limiter(get_remote_address, app=app, default_limits=[LIFTED], headers_enabled=True, storage_uri=storage,
-            strategy="fixed-window")
+    Limiter(
+        get_remote_address,
+        app=app,
+        default_limits=[LIFTED],
+        headers_enabled=True,
+        storage_uri=storage,
+        strategy="fixed-window",
+    )
     return app
 
 
@@ -51,7 +63,11 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.update({"ECB_RATES_URL": "off", "FRANKFURTER_URL": "off"})
     logging.disable(logging.WARNING)
-    apps = {"off": build("off"), "service, memory": build("on"), "Flask-Limiter, memory": with_flask_limiter("memory://")}
+    apps = {
+        "off": build("off"),
+        "service, memory": build("on"),
+        "Flask-Limiter, memory": with_flask_limiter("memory://"),
+    }
     if redis_answers():
         apps |= {"service, redis": build("on", REDIS), "Flask-Limiter, redis": with_flask_limiter(REDIS)}
     clients = {name: app.test_client() for name, app in apps.items()}

@@ -85,14 +85,31 @@ def serving(app: str, env: dict[str, str], *flags: str):
     port = free_port()
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
-         "--access-logfile", "/dev/null", *flags, app],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "gunicorn.conf.py",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--access-logfile",
+            "/dev/null",
+            *flags,
+            app,
+        ],
         # the feeds off: the figures measured are the data file's, and no run reaches the internet; rate limits
         # off unless a run measures them, as wrk sends thousands of requests a second from one address; no drain on
         # the TERM that stops it
         cwd=ROOT,
-        env={**os.environ, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off", "RATE_LIMITS": "off", "DRAIN_SECONDS": "0",
-             **env},
+        env={
+            **os.environ,
+            "ECB_RATES_URL": "off",
+            "FRANKFURTER_URL": "off",
+            "RATE_LIMITS": "off",
+            "DRAIN_SECONDS": "0",
+            **env,
+        },
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -115,8 +132,9 @@ def capture_bodies(base: str, key: str) -> dict[str, str]:
     """The service's exact bodies, for the baseline to return."""
     bodies = {}
     for url in URLS:
-        out = subprocess.run(["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + concrete(url)],
-                             capture_output=True, check=True).stdout
+        out = subprocess.run(
+            ["curl", "-sf", "-H", f"Authorization: Bearer {key}", base + concrete(url)], capture_output=True, check=True
+        ).stdout
         bodies[url] = out.decode()
     return bodies
 
@@ -138,16 +156,31 @@ def service_and_floor(key: str):
 
 def wrk(url: str, key: str, duration: int, connections: int, *headers: str) -> dict[str, float]:
     """One wrk run: requests/s, p50/p99/max in ms, and errors (non-2xx/3xx plus socket errors)."""
-    return parse_wrk(subprocess.run(wrk_command(url, key, duration, connections, *headers),
-                                    capture_output=True, text=True, check=True).stdout)
+    return parse_wrk(
+        subprocess.run(
+            wrk_command(url, key, duration, connections, *headers), capture_output=True, text=True, check=True
+        ).stdout
+    )
 
 
 def wrk_command(url: str, key: str, duration: int, connections: int, *headers: str) -> list[str]:
     """wrk's command line for a run of `duration` seconds at `connections`, with a key and `headers`."""
     script = ["-s", str(ROOT / "bench/random_amount.lua")] if "amount=*" in url else []
     extra = [arg for header in headers for arg in ("-H", header)]
-    return ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s", *script,
-            "-H", f"Authorization: Bearer {key}", *extra, url]
+    return [
+        "wrk",
+        "-t2",
+        f"-c{connections}",
+        f"-d{duration}s",
+        "--latency",
+        "--timeout",
+        "10s",
+        *script,
+        "-H",
+        f"Authorization: Bearer {key}",
+        *extra,
+        url,
+    ]
 
 
 def parse_wrk(out: str) -> dict[str, float]:

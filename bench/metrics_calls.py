@@ -19,10 +19,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder  # read when prometheus_client is first imported, just below
-        from corridor.service.metrics import Metrics
-        from corridor.service.responses import CACHE_LOOKUP
         from corridor.serving.http import ROUTE
         from corridor.serving.metrics import RequestMetrics
+        from corridor.serving.prometheus import Metrics
+        from corridor.state.responses import CACHE_LOOKUP
 
         def app(environ, start_response):
             start_response("200 OK", [])
@@ -34,8 +34,9 @@ def main() -> None:
         calls = {
             "a trivial WSGI app alone": lambda: app(environ, lambda *_: None),
             "the same, counted (middleware and histogram)": lambda: counted(environ, lambda *_: None),
-            "the histogram alone (Metrics.request)": lambda: metrics.request("GET", "/api/corridors", "200", "hit",
-                                                                              3e-4),
+            "the histogram alone (Metrics.request)": lambda: metrics.request(
+                "GET", "/api/corridors", "200", "hit", 3e-4
+            ),
         }
         print("| call | µs |\n|---|---:|")
         for name, call in calls.items():

@@ -73,8 +73,11 @@ def measure(args: argparse.Namespace) -> list[dict]:
                     # seen 1 run in about 10: a server's workers show no CPU at all for a run; that run is left out,
                     # said, and not divided by zero (the cause is not found yet)
                     if spent <= 0 or not run["requests"]:
-                        print(f"  {name} {url}: no reading (wrk: {run['requests']} requests, {run['errors']} errors; "
-                              f"the workers' CPU +{spent:.2f} s)", file=sys.stderr)
+                        print(
+                            f"  {name} {url}: no reading (wrk: {run['requests']} requests, {run['errors']} errors; "
+                            f"the workers' CPU +{spent:.2f} s)",
+                            file=sys.stderr,
+                        )
                         continue
                     per_cpu[name].append(run["requests"] / spent)
             medians = {name: statistics.median(values) if values else math.nan for name, values in per_cpu.items()}

@@ -82,8 +82,9 @@ def metrics_cost(key: str, args: argparse.Namespace) -> list[dict]:
     with gunicorn("wsgi:app", counted) as on, gunicorn("wsgi:app", {"API_KEYS": key}) as off:
         for base in (on, off):
             wrk(base + METRICS_URLS[0], key, 1, args.connections)
-        return side_by_side(on, off, key, argparse.Namespace(**{**vars(args), "rounds": args.rounds * METRICS_ROUNDS}),
-                            METRICS_URLS)
+        return side_by_side(
+            on, off, key, argparse.Namespace(**{**vars(args), "rounds": args.rounds * METRICS_ROUNDS}), METRICS_URLS
+        )
 
 
 def print_table(rows: list[dict], first: str, second: str) -> None:
@@ -175,8 +176,10 @@ def main() -> None:
     print_table(workers, "gunicorn.conf.py", "sync")
     print("\nA key made in an account against an operator key (API_KEYS), same server:\n")
     print_table(keys, "account key", "operator key")
-    print(f"\nMetrics on (METRICS_TOKEN: every request counted and timed) against off, {args.rounds * METRICS_ROUNDS} "
-          "rounds:\n")
+    print(
+        f"\nMetrics on (METRICS_TOKEN: every request counted and timed) against off, {args.rounds * METRICS_ROUNDS} "
+        "rounds:\n"
+    )
     print_table(metrics, "metrics on", "metrics off")
     print("\nRate limits off, counted in memory and in Redis (bench/rate_limits.py), per CPU-second of the workers:\n")
     rate_limits.print_rows(limits)
@@ -193,7 +196,7 @@ def main() -> None:
 
 def print_history_memory() -> None:
     """What the ECB history's arrays take: held once, in the master, shared by the forked workers."""
-    from corridor.data.history import default_history_path, load_history
+    from corridor.rates.history import default_history_path, load_history
 
     history = load_history(default_history_path(), 64 * 2**20)
     print(

@@ -30,13 +30,20 @@ from bench.load import ROOT, serving, workers_of, wrk
 
 GZIP = "Accept-Encoding: gzip"
 URLS = [  # (URL, p99 target in ms or None, the request's headers beside the key)
-    ("/api/corridors", 50, ()), ("/api/providers?corridor=USD_MXN", 50, ()), ("/api/poc/corridors", 50, ()),
-    ("/api/poc/corridors/1", 50, ()), ("/api/poc/providers?corridor=USD_MXN", 50, ()),
+    ("/api/corridors", 50, ()),
+    ("/api/providers?corridor=USD_MXN", 50, ()),
+    ("/api/poc/corridors", 50, ()),
+    ("/api/poc/corridors/1", 50, ()),
+    ("/api/poc/providers?corridor=USD_MXN", 50, ()),
     # the long lists whole and plain: no target (10 MB a body at 2,000 corridors: loopback's copying, queued)
-    ("/api/poc/full", None, ()), ("/api/poc/providers", None, ()),
+    ("/api/poc/full", None, ()),
+    ("/api/poc/providers", None, ()),
     # the long lists whole to a client that accepts gzip, and by pages
-    ("/api/poc/full", 100, (GZIP,)), ("/api/poc/providers", 100, (GZIP,)),
-    ("/api/poc/full?limit=100", 50, ()), ("/api/poc/providers?limit=100", 50, ()), ("/api/corridors?limit=100", 50, ()),
+    ("/api/poc/full", 100, (GZIP,)),
+    ("/api/poc/providers", 100, (GZIP,)),
+    ("/api/poc/full?limit=100", 50, ()),
+    ("/api/poc/providers?limit=100", 50, ()),
+    ("/api/corridors?limit=100", 50, ()),
 ]
 
 
@@ -70,8 +77,10 @@ def hup_under_load(shipped: Path, large: Path, key: str, database: str) -> dict:
         env = {"API_KEYS": key, "SEED_DATA": str(data), "WEB_CONCURRENCY": "3", "DATABASE_URL": database}
         with serving("wsgi:app", env) as (base, master):
             results: list[dict] = []
-            load = [threading.Thread(target=lambda url=url: results.append(wrk(base + url, key, 30, 16)))
-                    for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors/1")]
+            load = [
+                threading.Thread(target=lambda url=url: results.append(wrk(base + url, key, 30, 16)))
+                for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors/1")
+            ]
             for thread in load:
                 thread.start()
             time.sleep(2)
@@ -82,8 +91,11 @@ def hup_under_load(shipped: Path, large: Path, key: str, database: str) -> dict:
                 time.sleep(12)
             for thread in load:
                 thread.join()
-    return {"requests": sum(r["requests"] for r in results), "errors": sum(r["errors"] for r in results),
-            "slowest": max(r["max"] for r in results)}
+    return {
+        "requests": sum(r["requests"] for r in results),
+        "errors": sum(r["errors"] for r in results),
+        "slowest": max(r["max"] for r in results),
+    }
 
 
 def main() -> None:
@@ -101,8 +113,13 @@ def main() -> None:
         # a database of its own, with no survey imported: the data files alone, whose generated ids would meet the
         # survey's
         database = f"sqlite:///{folder}/scale.sqlite3"
-        subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"], cwd=ROOT, check=True,
-                       env={**os.environ, "DATABASE_URL": database}, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
+            cwd=ROOT,
+            check=True,
+            env={**os.environ, "DATABASE_URL": database},
+            capture_output=True,
+        )
         figures = {"shipped": measure(shipped, key, args, database), "large": measure(large, key, args, database)}
         hup = hup_under_load(shipped, large, key, database)
     print(f"# Corridor API at scale: shipped file against {args.corridors} corridors, 3 workers\n")

@@ -1,9 +1,18 @@
 """The URLs the benchmark drives: every endpoint of both groups, plus one-off amount quotes."""
 
 # `amount=*`: a different random amount on every request (bench/random_amount.lua), so nothing is reused
-GROUP_A = ["/api/corridors", "/api/providers?corridor=USD_MXN", "/api/midrate?from=USD&to=EUR", "/api/currencies",
-           "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup", "/api/history?from=USD&to=MXN",
-           "/api/costs?corridor=KEN-TZA", "/api/costs?corridor=USA-MEX", "/api/costs/global", "/api/costs/corridors"]
+GROUP_A = [
+    "/api/corridors",
+    "/api/providers?corridor=USD_MXN",
+    "/api/midrate?from=USD&to=EUR",
+    "/api/currencies",
+    "/api/providers?corridor=USD_MXN&amount=*&payout=cash_pickup",
+    "/api/history?from=USD&to=MXN",
+    "/api/costs?corridor=KEN-TZA",
+    "/api/costs?corridor=USA-MEX",
+    "/api/costs/global",
+    "/api/costs/corridors",
+]
 GROUP_B = [
     "/api/poc/corridors",
     "/api/poc/corridors?from=USD&to=MXN",

@@ -13,23 +13,23 @@ from flask.cli import AppGroup
 from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.data.database import db
-from corridor.data.ecb import ImportReport, ecb_feed, merge_into, read_ecb
-from corridor.data.flows import import_flows
-from corridor.data.history import default_history_path, load_history
 from corridor.data.keys import generate_key
-from corridor.data.live import LiveRates, refresh_live
 from corridor.data.load import DataError, load_dataset, read_data_file
-from corridor.data.published import import_published
-from corridor.data.rpw import Sheet
-from corridor.data.survey_import import import_rpw
-from corridor.data.tabular import ImportRefused
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
 from corridor.domain.model import Corridor
 from corridor.domain.rounding import round_significant
-from corridor.service.versions import load_data
+from corridor.imports.flows import import_flows
+from corridor.imports.published import import_published
+from corridor.imports.rpw import Sheet
+from corridor.imports.survey_import import import_rpw
+from corridor.imports.tabular import ImportRefused
+from corridor.rates.ecb import ImportReport, ecb_feed, merge_into, read_ecb
+from corridor.rates.history import default_history_path, load_history
+from corridor.rates.live import LiveRates, refresh_live
 from corridor.serving.logs import json_line
 from corridor.settings import CommandError, whole_number
+from corridor.state.versions import load_data
 
 
 def json_output() -> bool:
@@ -114,8 +114,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
-    live = refresh_live(live, dataset, None, dt.datetime.now(dt.UTC).replace(microsecond=0), current_app.logger,
-                        accept)
+    live = refresh_live(live, dataset, None, dt.datetime.now(dt.UTC).replace(microsecond=0), current_app.logger, accept)
     for feed in live.feeds:
         say(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
     if not any(feed.status == "ok" for feed in live.feeds):
@@ -200,8 +199,7 @@ def _database_import(path: str, run: Callable[[], list[str]]) -> None:
         raise CommandError(str(err)) from None
     except SQLAlchemyError as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise CommandError(f"{path}: the database refused the import, so nothing of it was stored: "
-                           f"{reason}") from None
+        raise CommandError(f"{path}: the database refused the import, so nothing of it was stored: {reason}") from None
     for line in lines:
         say(line)
 
@@ -221,9 +219,7 @@ def show_history(
     from_code, to_code = from_code.upper(), to_code.upper()
     for code in (from_code, to_code):
         if code not in history.currencies:
-            raise CommandError(
-                f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}."
-            )
+            raise CommandError(f"The ECB history has no rates for {code}; it has {', '.join(history.currencies)}.")
     first, last = history.default_range(start and start.date(), end and end.date())
     if first > last:
         raise CommandError(f"--start {first} is after --end {last}.")

@@ -13,9 +13,14 @@ import click
 # the shipped data: seed_data.json beside app.py, which the package carries as corridor/data/seed_data.json
 DEFAULT_SEED = (Path(__file__).parent / "data" / "seed_data.json").resolve()
 # name: (default, lowest, highest) of each whole-number setting
-WHOLE_NUMBERS = {"PROXY_HOPS": (0, 0, 5), "DATA_MAX_MB": (8, 1, 1024), "CACHE_MB": (32, 0, 4096),
-                 "RATES_REFRESH_MINUTES": (60, 0, 7 * 24 * 60), "DRAIN_SECONDS": (10, 0, 600),
-                 "KEY_TRUST_SECONDS": (5, 1, 300)}
+WHOLE_NUMBERS = {
+    "PROXY_HOPS": (0, 0, 5),
+    "DATA_MAX_MB": (8, 1, 1024),
+    "CACHE_MB": (32, 0, 4096),
+    "RATES_REFRESH_MINUTES": (60, 0, 7 * 24 * 60),
+    "DRAIN_SECONDS": (10, 0, 600),
+    "KEY_TRUST_SECONDS": (5, 1, 300),
+}
 LOG_FORMATS = ("text", "json")
 # requests one gunicorn worker serves at once (gunicorn.conf.py); a pool each of them may need is sized by it
 WORKER_CONNECTIONS = 1000

@@ -10,8 +10,10 @@ from schemas.fields import DisplayDate, Rounded, SignificantFigures
 from schemas.ranked import RankedEntrySchema
 
 RATE_DIGITS = 6  # significant figures of a series' rates
-SERIES_SOURCE = ("Where the points come from: ECB, the European Central Bank's reference rates; or Frankfurter, its "
-                  "daily series, for a pair with a currency the ECB does not publish.")
+SERIES_SOURCE = (
+    "Where the points come from: ECB, the European Central Bank's reference rates; or Frankfurter, its "
+    "daily series, for a pair with a currency the ECB does not publish."
+)
 _RATE_OF_DAY = (
     "Units of `to` per unit of `from` that day: rate[to] / rate[from] in the source's quotes (the ECB's per "
     "euro, Frankfurter's per US dollar), 6 significant figures."
@@ -41,16 +43,21 @@ class CorridorSummarySchema(Schema):
     )
     mid_market = SignificantFigures(
         allow_none=True,
-        metadata={"description": "Interbank mid-market rate, 6 significant figures; null when to_currency has no "
-                                 "rate (a surveyed corridor whose services all pay out in US dollars).",
-                  "example": 18.4215},
+        metadata={
+            "description": "Interbank mid-market rate, 6 significant figures; null when to_currency has no "
+            "rate (a surveyed corridor whose services all pay out in US dollars).",
+            "example": 18.4215,
+        },
     )
     best_rate = SignificantFigures(
         allow_none=True,
         attribute="best.rate",
-        metadata={"description": "Rate of the rank-1 provider, to_currency per from_currency, like mid_market: for "
-                                 "one paying out in US dollars, what it pays is worth that at the mid-market rate; "
-                                 "null if it did not disclose its margin, or with no mid_market.", "example": 18.3441},
+        metadata={
+            "description": "Rate of the rank-1 provider, to_currency per from_currency, like mid_market: for "
+            "one paying out in US dollars, what it pays is worth that at the mid-market rate; "
+            "null if it did not disclose its margin, or with no mid_market.",
+            "example": 18.3441,
+        },
     )
     best_payout_currency = fields.String(
         attribute="best.payout_currency",
@@ -62,14 +69,19 @@ class CorridorSummarySchema(Schema):
     true_cost_pct = Rounded(
         allow_none=True,
         attribute="best.true_cost_pct",
-        metadata={"description": "True cost of the rank-1 provider at the reference amount, %; null if no offer "
-                                 "disclosed its margin.", "example": 1.49},
+        metadata={
+            "description": "True cost of the rank-1 provider at the reference amount, %; null if no offer "
+            "disclosed its margin.",
+            "example": 1.49,
+        },
     )
     compliance = fields.String(
         allow_none=True,
         attribute="corridor.compliance",
-        metadata={"description": "Compliance level: Low, Medium or High; null for a corridor only the survey has.",
-                  "example": "Low"},
+        metadata={
+            "description": "Compliance level: Low, Medium or High; null for a corridor only the survey has.",
+            "example": "Low",
+        },
     )
     score = fields.Integer(
         allow_none=True,
@@ -78,85 +90,126 @@ class CorridorSummarySchema(Schema):
     )
     key = fields.String(
         attribute="corridor.key",
-        metadata={"description": "The currency pair FROM_TO, as /api/providers takes it when no other active corridor "
-                                 "has it; source_country-destination_country always names this one.",
-                  "example": "USD_MXN"},
+        metadata={
+            "description": "The currency pair FROM_TO, as /api/providers takes it when no other active corridor "
+            "has it; source_country-destination_country always names this one.",
+            "example": "USD_MXN",
+        },
     )
     avg_cost_pct = Rounded(
         allow_none=True,
         attribute="avg_cost",
         metadata={
             "description": "Mean true cost of the corridor's offers at the reference amount, %, over those that "
-                           "disclose their margin; null if none does.",
+            "disclose their margin; null if none does.",
             "example": 6.54,
         },
     )
     sdg_target_met = fields.Boolean(
         allow_none=True,
-        metadata={"description": "avg_cost_pct is at most 3: the UN SDG 10.c target; null with no avg_cost_pct.",
-                  "example": False},
+        metadata={
+            "description": "avg_cost_pct is at most 3: the UN SDG 10.c target; null with no avg_cost_pct.",
+            "example": False,
+        },
     )
     offers_over_5_pct = fields.Integer(
         metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4}
     )
     prices = fields.String(
-        metadata={"description": "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
-                                 "(the data file's illustrative figures).", "example": "sample"},
+        metadata={
+            "description": "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
+            "(the data file's illustrative figures).",
+            "example": "sample",
+        },
     )
     annual_flow_bn = Rounded(
         allow_none=True,
         attribute="corridor.annual_flow_bn",
-        metadata={"description": "Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's "
-                                 "figure for flow_year; null where no source has one.", "example": 52.6},
+        metadata={
+            "description": "Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's "
+            "figure for flow_year; null where no source has one.",
+            "example": 52.6,
+        },
         places=1,
     )
     flow_year = fields.Integer(
         allow_none=True,
         attribute="corridor.flow_year",
-        metadata={"description": "The year of annual_flow_bn where the remittance matrix gives it; null for the data "
-                                 "file's figure.", "example": 2021},
+        metadata={
+            "description": "The year of annual_flow_bn where the remittance matrix gives it; null for the data "
+            "file's figure.",
+            "example": 2021,
+        },
     )
     flow_source = fields.String(
         allow_none=True,
         attribute="corridor.flow_source",
-        metadata={"description": "Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, "
-                                 "or the data file where the matrix has no figure for the pair; null without a flow.",
-                  "example": "KNOMAD/World Bank Bilateral Remittance Matrix"},
+        metadata={
+            "description": "Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, "
+            "or the data file where the matrix has no figure for the pair; null without a flow.",
+            "example": "KNOMAD/World Bank Bilateral Remittance Matrix",
+        },
     )
 
 
 class RankedProviderSchema(RankedEntrySchema):
-    per_offer = ("provider", "flat_fee", "fee_pct", "settlement", "payout_methods", "svc_score", "settlement_minutes",
-                 "source", "period", "collected", "payout_currency", "fx_margin_disclosed", "firm_type", "promotion",
-                 "payment_instrument", "pickup_method", "speed")
+    per_offer = (
+        "provider",
+        "flat_fee",
+        "fee_pct",
+        "settlement",
+        "payout_methods",
+        "svc_score",
+        "settlement_minutes",
+        "source",
+        "period",
+        "collected",
+        "payout_currency",
+        "fx_margin_disclosed",
+        "firm_type",
+        "promotion",
+        "payment_instrument",
+        "pickup_method",
+        "speed",
+    )
 
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
     rate = SignificantFigures(
         allow_none=True,
-        metadata={"description": "Rate given, the corridor's to_currency per source currency: mid-market less the FX "
-                                 "margin, for every offer, whatever its payout_currency (payout_rate is the rate in "
-                                 "that); null if the margin is not disclosed, or to_currency has no rate.",
-                  "example": 18.3441},
+        metadata={
+            "description": "Rate given, the corridor's to_currency per source currency: mid-market less the FX "
+            "margin, for every offer, whatever its payout_currency (payout_rate is the rate in "
+            "that); null if the margin is not disclosed, or to_currency has no rate.",
+            "example": 18.3441,
+        },
     )
     flat_fee = Rounded(
         attribute="offer.flat_fee", metadata={"description": "Fixed fee in the source currency.", "example": 4.14}
     )
     fee_pct = Rounded(
         attribute="offer.fee_pct",
-        metadata={"description": "Fee as % of the amount sent. A surveyed offer's fee is max(0, flat_fee + amount × "
-                                 "fee_pct / 100) through its two published price points, so either may be negative.",
-                  "example": 0.0},
+        metadata={
+            "description": "Fee as % of the amount sent. A surveyed offer's fee is max(0, flat_fee + amount × "
+            "fee_pct / 100) through its two published price points, so either may be negative.",
+            "example": 0.0,
+        },
     )
     spread_pct = Rounded(
         allow_none=True,
-        metadata={"description": "FX margin below mid-market at the amount sent, % (negative: a promotion); null if "
-                                 "not disclosed.", "example": 0.42},
+        metadata={
+            "description": "FX margin below mid-market at the amount sent, % (negative: a promotion); null if "
+            "not disclosed.",
+            "example": 0.42,
+        },
     )
     true_cost_pct = Rounded(
         allow_none=True,
-        metadata={"description": "Fees plus FX margin as % of the amount sent; null if the margin is not disclosed "
-                                 "(such offers rank after every other).", "example": 2.49},
+        metadata={
+            "description": "Fees plus FX margin as % of the amount sent; null if the margin is not disclosed "
+            "(such offers rank after every other).",
+            "example": 2.49,
+        },
     )
     settlement = fields.String(
         allow_none=True,
@@ -171,24 +224,34 @@ class RankedProviderSchema(RankedEntrySchema):
     svc_score = fields.Integer(
         allow_none=True,
         attribute="offer.svc_score",
-        metadata={"description": "Service score, 0–100; null for a surveyed offer (the survey scores none).",
-                  "example": 94},
+        metadata={
+            "description": "Service score, 0–100; null for a surveyed offer (the survey scores none).",
+            "example": 94,
+        },
     )
     send_amount = Rounded(
         allow_none=True,
-        metadata={"description": "Amount sent, source currency: `amount`, or the reference amount; with "
-                                 "receive_amount, null when the rate is.", "example": 200.0},
+        metadata={
+            "description": "Amount sent, source currency: `amount`, or the reference amount; with "
+            "receive_amount, null when the rate is.",
+            "example": 200.0,
+        },
     )
     fee_total = Rounded(
         allow_none=True,
-        metadata={"description": "max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.",
-                  "example": 1.99},
+        metadata={
+            "description": "max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.",
+            "example": 1.99,
+        },
     )
     recipient_gets = Rounded(
         allow_none=True,
-        metadata={"description": "amount × rate, in the corridor's to_currency: for an offer paying out in US "
-                                 "dollars, what it pays is worth that at the mid-market rate (payout_amount is the "
-                                 "dollars); null when the rate is.", "example": 3639.48},
+        metadata={
+            "description": "amount × rate, in the corridor's to_currency: for an offer paying out in US "
+            "dollars, what it pays is worth that at the mid-market rate (payout_amount is the "
+            "dollars); null when the rate is.",
+            "example": 3639.48,
+        },
     )
     settlement_minutes = fields.Integer(
         allow_none=True, metadata={"description": "Settlement time in minutes; null with no settlement.", "example": 10}
@@ -202,9 +265,11 @@ class RankedProviderSchema(RankedEntrySchema):
     )
     source = fields.String(
         attribute="offer.source",
-        metadata={"description": "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices "
-                                 "Worldwide survey) or sample (the data file's illustrative figures).",
-                  "example": "World Bank RPW"},
+        metadata={
+            "description": "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices "
+            "Worldwide survey) or sample (the data file's illustrative figures).",
+            "example": "World Bank RPW",
+        },
     )
     period = fields.String(
         allow_none=True,
@@ -214,62 +279,90 @@ class RankedProviderSchema(RankedEntrySchema):
     collected = fields.Date(
         allow_none=True,
         attribute="offer.collected",
-        metadata={"description": "The day the survey collected the prices, YYYY-MM-DD; null for the data file's.",
-                  "example": "2025-08-19"},
+        metadata={
+            "description": "The day the survey collected the prices, YYYY-MM-DD; null for the data file's.",
+            "example": "2025-08-19",
+        },
     )
     payout_currency = fields.String(
-        metadata={"description": "What the recipient gets: the corridor's to_currency, or USD where the service "
-                                 "pays out in US dollars.", "example": "MXN"},
+        metadata={
+            "description": "What the recipient gets: the corridor's to_currency, or USD where the service "
+            "pays out in US dollars.",
+            "example": "MXN",
+        },
     )
     payout_rate = SignificantFigures(
         allow_none=True,
-        metadata={"description": "For an offer paying out in another currency than to_currency: its rate, "
-                                 "payout_currency per source currency; null for one paying out in to_currency, and "
-                                 "when the rate is.", "example": 0.00759749},
+        metadata={
+            "description": "For an offer paying out in another currency than to_currency: its rate, "
+            "payout_currency per source currency; null for one paying out in to_currency, and "
+            "when the rate is.",
+            "example": 0.00759749,
+        },
     )
     payout_amount = Rounded(
         allow_none=True,
-        metadata={"description": "For an offer paying out in another currency than to_currency: amount × payout_rate, "
-                                 "what arrives in payout_currency; with receive_amount, receive_amount's worth at the "
-                                 "mid-market rate. Null for one paying out in to_currency.", "example": 192.64},
+        metadata={
+            "description": "For an offer paying out in another currency than to_currency: amount × payout_rate, "
+            "what arrives in payout_currency; with receive_amount, receive_amount's worth at the "
+            "mid-market rate. Null for one paying out in to_currency.",
+            "example": 192.64,
+        },
     )
     fx_margin_disclosed = fields.Boolean(
         attribute="offer.disclosed",
-        metadata={"description": "Whether the service disclosed its exchange rate (the survey's `transparent`); "
-                                 "if not, its margin and true cost are unknown.", "example": True},
+        metadata={
+            "description": "Whether the service disclosed its exchange rate (the survey's `transparent`); "
+            "if not, its margin and true cost are unknown.",
+            "example": True,
+        },
     )
     firm_type = fields.String(
         allow_none=True,
         attribute="offer.firm_type",
-        metadata={"description": "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post "
-                                 "office…; null for the data file's.", "example": "Money Transfer Operator"},
+        metadata={
+            "description": "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post "
+            "office…; null for the data file's.",
+            "example": "Money Transfer Operator",
+        },
     )
     promotion = fields.Boolean(
         attribute="offer.promotion",
-        metadata={"description": "The survey noted these prices as a promotion's, a marketing campaign's or a "
-                                 "discount's: by cost, such an offer ranks after every offer at its regular price.",
-                  "example": False},
+        metadata={
+            "description": "The survey noted these prices as a promotion's, a marketing campaign's or a "
+            "discount's: by cost, such an offer ranks after every offer at its regular price.",
+            "example": False,
+        },
     )
     payment_instrument = fields.String(
         allow_none=True,
         attribute="offer.payment_instrument",
-        metadata={"description": "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank "
-                                 "account transfer, Mobile money…); null for the data file's, and where the survey "
-                                 "gave none.", "example": "Debit card"},
+        metadata={
+            "description": "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank "
+            "account transfer, Mobile money…); null for the data file's, and where the survey "
+            "gave none.",
+            "example": "Debit card",
+        },
     )
     pickup_method = fields.String(
         allow_none=True,
         attribute="offer.pickup_method",
-        metadata={"description": "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile "
-                                 "wallet…); several, of rows alike in all else, joined by \"; \". Null for the data "
-                                 "file's, and where the survey gave none.", "example": "Bank account"},
+        metadata={
+            "description": "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile "
+            'wallet…); several, of rows alike in all else, joined by "; ". Null for the data '
+            "file's, and where the survey gave none.",
+            "example": "Bank account",
+        },
     )
     speed = fields.String(
         allow_none=True,
         attribute="offer.speed",
-        metadata={"description": "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, "
-                                 "3-5 days, 6 days or more): settlement is its longest time. Null for the data file's, "
-                                 "and where the survey gave none.", "example": "Less than one hour"},
+        metadata={
+            "description": "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, "
+            "3-5 days, 6 days or more): settlement is its longest time. Null for the data file's, "
+            "and where the survey gave none.",
+            "example": "Less than one hour",
+        },
     )
 
 
@@ -396,19 +489,26 @@ class BenchmarkFiguresSchema(Schema):
 
 class BenchmarkSchema(BenchmarkFiguresSchema):
     prices = fields.String(
-        metadata={"description": "The corridors the figures above count: surveyed (those the World Bank surveyed) "
-                                 "whenever the survey is imported, or sample (the data file's) when it is not. The two "
-                                 "are never pooled.", "example": "sample"},
+        metadata={
+            "description": "The corridors the figures above count: surveyed (those the World Bank surveyed) "
+            "whenever the survey is imported, or sample (the data file's) when it is not. The two "
+            "are never pooled.",
+            "example": "sample",
+        },
     )
     sample = fields.Nested(
         BenchmarkFiguresSchema,
         allow_none=True,
-        metadata={"description": "The same figures over the corridors with sample prices, when the figures above are "
-                                 "the surveyed ones; null when they are the sample ones."},
+        metadata={
+            "description": "The same figures over the corridors with sample prices, when the figures above are "
+            "the surveyed ones; null when they are the sample ones."
+        },
     )
     survey = fields.Nested(
         SurveyBenchmarkSchema,
         allow_none=True,
-        metadata={"description": "The World Bank survey's latest period, by its own method (/api/costs/global has "
-                                 "every period); null when no survey was imported."},
+        metadata={
+            "description": "The World Bank survey's latest period, by its own method (/api/costs/global has "
+            "every period); null when no survey was imported."
+        },
     )

@@ -130,8 +130,9 @@ class CorridorKey(PatternString):
     """A corridor in a query, any case, upper-cased: its countries `SRC-DST` (ISO 3166-1 alpha-3), or its currencies
     `FROM_TO`."""
 
-    default_error_messages = {"invalid": "must be a corridor's countries such as KEN-TZA, or its currencies such as "
-                                        "USD_MXN."}
+    default_error_messages = {
+        "invalid": "must be a corridor's countries such as KEN-TZA, or its currencies such as USD_MXN."
+    }
     pattern = "[A-Za-z]{3}[-_][A-Za-z]{3}"
     loads = staticmethod(str.upper)
 
@@ -163,8 +164,10 @@ def cursor_for(last_id: int) -> str:
 class Cursor(fields.String):
     """A page's cursor, as the previous page gave it: loaded as the corridor id the page starts after."""
 
-    default_error_messages = {"invalid": "is not a cursor this service gave; take it from the previous page's "
-                                         "Link header or next, or start again without it."}
+    default_error_messages = {
+        "invalid": "is not a cursor this service gave; take it from the previous page's "
+        "Link header or next, or start again without it."
+    }
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
         text = super()._deserialize(value, attr, data, **kwargs)

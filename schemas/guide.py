@@ -50,9 +50,12 @@ def example_of(field: fields.Field) -> Any:
 def object_of(schema: Schema, name: str) -> str:
     """The object a field belongs to: the schema class that declares it (not one that inherits it), by its
     `guide_object`, or by its class name without Schema, Response or Entry (`CorridorListResponse`: corridor list)."""
-    declaring = next(cls for cls in type(schema).__mro__
-                     if name in getattr(cls, "_declared_fields", {})
-                     and not any(name in getattr(base, "_declared_fields", {}) for base in cls.__bases__))
+    declaring = next(
+        cls
+        for cls in type(schema).__mro__
+        if name in getattr(cls, "_declared_fields", {})
+        and not any(name in getattr(base, "_declared_fields", {}) for base in cls.__bases__)
+    )
     if "guide_object" in vars(declaring):
         return declaring.guide_object
     words = re.findall(r"[A-Z][a-z]*", declaring.__name__)

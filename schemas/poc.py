@@ -54,27 +54,32 @@ class CorridorSchema(Schema):
     annualFlowBn = BillionsText(
         allow_none=True,
         attribute="corridor.annual_flow_bn",
-        **_meta("Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where "
-                "no source has one.", "$52.6B"),
+        **_meta(
+            "Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where "
+            "no source has one.",
+            "$52.6B",
+        ),
     )
     flowYear = fields.Integer(
         allow_none=True,
         attribute="corridor.flow_year",
-        **_meta("The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.",
-                2021),
+        **_meta(
+            "The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.", 2021
+        ),
     )
     flowSource = fields.String(
         allow_none=True,
         attribute="corridor.flow_source",
-        **_meta("Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file "
-                "where the matrix has no figure for the pair; null without a flow.",
-                "KNOMAD/World Bank Bilateral Remittance Matrix"),
+        **_meta(
+            "Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file "
+            "where the matrix has no figure for the pair; null without a flow.",
+            "KNOMAD/World Bank Bilateral Remittance Matrix",
+        ),
     )
     avgCost = PercentText(
         allow_none=True,
         attribute="avg_cost",
-        **_meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.",
-                "6.54%"),
+        **_meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.", "6.54%"),
     )
     bestCost = PercentText(
         allow_none=True,
@@ -91,8 +96,11 @@ class CorridorSchema(Schema):
     )
     key = fields.String(
         attribute="corridor.key",
-        **_meta("The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor "
-                "has it; sourceCountry-destinationCountry always names this one.", "USD_MXN"),
+        **_meta(
+            "The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor "
+            "has it; sourceCountry-destinationCountry always names this one.",
+            "USD_MXN",
+        ),
     )
     sdgTargetMet = fields.Boolean(
         allow_none=True,
@@ -101,41 +109,71 @@ class CorridorSchema(Schema):
     )
     offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
     prices = fields.String(
-        **_meta("Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
-                "illustrative figures).", "sample"),
+        **_meta(
+            "Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
+            "illustrative figures).",
+            "sample",
+        ),
     )
 
 
 class ProviderEntrySchema(RankedEntrySchema):
-    per_offer = ("provider", "fee", "feePct", "settlement", "payoutMethods", "score", "settlementMinutes", "source",
-                 "period", "collected", "payoutCurrency", "fxMarginDisclosed", "firmType", "promotion",
-                 "paymentInstrument", "pickupMethod", "speed")
+    per_offer = (
+        "provider",
+        "fee",
+        "feePct",
+        "settlement",
+        "payoutMethods",
+        "score",
+        "settlementMinutes",
+        "source",
+        "period",
+        "collected",
+        "payoutCurrency",
+        "fxMarginDisclosed",
+        "firmType",
+        "promotion",
+        "paymentInstrument",
+        "pickupMethod",
+        "speed",
+    )
 
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
     rate = SignificantFigures(
         allow_none=True,
-        **_meta("Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, "
-                "6 significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in "
-                "that); null if the margin is not disclosed, or the destination currency has no rate.", 18.6468),
+        **_meta(
+            "Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, "
+            "6 significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in "
+            "that); null if the margin is not disclosed, or the destination currency has no rate.",
+            18.6468,
+        ),
     )
     fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
     feePct = PercentText(
         attribute="offer.fee_pct",
-        **_meta("Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) "
-                "through its two published price points, so either may be negative.", "0.00%"),
+        **_meta(
+            "Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) "
+            "through its two published price points, so either may be negative.",
+            "0.00%",
+        ),
     )
     spreadPct = PercentText(
         allow_none=True,
         attribute="spread_pct",
-        **_meta("FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not "
-                "disclosed.", "1.38%"),
+        **_meta(
+            "FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not disclosed.",
+            "1.38%",
+        ),
     )
     trueCostPct = PercentText(
         allow_none=True,
         attribute="true_cost_pct",
-        **_meta("Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such "
-                "providers rank after every other).", "2.38%"),
+        **_meta(
+            "Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such "
+            "providers rank after every other).",
+            "2.38%",
+        ),
     )
     settlement = fields.String(
         allow_none=True, attribute="offer.settlement", **_meta("Typical time to arrive; null if unknown.", "10 minutes")
@@ -153,8 +191,11 @@ class ProviderEntrySchema(RankedEntrySchema):
     sendAmount = Rounded(
         allow_none=True,
         attribute="send_amount",
-        **_meta("Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the "
-                "rate is.", 200.0),
+        **_meta(
+            "Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the "
+            "rate is.",
+            200.0,
+        ),
     )
     feeTotal = Rounded(
         allow_none=True,
@@ -162,10 +203,14 @@ class ProviderEntrySchema(RankedEntrySchema):
         **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99),
     )
     recipientGets = Rounded(
-        allow_none=True, attribute="recipient_gets",
-        **_meta("amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, "
-                "what it pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate "
-                "is.", 3639.48),
+        allow_none=True,
+        attribute="recipient_gets",
+        **_meta(
+            "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, "
+            "what it pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate "
+            "is.",
+            3639.48,
+        ),
     )
     settlementMinutes = fields.Integer(
         allow_none=True, attribute="settlement_minutes", **_meta("Settlement time in minutes; null if unknown.", 10)
@@ -177,12 +222,16 @@ class ProviderEntrySchema(RankedEntrySchema):
     )
     source = fields.String(
         attribute="offer.source",
-        **_meta("Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or "
-                "sample (the data file's illustrative figures).", "World Bank RPW"),
+        **_meta(
+            "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or "
+            "sample (the data file's illustrative figures).",
+            "World Bank RPW",
+        ),
     )
     period = fields.String(
-        allow_none=True, attribute="offer.period", **_meta("The survey's period, YYYYQn; null for the data file's.",
-                                                           "2025Q3")
+        allow_none=True,
+        attribute="offer.period",
+        **_meta("The survey's period, YYYYQn; null for the data file's.", "2025Q3"),
     )
     collected = fields.Date(
         allow_none=True,
@@ -191,58 +240,83 @@ class ProviderEntrySchema(RankedEntrySchema):
     )
     payoutCurrency = fields.String(
         attribute="payout_currency",
-        **_meta("What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
-                "US dollars.", "MXN"),
+        **_meta(
+            "What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
+            "US dollars.",
+            "MXN",
+        ),
     )
     payoutRate = SignificantFigures(
         allow_none=True,
         attribute="payout_rate",
-        **_meta("For a provider paying out in another currency than the destination's: its rate, payoutCurrency per "
-                "source currency, 6 significant figures; null for one paying out in the destination currency, and "
-                "when the rate is.", 0.00759749),
+        **_meta(
+            "For a provider paying out in another currency than the destination's: its rate, payoutCurrency per "
+            "source currency, 6 significant figures; null for one paying out in the destination currency, and "
+            "when the rate is.",
+            0.00759749,
+        ),
     )
     payoutAmount = Rounded(
         allow_none=True,
         attribute="payout_amount",
-        **_meta("For a provider paying out in another currency than the destination's: amount × payoutRate, what "
-                "arrives in payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null "
-                "for one paying out in the destination currency.", 192.64),
+        **_meta(
+            "For a provider paying out in another currency than the destination's: amount × payoutRate, what "
+            "arrives in payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null "
+            "for one paying out in the destination currency.",
+            192.64,
+        ),
     )
     fxMarginDisclosed = fields.Boolean(
         attribute="offer.disclosed",
-        **_meta("Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
-                "and true cost are unknown.", True),
+        **_meta(
+            "Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
+            "and true cost are unknown.",
+            True,
+        ),
     )
     firmType = fields.String(
         allow_none=True,
         attribute="offer.firm_type",
-        **_meta("The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for "
-                "the data file's.", "Money Transfer Operator"),
+        **_meta(
+            "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for "
+            "the data file's.",
+            "Money Transfer Operator",
+        ),
     )
     promotion = fields.Boolean(
         attribute="offer.promotion",
-        **_meta("The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such "
-                "a provider ranks after every provider at its regular price.", False),
+        **_meta(
+            "The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such "
+            "a provider ranks after every provider at its regular price.",
+            False,
+        ),
     )
     paymentInstrument = fields.String(
         allow_none=True,
         attribute="offer.payment_instrument",
-        **_meta("How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, "
-                "Mobile money…); null for the data file's, and where the survey gave none.", "Debit card"),
+        **_meta(
+            "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, "
+            "Mobile money…); null for the data file's, and where the survey gave none.",
+            "Debit card",
+        ),
     )
     pickupMethod = fields.String(
         allow_none=True,
         attribute="offer.pickup_method",
-        **_meta("How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of "
-                "rows alike in all else, joined by \"; \". Null for the data file's, and where the survey gave none.",
-                "Bank account"),
+        **_meta(
+            "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of "
+            'rows alike in all else, joined by "; ". Null for the data file\'s, and where the survey gave none.',
+            "Bank account",
+        ),
     )
     speed = fields.String(
         allow_none=True,
         attribute="offer.speed",
-        **_meta("The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or "
-                "more): settlement is its longest time. Null for the data file's, and where the survey gave none.",
-                "Less than one hour"),
+        **_meta(
+            "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or "
+            "more): settlement is its longest time. Null for the data file's, and where the survey gave none.",
+            "Less than one hour",
+        ),
     )
 
 
@@ -257,19 +331,23 @@ class ProviderGroupSchema(Schema):
         attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
     count = fields.Integer(attribute="count", **_meta("Number of providers in the list that follows.", 6))
-    providers = fields.Nested(ProviderEntrySchema(many=True), attribute="quotes",
-                              **_meta("Providers ranked by true cost."))
+    providers = fields.Nested(
+        ProviderEntrySchema(many=True), attribute="quotes", **_meta("Providers ranked by true cost.")
+    )
 
 
 class FullCorridorSchema(CorridorSchema):
     complianceNotes = fields.String(
         allow_none=True,
         attribute="corridor.compliance_notes",
-        **_meta("What senders and recipients must show; null for a corridor only the survey has.",
-                "Standard KYC with government-issued ID."),
+        **_meta(
+            "What senders and recipients must show; null for a corridor only the survey has.",
+            "Standard KYC with government-issued ID.",
+        ),
     )
-    providers = fields.Nested(ProviderEntrySchema(many=True), attribute="quotes",
-                              **_meta("Providers ranked by true cost."))
+    providers = fields.Nested(
+        ProviderEntrySchema(many=True), attribute="quotes", **_meta("Providers ranked by true cost.")
+    )
 
 
 class PageSchema(CountSchema):
@@ -283,9 +361,14 @@ class PageSchema(CountSchema):
 
 
 def _next() -> fields.String:
-    return fields.String(allow_none=True, **_meta(
-        "With limit: the next page's path and query, relative to the service; null on the last page, and for a "
-        "whole list.", "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw"))
+    return fields.String(
+        allow_none=True,
+        **_meta(
+            "With limit: the next page's path and query, relative to the service; null on the last page, and for a "
+            "whole list.",
+            "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw",
+        ),
+    )
 
 
 class CorridorListResponse(PageSchema, OkSchema):
@@ -296,8 +379,10 @@ class CorridorListResponse(PageSchema, OkSchema):
 
 class CostCorridorListResponse(PageSchema, OkSchema):
     listed = "corridors"
-    corridors = fields.List(fields.Nested(CostCorridorEntry),
-                            **_meta("Every corridor with a published or a computed cost figure, by country pair."))
+    corridors = fields.List(
+        fields.Nested(CostCorridorEntry),
+        **_meta("Every corridor with a published or a computed cost figure, by country pair."),
+    )
     next = _next()
 
 
@@ -335,8 +420,12 @@ class FullResponse(OkSchema):
 
     @pre_dump
     def from_listing(self, listing, **kwargs):
-        return {"updated": listing.updated, "count": len(listing.items), "corridors": listing.items,
-                "next": listing.next}
+        return {
+            "updated": listing.updated,
+            "count": len(listing.items),
+            "corridors": listing.items,
+            "next": listing.next,
+        }
 
 
 class CurrenciesResponse(CountSchema, OkSchema):
@@ -346,8 +435,12 @@ class CurrenciesResponse(CountSchema, OkSchema):
 
 class GuideFieldSchema(Schema):
     name = fields.String(**_meta("A field name used in Group B payloads.", "avgCost"))
-    object = fields.String(**_meta("The object the field belongs to, such as corridor, benchmark or provider entry; "
-                                   "every answer for ok.", "corridor"))
+    object = fields.String(
+        **_meta(
+            "The object the field belongs to, such as corridor, benchmark or provider entry; every answer for ok.",
+            "corridor",
+        )
+    )
     type = fields.String(**_meta("JSON type: string, number, integer, boolean, array, object, or any.", "string"))
     description = fields.String(**_meta("What the field means.", "Mean true cost over the corridor's providers."))
     example = fields.Raw(**_meta("An example value.", "6.54%"))
@@ -392,8 +485,13 @@ class FeedHealthSchema(Schema):
 
 class HealthResponse(Schema):
     ok = fields.Boolean(**_meta(OK_MEANING, True))  # false with a 503 while the instance drains
-    status = fields.String(**_meta("ok; draining (with 503) once the instance has been told to stop: it serves every "
-                                   "other request until it does.", "ok"))
+    status = fields.String(
+        **_meta(
+            "ok; draining (with 503) once the instance has been told to stop: it serves every "
+            "other request until it does.",
+            "ok",
+        )
+    )
     version = fields.String(**_meta("Service version.", "1.0.0"))
     dataAsOf = fields.Date(attribute="data_as_of", **_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
     corridors = fields.Integer(**_meta("Number of active corridors served.", 19))
@@ -474,18 +572,25 @@ class BenchmarkFiguresEntry(Schema):
 
 class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
     prices = fields.String(
-        **_meta("The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is "
-                "imported, or sample (the data file's) when it is not. The two are never pooled.", "sample"),
+        **_meta(
+            "The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is "
+            "imported, or sample (the data file's) when it is not. The two are never pooled.",
+            "sample",
+        ),
     )
     sample = fields.Nested(
         BenchmarkFiguresEntry,
         allow_none=True,
-        **_meta("The same figures over the corridors with sample prices, when the figures above are the surveyed "
-                "ones; null when they are the sample ones."),
+        **_meta(
+            "The same figures over the corridors with sample prices, when the figures above are the surveyed "
+            "ones; null when they are the sample ones."
+        ),
     )
     survey = fields.Nested(
         SurveyBenchmarkEntry,
         allow_none=True,
-        **_meta("The World Bank survey's latest period, by its own method (/api/poc/costs/global has every "
-                "period); null when no survey was imported."),
+        **_meta(
+            "The World Bank survey's latest period, by its own method (/api/poc/costs/global has every "
+            "period); null when no survey was imported."
+        ),
     )

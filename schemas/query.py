@@ -46,9 +46,15 @@ class NoQuery(Schema):
 PAGE_PARAMETERS = ("limit", "cursor")
 AMOUNTS = ("amount", "receive_amount")  # a quote's free-form amounts, sent or received
 # the document's word on a page's links, for the operations that take `limit`
-LINK_HEADER = {"Link": {"schema": {"type": "string"}, "description": (
-    'With `limit`: the first page\'s URL (rel="first") and, while more remain, the next one\'s (rel="next"), '
-    "relative to the service, RFC 8288.")}}
+LINK_HEADER = {
+    "Link": {
+        "schema": {"type": "string"},
+        "description": (
+            'With `limit`: the first page\'s URL (rel="first") and, while more remain, the next one\'s (rel="next"), '
+            "relative to the service, RFC 8288."
+        ),
+    }
+}
 
 
 class PageQuery(Schema):
@@ -57,13 +63,19 @@ class PageQuery(Schema):
     limit = PageSize(
         validate=validate.Range(min=1, max=MAX_PAGE, error="must be a whole number from {min} to {max}."),
         error_messages={"invalid": f"must be a whole number from 1 to {MAX_PAGE}."},
-        metadata={"description": f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="
-                                 "\"next\"), and Group B's `next`, give the next page while more remain. Without it "
-                                 "the list is whole."},
+        metadata={
+            "description": f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="
+            '"next"), and Group B\'s `next`, give the next page while more remain. Without it '
+            "the list is whole."
+        },
     )
     # no example for either: one would be filled in beside `from`/`to` or `corridor`, which a page does not go with
-    cursor = Cursor(metadata={"description": "Where a page starts: the cursor in the previous page's Link header or "
-                                             "`next`, opaque; it stays valid when the data is refreshed."})
+    cursor = Cursor(
+        metadata={
+            "description": "Where a page starts: the cursor in the previous page's Link header or "
+            "`next`, opaque; it stays valid when the data is refreshed."
+        }
+    )
 
 
 def _not_paged_with(*others: str) -> tuple:
@@ -78,14 +90,21 @@ def _not_paged_with(*others: str) -> tuple:
 class QuoteOptions(Schema):
     """How to price and order a corridor's providers."""
 
-    amount = Amount(metadata={"description": "Send amount in the source currency: a plain decimal above 0, "
-                                             "at most 1000000000, at most 2 decimals; default the reference amount.",
-                              "example": "1000"})
-    receive_amount = ReceiveAmount(metadata={
-        "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
-                       "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
-                       "and sort=cost ranks by total paid. Example: 5000.",
-        "quoted_example": "5000"})
+    amount = Amount(
+        metadata={
+            "description": "Send amount in the source currency: a plain decimal above 0, "
+            "at most 1000000000, at most 2 decimals; default the reference amount.",
+            "example": "1000",
+        }
+    )
+    receive_amount = ReceiveAmount(
+        metadata={
+            "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
+            "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
+            "and sort=cost ranks by total paid. Example: 5000.",
+            "quoted_example": "5000",
+        }
+    )
     payout = fields.String(
         validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
         metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
@@ -93,8 +112,11 @@ class QuoteOptions(Schema):
     sort = fields.String(
         load_default="cost",
         validate=validate.OneOf(tuple(SORT_ORDERS), error="must be one of: {choices}."),
-        metadata={"description": "cost (default): cheapest first; speed: fastest first, then cost; "
-                                 "score: best service score first, then cost.", "example": "speed"},
+        metadata={
+            "description": "cost (default): cheapest first; speed: fastest first, then cost; "
+            "score: best service score first, then cost.",
+            "example": "speed",
+        },
     )
 
     exclusive = (
@@ -104,9 +126,13 @@ class QuoteOptions(Schema):
 
 class _CorridorRequired(Schema):
     corridor = CorridorKey(
-        required=True, metadata={"description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
-                                                "KEN-TZA), or its currencies FROM_TO (USD_MXN) where no other active "
-                                                "corridor has them.", "example": "USD_MXN"}
+        required=True,
+        metadata={
+            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
+            "KEN-TZA), or its currencies FROM_TO (USD_MXN) where no other active "
+            "corridor has them.",
+            "example": "USD_MXN",
+        },
     )
 
 
@@ -114,8 +140,8 @@ class _CorridorOptional(Schema):
     corridor = CorridorKey(
         metadata={
             "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
-                           "currencies FROM_TO (USD_MXN) where no other active corridor has them; omit it (and the "
-                           "options) for every corridor.",
+            "currencies FROM_TO (USD_MXN) where no other active corridor has them; omit it (and the "
+            "options) for every corridor.",
             "example": "USD_MXN",
         }
     )
@@ -214,10 +240,12 @@ class HistoryQuery(CurrencyPairQuery):
 class PeriodRange(Schema):
     """`/api/costs/global`: the survey's periods from `start` to `end`, either open."""
 
-    start = SurveyPeriod(metadata={"description": "First period, YYYYQn; default: the first surveyed.",
-                                   "example": "2025Q1"})
-    end = SurveyPeriod(metadata={"description": "Last period, YYYYQn; default: the last surveyed.",
-                                 "example": "2025Q3"})
+    start = SurveyPeriod(
+        metadata={"description": "First period, YYYYQn; default: the first surveyed.", "example": "2025Q1"}
+    )
+    end = SurveyPeriod(
+        metadata={"description": "Last period, YYYYQn; default: the last surveyed.", "example": "2025Q3"}
+    )
 
     @post_load
     def in_order(self, data: dict, **kwargs: object) -> dict:
@@ -228,9 +256,13 @@ class PeriodRange(Schema):
 
 class _SurveyedCorridor(Schema):
     corridor = CorridorKey(
-        required=True, metadata={"description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
-                                                "KEN-TZA), or its currencies FROM_TO (KES_TZS) where no other active "
-                                                "corridor has them.", "example": "KEN-TZA"}
+        required=True,
+        metadata={
+            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
+            "KEN-TZA), or its currencies FROM_TO (KES_TZS) where no other active "
+            "corridor has them.",
+            "example": "KEN-TZA",
+        },
     )
 
 
@@ -240,18 +272,28 @@ class CostsQuery(PeriodRange, _SurveyedCorridor):
     format = fields.String(
         load_default="json",
         validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        metadata={"description": "json (default), or csv: one line per period, as a file to save. A generated client "
-                                 "gets the file from the .csv operation instead.", "example": "csv"},
+        metadata={
+            "description": "json (default), or csv: one line per period, as a file to save. A generated client "
+            "gets the file from the .csv operation instead.",
+            "example": "csv",
+        },
     )
 
 
 class CostCorridorsQuery(PageQuery):
     """`/api/costs/corridors`: every corridor with any cost figure, or those from or to a country; whole or a page."""
 
-    from_country = CountryCode(data_key="from_country", metadata={
-        "description": "Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).", "example": "USA"})
-    to_country = CountryCode(data_key="to_country", metadata={
-        "description": "Only the corridors received in this country (ISO 3166-1 alpha-3, any case)."})
+    from_country = CountryCode(
+        data_key="from_country",
+        metadata={
+            "description": "Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).",
+            "example": "USA",
+        },
+    )
+    to_country = CountryCode(
+        data_key="to_country",
+        metadata={"description": "Only the corridors received in this country (ISO 3166-1 alpha-3, any case)."},
+    )
     format = fields.String(
         load_default="json",
         validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),

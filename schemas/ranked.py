@@ -28,8 +28,9 @@ class RankedEntrySchema(Schema):
         self._split = bool(self.per_offer) and self.only is None and not self.exclude
         # from a tuple: fromkeys of a dict sizes its table for twice the keys, and every entry copies the table
         self._order = dict.fromkeys(tuple(self.dump_fields))
-        self._quote_fields = tuple((key, field) for key, field in self.dump_fields.items()
-                                   if field.name not in self.per_offer)
+        self._quote_fields = tuple(
+            (key, field) for key, field in self.dump_fields.items() if field.name not in self.per_offer
+        )
         paths = [field.name for _, field in self._quote_fields if "." in (field.attribute or "")]
         if self._split and paths:
             raise ValueError(f"{type(self).__name__}: {paths} read through another object; name them in per_offer")
@@ -49,6 +50,10 @@ class RankedEntrySchema(Schema):
                     self._kept.clear()
                 offer_part = self._kept[key] = {**self._order, **self._offer_part.dump(quote)}
             # getattr, not marshmallow's default accessor: a quote's own fields are attributes, not paths or keys
-            entries.append({**offer_part, **{name: field.serialize(field.name, quote, getattr)
-                                             for name, field in self._quote_fields}})
+            entries.append(
+                {
+                    **offer_part,
+                    **{name: field.serialize(field.name, quote, getattr) for name, field in self._quote_fields},
+                }
+            )
         return entries

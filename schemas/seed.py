@@ -24,9 +24,7 @@ from schemas.fields import IsoDate, StrictBool, StrictFloat
 
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
 
-currency_code = validate.Regexp(
-    r"[A-Z]{3}\Z", error="Must be a three-letter upper-case currency code such as USD."
-)
+currency_code = validate.Regexp(r"[A-Z]{3}\Z", error="Must be a three-letter upper-case currency code such as USD.")
 percent = validate.Range(min=0, max=100, max_inclusive=False, error="Must be at least 0 and below 100.")
 # bounds no real figure comes near, so that every figure derived from them is a finite number
 amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
@@ -75,8 +73,9 @@ class RateTable(fields.Dict):
 
 
 class RateSourceSeedSchema(Schema):
-    source = fields.String(required=True, validate=validate.OneOf((ECB, FRANKFURTER, DATA_FILE),
-                                                                  error="Must be one of: {choices}."))
+    source = fields.String(
+        required=True, validate=validate.OneOf((ECB, FRANKFURTER, DATA_FILE), error="Must be one of: {choices}.")
+    )
     date = IsoDate(required=True)
 
 
@@ -165,8 +164,11 @@ class CorridorSeedSchema(Schema):
             raise ValidationError(f"Must hold one offer per provider; repeated: {', '.join(twice)}.", "offers")
         for code, name in (("source_country", "source"), ("destination_country", "destination")):
             if code not in data and country_code(data[name]) is None:
-                raise ValidationError(f"{data[name]!r} is not a country's English name as CLDR writes it: give "
-                                      f"{code}, the ISO 3166-1 alpha-3 code, such as KEN.", name)
+                raise ValidationError(
+                    f"{data[name]!r} is not a country's English name as CLDR writes it: give "
+                    f"{code}, the ISO 3166-1 alpha-3 code, such as KEN.",
+                    name,
+                )
 
     @post_load
     def with_countries(self, data: dict, **kwargs: Any) -> dict:

@@ -61,10 +61,13 @@ def filter_case(ctx, case):
     if _over_server_limits(case):
         return False
     if case.operation.path in _RANGED:
-        return not ("date" in query and ("start" in query or "end" in query)) and \
-            str(query.get("start", "")).upper() <= str(query.get("end", "9999")).upper()
+        return (
+            not ("date" in query and ("start" in query or "end" in query))
+            and str(query.get("start", "")).upper() <= str(query.get("end", "9999")).upper()
+        )
     if any(name in query for name in PAGE_PARAMETERS) and (
-            _ONE_CORRIDOR & set(query) or ("cursor" in query and not _service_cursor(query["cursor"]))):
+        _ONE_CORRIDOR & set(query) or ("cursor" in query and not _service_cursor(query["cursor"]))
+    ):
         return False
     if "amount" in query and "receive_amount" in query:  # what is sent or what is received, not both
         return False

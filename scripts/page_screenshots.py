@@ -24,17 +24,31 @@ from selenium.webdriver.chrome.service import Service
 
 SIZES = ((1280, 1600), (375, 1400))  # browser window sizes: a desktop, a phone
 PAGE = "/?corridor=GBP_INR&amount=1000"
-SHOTS = {"page": PAGE, "page-receive": "/?corridor=USD_MXN&amount=5000&mode=receive",
-         "page-error": "/?corridor=GBP_INR&amount=-5", "page-trend": "/?corridor=USA-MEX#trend-title"}
+SHOTS = {
+    "page": PAGE,
+    "page-receive": "/?corridor=USD_MXN&amount=5000&mode=receive",
+    "page-error": "/?corridor=GBP_INR&amount=-5",
+    "page-trend": "/?corridor=USA-MEX#trend-title",
+}
 
 
 def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
     """Headless Debian chromium, its console kept for get_log("browser"); never Selenium Manager's downloads."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--no-proxy-server", "--hide-scrollbars", f"--window-size={width},{height}"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-proxy-server",
+        "--hide-scrollbars",
+        f"--window-size={width},{height}",
+    ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # a driver path of our own skips Selenium Manager, which would look for a driver online
@@ -45,8 +59,9 @@ def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
 def phone(driver: webdriver.Chrome, width: int = SIZES[1][0], height: int = SIZES[1][1]) -> Iterator[webdriver.Chrome]:
     """The browser laid out as a phone's: a mobile viewport, where a page without a viewport meta is drawn 980 px wide
     and shrunk (a desktop window of the same width would not show it)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+    )
     try:
         yield driver
     finally:

@@ -46,8 +46,14 @@ def main() -> int:
         port = sock.getsockname()[1]
     command = (ROOT / "Procfile").read_text().split("web:", 1)[1].split()
     # no run reaches the internet, one address sends every request, and the TERM at the end stops it at once
-    env = {**os.environ, "API_KEYS": key, "ECB_RATES_URL": "off", "FRANKFURTER_URL": "off",
-           "RATE_LIMITS": "off", "DRAIN_SECONDS": "0"}
+    env = {
+        **os.environ,
+        "API_KEYS": key,
+        "ECB_RATES_URL": "off",
+        "FRANKFURTER_URL": "off",
+        "RATE_LIMITS": "off",
+        "DRAIN_SECONDS": "0",
+    }
     server = subprocess.Popen(
         [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
         cwd=ROOT,

@@ -32,6 +32,7 @@ from corridor.accounts.keys import AccountKeys
 from corridor.data.database import db
 from corridor.serving.refresher import Refresher
 from corridor.settings import whole_number
+from corridor.state import current_service
 
 RAW_KEY = "test-key-raw-0123456789"
 HASHED_KEY = "test-key-hashed-9876543210"
@@ -176,7 +177,7 @@ def database_url(accounts_app):
             db.session.execute(sa.text("DELETE FROM accounts"))
         db.session.commit()
     trust_seconds = whole_number(accounts_app.config, "KEY_TRUST_SECONDS")
-    accounts_app.extensions["corridor"].account_keys = AccountKeys(trust_seconds)
+    current_service(accounts_app).account_keys = AccountKeys(trust_seconds)
     return accounts_app.config["DATABASE_URL"]
 
 
@@ -360,8 +361,16 @@ def refresh(app):
 # --- the survey --------------------------------------------------------------------------------------
 
 # every table an import fills: the survey's, the published averages' and the flows'
-SURVEY_TABLES = ("survey_observations", "survey_periods", "survey_corridors", "survey_imports", "published_costs",
-                 "published_imports", "remittance_flows", "flow_imports")
+SURVEY_TABLES = (
+    "survey_observations",
+    "survey_periods",
+    "survey_corridors",
+    "survey_imports",
+    "published_costs",
+    "published_imports",
+    "remittance_flows",
+    "flow_imports",
+)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

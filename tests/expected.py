@@ -82,17 +82,40 @@ def key(corridor):
 
 
 # ISO 3166-1 alpha-3 of every country the shipped data names, as ISO publishes them
-ALPHA3 = {"Australia": "AUS", "Canada": "CAN", "China": "CHN", "Dominican Republic": "DOM", "Egypt": "EGY",
-          "France": "FRA", "Germany": "DEU", "Guatemala": "GTM", "Honduras": "HND", "India": "IND", "Indonesia": "IDN",
-          "Kenya": "KEN", "Mexico": "MEX", "Morocco": "MAR", "Nigeria": "NGA", "Pakistan": "PAK", "Philippines": "PHL",
-          "Saudi Arabia": "SAU", "Singapore": "SGP", "Turkey": "TUR", "United Arab Emirates": "ARE",
-          "United Kingdom": "GBR", "United States": "USA", "Vietnam": "VNM"}
+ALPHA3 = {
+    "Australia": "AUS",
+    "Canada": "CAN",
+    "China": "CHN",
+    "Dominican Republic": "DOM",
+    "Egypt": "EGY",
+    "France": "FRA",
+    "Germany": "DEU",
+    "Guatemala": "GTM",
+    "Honduras": "HND",
+    "India": "IND",
+    "Indonesia": "IDN",
+    "Kenya": "KEN",
+    "Mexico": "MEX",
+    "Morocco": "MAR",
+    "Nigeria": "NGA",
+    "Pakistan": "PAK",
+    "Philippines": "PHL",
+    "Saudi Arabia": "SAU",
+    "Singapore": "SGP",
+    "Turkey": "TUR",
+    "United Arab Emirates": "ARE",
+    "United Kingdom": "GBR",
+    "United States": "USA",
+    "Vietnam": "VNM",
+}
 
 
 def countries(corridor):
     """(source, destination) alpha-3 codes: the file's own, or those of the names it gives."""
-    return (corridor.get("source_country", ALPHA3[corridor["source"]]),
-            corridor.get("destination_country", ALPHA3[corridor["destination"]]))
+    return (
+        corridor.get("source_country", ALPHA3[corridor["source"]]),
+        corridor.get("destination_country", ALPHA3[corridor["destination"]]),
+    )
 
 
 def mid(raw, frm, to, table="interbank"):

@@ -12,17 +12,61 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ECB_DAY = dt.date(2026, 11, 24)
 # euro rates of ECB_DAY: the ECB's of 2026-10-30 moved a little, so that every figure visibly follows
-ECB_RATES = {"USD": 1.1600, "JPY": 178.20, "GBP": 0.88210, "CHF": 0.93000, "CAD": 1.6250, "AUD": 1.7700,
-             "NZD": 2.0100, "CNY": 8.2500, "HKD": 9.0200, "SGD": 1.5100, "INR": 102.50, "PHP": 68.10,
-             "IDR": 19400.0, "THB": 37.80, "MYR": 4.8300, "KRW": 1660.0, "MXN": 21.300, "BRL": 6.2100,
-             "ZAR": 20.150, "TRY": 49.000, "ILS": 3.7500, "SEK": 10.950, "NOK": 11.700, "DKK": 7.4600,
-             "PLN": 4.2400, "CZK": 24.200, "HUF": 385.00}
+ECB_RATES = {
+    "USD": 1.1600,
+    "JPY": 178.20,
+    "GBP": 0.88210,
+    "CHF": 0.93000,
+    "CAD": 1.6250,
+    "AUD": 1.7700,
+    "NZD": 2.0100,
+    "CNY": 8.2500,
+    "HKD": 9.0200,
+    "SGD": 1.5100,
+    "INR": 102.50,
+    "PHP": 68.10,
+    "IDR": 19400.0,
+    "THB": 37.80,
+    "MYR": 4.8300,
+    "KRW": 1660.0,
+    "MXN": 21.300,
+    "BRL": 6.2100,
+    "ZAR": 20.150,
+    "TRY": 49.000,
+    "ILS": 3.7500,
+    "SEK": 10.950,
+    "NOK": 11.700,
+    "DKK": 7.4600,
+    "PLN": 4.2400,
+    "CZK": 24.200,
+    "HUF": 385.00,
+}
 FRANKFURTER_DAY = dt.date(2026, 11, 25)
 # units per USD of the currencies the ECB does not publish
-FRANKFURTER_RATES = {"PKR": 283.40, "BDT": 121.90, "LKR": 301.10, "NPR": 140.20, "VND": 26310.0, "GTQ": 7.6700,
-                     "HNL": 26.400, "DOP": 63.900, "JMD": 160.10, "COP": 3850.0, "CLP": 941.00, "PEN": 3.3600,
-                     "NGN": 1460.0, "GHS": 11.100, "KES": 129.10, "EGP": 47.900, "MAD": 9.2100, "AED": 3.6725,
-                     "SAR": 3.7500, "QAR": 3.6400, "KWD": 0.30650, "UAH": 41.900}
+FRANKFURTER_RATES = {
+    "PKR": 283.40,
+    "BDT": 121.90,
+    "LKR": 301.10,
+    "NPR": 140.20,
+    "VND": 26310.0,
+    "GTQ": 7.6700,
+    "HNL": 26.400,
+    "DOP": 63.900,
+    "JMD": 160.10,
+    "COP": 3850.0,
+    "CLP": 941.00,
+    "PEN": 3.3600,
+    "NGN": 1460.0,
+    "GHS": 11.100,
+    "KES": 129.10,
+    "EGP": 47.900,
+    "MAD": 9.2100,
+    "AED": 3.6725,
+    "SAR": 3.7500,
+    "QAR": 3.6400,
+    "KWD": 0.30650,
+    "UAH": 41.900,
+}
 
 
 def ecb_xml(day: dt.date = ECB_DAY, rates: dict | None = None) -> bytes:

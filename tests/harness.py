@@ -114,15 +114,34 @@ def paced_wrk(url, key, seconds, connections, pause_ms=50):
     (tests/paced.lua): at most connections × 1000 / pause_ms requests a second, an answer's time aside. The tests check
     that loads are served, not how fast (`make bench` does), so they leave the other tests the machine's cores."""
     skip_without("wrk")
-    return subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s",
-                             "-s", str(ROOT / "tests/paced.lua"), "-H", f"Authorization: Bearer {key}", url,
-                             "--", str(pause_ms)], stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            "wrk",
+            "-t1",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--latency",
+            "--timeout",
+            "10s",
+            "-s",
+            str(ROOT / "tests/paced.lua"),
+            "-H",
+            f"Authorization: Bearer {key}",
+            url,
+            "--",
+            str(pause_ms),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def paced_load(base, key, seconds, connections=8):
     """paced_wrk against a Group A and a Group B URL: the two processes."""
-    return [paced_wrk(base + url, key, seconds, connections)
-            for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors")]
+    return [
+        paced_wrk(base + url, key, seconds, connections)
+        for url in ("/api/providers?corridor=USD_MXN", "/api/poc/corridors")
+    ]
 
 
 def measured(load):

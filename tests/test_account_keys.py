@@ -11,6 +11,7 @@ from holders import EMAIL, KEYS, Holder, api, query, set_keys, signed_up
 from corridor.accounts.keys import DOWN_SECONDS, AccountKeys
 from corridor.data.database import db
 from corridor.settings import WHOLE_NUMBERS
+from corridor.state import current_service
 
 pytestmark = pytest.mark.usefixtures("quick_hashes")
 
@@ -30,7 +31,7 @@ TRUST_SECONDS = WHOLE_NUMBERS["KEY_TRUST_SECONDS"][0]  # the setting's default
 
 def with_clock(app):
     clock = Clock()
-    app.extensions["corridor"].account_keys = AccountKeys(TRUST_SECONDS, clock)
+    current_service(app).account_keys = AccountKeys(TRUST_SECONDS, clock)
     return clock
 
 
@@ -138,9 +139,11 @@ def test_a_database_that_fails_answers_503_and_operator_keys_still_work(make_app
     clock.now += DOWN_SECONDS
     assert len(sql_of(app, lambda: api(app, key))) == 1
     failures = [r.getMessage() for r in caplog.records if "The accounts database failed" in r.getMessage()]
-    assert failures == ["The accounts database failed (no such table: api_keys); account keys answer 503 for 5 s.",
-                        "The accounts database failed on GET /account: no such table: accounts",
-                        "The accounts database failed (no such table: api_keys); account keys answer 503 for 5 s."]
+    assert failures == [
+        "The accounts database failed (no such table: api_keys); account keys answer 503 for 5 s.",
+        "The accounts database failed on GET /account: no such table: accounts",
+        "The accounts database failed (no such table: api_keys); account keys answer 503 for 5 s.",
+    ]
     assert "Traceback" not in caplog.text and EMAIL not in caplog.text
     page = holder.get("/account")
     assert page.mimetype == "text/html" and "Accounts cannot be reached right now; try again in a minute." in page.text

@@ -42,8 +42,13 @@ def test_signing_up_signs_in_and_sees_other_to_the_account(holder):
 
 def test_the_session_cookie_is_secure_behind_https(database_url):
     holder = Holder(build_app(DATABASE_URL=database_url, PROXY_HOPS="1").test_client())
-    holder.client.environ_base.update({"HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_FOR": "203.0.113.9",
-                                       "HTTP_REFERER": "https://evil.example/account/signup"})
+    holder.client.environ_base.update(
+        {
+            "HTTP_X_FORWARDED_PROTO": "https",
+            "HTTP_X_FORWARDED_FOR": "203.0.113.9",
+            "HTTP_REFERER": "https://evil.example/account/signup",
+        }
+    )
     # over HTTPS a form must also come from a page of this site, as its Referer says
     assert holder.sign_up(EMAIL).status_code == 400
     holder.client.environ_base["HTTP_REFERER"] = "https://localhost/account/signup"
@@ -61,19 +66,22 @@ def test_an_email_is_taken_whatever_its_case(holder, accounts_app, database_url)
     assert query(database_url, "SELECT email FROM accounts") == [(EMAIL,)]
 
 
-@pytest.mark.parametrize("email, password, message", [
-    (EMAIL, "elevenchars", "Use 12 to 200 characters."),
-    (EMAIL, "", "Choose a password."),
-    (EMAIL, "p" * 201, "Use 12 to 200 characters."),
-    ("", PASSWORD, "Enter your email address."),
-    ("ana.example.com", PASSWORD, "Enter an email address such as ana@example.com."),
-    ("ana@example", PASSWORD, "Enter an email address such as ana@example.com."),
-    ("a b@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
-    ("a" * 250 + "@example.com", PASSWORD, "An email address has at most 254 characters."),
-    ("<script>alert(1)</script>@x.io", PASSWORD, "Enter an email address such as ana@example.com."),
-    ("ana\x00@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
-    ("ana@exa\x7fmple.com", PASSWORD, "Enter an email address such as ana@example.com."),
-])
+@pytest.mark.parametrize(
+    "email, password, message",
+    [
+        (EMAIL, "elevenchars", "Use 12 to 200 characters."),
+        (EMAIL, "", "Choose a password."),
+        (EMAIL, "p" * 201, "Use 12 to 200 characters."),
+        ("", PASSWORD, "Enter your email address."),
+        ("ana.example.com", PASSWORD, "Enter an email address such as ana@example.com."),
+        ("ana@example", PASSWORD, "Enter an email address such as ana@example.com."),
+        ("a b@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
+        ("a" * 250 + "@example.com", PASSWORD, "An email address has at most 254 characters."),
+        ("<script>alert(1)</script>@x.io", PASSWORD, "Enter an email address such as ana@example.com."),
+        ("ana\x00@example.com", PASSWORD, "Enter an email address such as ana@example.com."),
+        ("ana@exa\x7fmple.com", PASSWORD, "Enter an email address such as ana@example.com."),
+    ],
+)
 def test_a_refused_sign_up_says_why_and_makes_nothing(holder, database_url, email, password, message):
     response = holder.sign_up(email, password)
     assert response.status_code == 400
@@ -131,8 +139,17 @@ def test_the_account_page_sends_a_signed_out_browser_to_sign_in(holder):
     assert (response.status_code, response.headers["Location"]) == (303, "/account/login")
 
 
-@pytest.mark.parametrize("path", ["/account/signup", "/account/login", "/account/logout", "/account/keys",
-                                  "/account/keys/1/revoke", "/account/delete"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/account/signup",
+        "/account/login",
+        "/account/logout",
+        "/account/keys",
+        "/account/keys/1/revoke",
+        "/account/delete",
+    ],
+)
 def test_every_form_needs_its_csrf_token(holder, database_url, path):
     signed_up(holder)
     holder.make_key()
@@ -156,7 +173,8 @@ def test_account_pages_cannot_be_framed_or_cached(holder):
         response = holder.get(path)
         assert response.status_code == 200
         assert response.headers["Content-Security-Policy"] == (
-            "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'")
+            "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'"
+        )
         assert response.headers["X-Frame-Options"] == "DENY"
         assert response.headers["Cache-Control"] == "no-store"
         assert "<script" not in response.text
@@ -195,14 +213,17 @@ def test_a_new_key_works_at_once_and_a_revoked_one_answers_401(holder):
     assert holder.key_ids() == []
 
 
-@pytest.mark.parametrize("name, expires_days, message", [
-    ("", "30", "Name the key"),
-    ("   ", "30", "Name the key"),
-    ("n" * 61, "30", "A name has at most 60 characters."),
-    ("tab\tname", "30", "A name is printable text."),
-    ("ok", "7", "Not a valid choice"),
-    ("ok", "", "Not a valid choice"),
-])
+@pytest.mark.parametrize(
+    "name, expires_days, message",
+    [
+        ("", "30", "Name the key"),
+        ("   ", "30", "Name the key"),
+        ("n" * 61, "30", "A name has at most 60 characters."),
+        ("tab\tname", "30", "A name is printable text."),
+        ("ok", "7", "Not a valid choice"),
+        ("ok", "", "Not a valid choice"),
+    ],
+)
 def test_a_refused_key_says_why_and_makes_nothing(holder, database_url, name, expires_days, message):
     signed_up(holder)
     response = holder.submit("/account", "/account/keys", name=name, expires_days=expires_days)

@@ -35,8 +35,12 @@ def instances(accounts_app, tmp_path_factory):
     """Two gunicorns on `accounts_app`'s database with no operator key, shared by the module's tests of each kind of
     database (`database_url` empties it before each test)."""
     folder = tmp_path_factory.mktemp("instances")
-    settings = {"API_KEYS": "", "WEB_CONCURRENCY": "2", "DATABASE_URL": accounts_app.config["DATABASE_URL"],
-                "KEY_TRUST_SECONDS": TRUST}
+    settings = {
+        "API_KEYS": "",
+        "WEB_CONCURRENCY": "2",
+        "DATABASE_URL": accounts_app.config["DATABASE_URL"],
+        "KEY_TRUST_SECONDS": TRUST,
+    }
     with ExitStack() as stack:
         yield [stack.enter_context(running_gunicorn(folder / f"{name}.log", **settings)) for name in ("a", "b")]
 

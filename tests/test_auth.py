@@ -102,8 +102,14 @@ def test_without_operator_keys_group_a_is_shut_to_everyone_without_an_account_ke
 
 def _flask(*args, timeout=30, **changes):
     env = {k: v for k, v in os.environ.items() if k != "API_KEYS"} | changes
-    return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_keys_generate_works_without_keys(make_app):

@@ -87,13 +87,25 @@ def page_origin(page):
 def dump_dom(url, profile):
     """The page's DOM once its script has settled, as headless Chromium prints it; stopped after 30 s."""
     command = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-proxy-server",
-        f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", url,
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-proxy-server",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+        url,
     ]
     # a session of its own, so a hung browser goes with all of its helper processes
-    browser = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+    browser = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         dom, errors = browser.communicate(timeout=30)
     except subprocess.TimeoutExpired:

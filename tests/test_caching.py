@@ -8,7 +8,8 @@ import tracemalloc
 import pytest
 from conftest import reread
 
-from corridor.service.responses import KeptUrl, ResponseCache
+from corridor.state import current_service
+from corridor.state.responses import KeptUrl, ResponseCache
 
 GZIP = {"Accept-Encoding": "gzip, br;q=0.5"}
 MONTHS = dt.timedelta(days=60)  # of daily rates: some 2 KB of JSON
@@ -16,7 +17,7 @@ MONTHS = dt.timedelta(days=60)  # of daily rates: some 2 KB of JSON
 
 def answers(app):
     """The keys of the answers kept in the app's data version, not of the URLs pointing at them."""
-    return [key for key, kept in app.extensions["corridor"].data.responses.items() if not isinstance(kept, KeptUrl)]
+    return [key for key, kept in current_service(app).data.responses.items() if not isinstance(kept, KeptUrl)]
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def keeps(make_app, monkeypatch):
 
 def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(keeps, auth):
     app, built = keeps
-    assert len(app.extensions["corridor"].data.responses) == 0
+    assert current_service(len(app).data.responses) == 0
     client = app.test_client()
     first, again = (client.get("/api/poc/full", headers=auth) for _ in range(2))
     assert (first.status_code, first.data, first.headers["ETag"]) == (200, again.data, again.headers["ETag"])
@@ -83,15 +84,21 @@ def test_a_url_asked_again_as_sent_is_answered_without_loading_its_query(keeps, 
     assert (again.status_code, again.data, again.headers["ETag"]) == (200, first.data, first.headers["ETag"])
     assert loads == [] and len(built) == 1
     assert client.get("/api/providers?corridor=usd_mxn&sort=speed").status_code == 401  # the key is still asked for
-    assert client.get("/api/providers?corridor=usd_mxn&sort=speed", headers={
-        **auth, "If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert (
+        client.get(
+            "/api/providers?corridor=usd_mxn&sort=speed", headers={**auth, "If-None-Match": first.headers["ETag"]}
+        ).status_code
+        == 304
+    )
 
 
 def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
     app, built = keeps
     client = app.test_client()
-    bodies = {client.get(f"/api/providers?corridor=USD_MXN&sort={sort}", headers=auth).data
-              for sort in ("cost", "speed", "score")}
+    bodies = {
+        client.get(f"/api/providers?corridor=USD_MXN&sort={sort}", headers=auth).data
+        for sort in ("cost", "speed", "score")
+    }
     assert len(bodies) == 3 and len(built) == 3
 
 
@@ -107,17 +114,17 @@ def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
 def test_errors_are_never_kept(keeps, auth, url):
     app, built = keeps
     assert app.test_client().get(url, headers=auth).status_code in (400, 404)
-    assert built == [] and len(app.extensions["corridor"].data.responses) == 0
+    assert built == [] and current_service(len(app).data.responses) == 0
 
 
 def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
     app = make_app()
     client = app.test_client()
     client.get("/api/corridors", headers=auth)
-    served = app.extensions["corridor"].data
+    served = current_service(app).data
     assert len(answers(app)) == 1
     assert reread(app) == []
-    assert app.extensions["corridor"].data is not served and len(app.extensions["corridor"].data.responses) == 0
+    assert current_service(app).data is not served and current_service(len(app).data.responses) == 0
 
 
 def test_many_ranges_keep_the_cache_within_its_bound(make_app, auth):
@@ -126,7 +133,7 @@ def test_many_ranges_keep_the_cache_within_its_bound(make_app, auth):
     for day in range(1, 1500):  # two months from each day
         start = dt.date(2020, 1, 1) + dt.timedelta(day)
         assert client.get(f"/api/poc/history?from=USD&to=MXN&start={start}&end={start + MONTHS}").status_code == 200
-    responses = app.extensions["corridor"].data.responses
+    responses = current_service(app).data.responses
     assert responses.size <= 2**20 and 100 < len(answers(app)) < 1499  # the least recently used went first
 
 
@@ -153,7 +160,7 @@ def test_a_quote_at_a_given_amount_is_answered_with_validators_and_never_kept(ke
     assert first.get_json() and int(first.headers["Content-Length"]) == len(first.data) > 1024
     # built for each request, so not compressed (that is done once, for answers that are kept)
     assert "Content-Encoding" not in first.headers and "Accept-Encoding" not in first.headers.get("Vary", "")
-    assert built == [] and len(app.extensions["corridor"].data.responses) == 0
+    assert built == [] and current_service(len(app).data.responses) == 0
 
 
 @pytest.mark.parametrize("url", AMOUNT_QUOTES)
@@ -174,10 +181,10 @@ def test_a_stream_of_amounts_pushes_no_kept_answer_out(make_app, auth):
     app = make_app(CACHE_MB="1")
     client = app.test_client()
     full = client.get("/api/poc/full").headers["ETag"]
-    kept = dict(app.extensions["corridor"].data.responses)
+    kept = current_service(dict(app).data.responses)
     for cents in range(1, 1500):
         assert client.get(f"/api/poc/providers?corridor=USD_MXN&amount={cents / 100:.2f}").status_code == 200
-    assert dict(app.extensions["corridor"].data.responses) == kept
+    assert current_service(dict(app).data.responses) == kept
     assert client.get("/api/poc/full", headers={"If-None-Match": full}).status_code == 304
 
 
@@ -247,7 +254,7 @@ def test_a_client_that_accepts_gzip_gets_the_same_answer_compressed_once(keeps, 
     assert "Accept-Encoding" in first.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"]
     assert int(first.headers["Content-Length"]) == len(first.data)
     assert "Content-Encoding" not in plain.headers
-    assert any(key.startswith("gzip ") for key in app.extensions["corridor"].data.responses)
+    assert any(key.startswith("gzip ") for key in current_service(app).data.responses)
 
 
 @pytest.mark.parametrize("accept", ["identity", "gzip;q=0", "br", "deflate"])
@@ -272,7 +279,11 @@ def test_each_encoding_revalidates_against_its_own_etag(app, auth):
     assert client.get("/api/corridors", headers={**auth, **GZIP, "If-None-Match": plain}).status_code == 200
     head = client.head("/api/corridors", headers={**auth, **GZIP})
     assert (head.status_code, head.data, head.headers["Content-Encoding"], head.headers["ETag"]) == (
-        200, b"", "gzip", zipped)
+        200,
+        b"",
+        "gzip",
+        zipped,
+    )
 
 
 def test_the_compressed_answers_count_against_the_bound(make_app):
@@ -282,5 +293,5 @@ def test_the_compressed_answers_count_against_the_bound(make_app):
         start = dt.date(2020, 1, 1) + dt.timedelta(day)
         url = f"/api/poc/history?from=USD&to=MXN&start={start}&end={start + MONTHS}"
         assert client.get(url, headers=GZIP).headers["Content-Encoding"] == "gzip"
-    responses = app.extensions["corridor"].data.responses
+    responses = current_service(app).data.responses
     assert responses.size <= 2**20 and 100 < sum(key.startswith("gzip ") for key in responses) < 1499

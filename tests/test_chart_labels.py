@@ -18,8 +18,9 @@ def cost_chart(client, query):
     return re.search(r'<svg id="cost-chart".*?</svg>', response.text, re.S).group(0)
 
 
-@pytest.mark.parametrize("query", ["corridor=KEN-TZA", "corridor=TZA-UGA", "corridor=USD_MXN&amount=1000",
-                                   "corridor=GBP_INR&amount=50"])
+@pytest.mark.parametrize(
+    "query", ["corridor=KEN-TZA", "corridor=TZA-UGA", "corridor=USD_MXN&amount=1000", "corridor=GBP_INR&amount=50"]
+)
 def test_no_name_or_figure_of_the_cost_chart_sits_on_a_guide_line(surveyed_app, query):
     svg = cost_chart(surveyed_app.test_client(), query)
     guides = [(float(y1), float(y2)) for y1, y2 in GUIDE.findall(svg)]
@@ -31,14 +32,17 @@ def test_no_name_or_figure_of_the_cost_chart_sits_on_a_guide_line(surveyed_app, 
     assert all(re.fullmatch(r".+ \d+\.\d\d%( over 5%)?", name) for name in names), names
 
 
-@pytest.mark.parametrize("low, high, ticks, decimals", [
-    (16.898, 17.9029, [16.5, 17.0, 17.5, 18.0], 1),
-    (83.2, 84.9, [83.0, 83.5, 84.0, 84.5, 85.0], 1),
-    (1500, 1650, [1500, 1550, 1600, 1650], 0),
-    (0.91, 0.97, [0.9, 0.92, 0.94, 0.96, 0.98], 2),
-    (0.0123, 0.0129, [0.0122, 0.0124, 0.0126, 0.0128, 0.013], 4),
-    (20.1, 20.1, [20.0, 20.1, 20.2], 1),
-])
+@pytest.mark.parametrize(
+    "low, high, ticks, decimals",
+    [
+        (16.898, 17.9029, [16.5, 17.0, 17.5, 18.0], 1),
+        (83.2, 84.9, [83.0, 83.5, 84.0, 84.5, 85.0], 1),
+        (1500, 1650, [1500, 1550, 1600, 1650], 0),
+        (0.91, 0.97, [0.9, 0.92, 0.94, 0.96, 0.98], 2),
+        (0.0123, 0.0129, [0.0122, 0.0124, 0.0126, 0.0128, 0.013], 4),
+        (20.1, 20.1, [20.0, 20.1, 20.2], 1),
+    ],
+)
 def test_the_rate_axis_has_at_most_five_round_ticks_around_the_rates(low, high, ticks, decimals):
     assert nice_ticks(low, high) == (ticks, decimals)
 
@@ -66,23 +70,31 @@ def trend(*averages, smart=None):
     from corridor.pages.charts import trend_chart
 
     smart = smart or [None] * len(averages)
-    return trend_chart([CostPeriod(f"2025Q{i % 4 + 1}", PeriodCosts(f"2025Q{i % 4 + 1}", 10, 10, a, None, s, 1.0, {}))
-                        for i, (a, s) in enumerate(zip(averages, smart, strict=True))])
+    return trend_chart(
+        [
+            CostPeriod(f"2025Q{i % 4 + 1}", PeriodCosts(f"2025Q{i % 4 + 1}", 10, 10, a, None, s, 1.0, {}))
+            for i, (a, s) in enumerate(zip(averages, smart, strict=True))
+        ]
+    )
 
 
-@pytest.mark.parametrize("averages, smart", [
-    ((4.7, 3.3, 5.2, 2.9), None),  # just under, just over each line
-    ((6.0, 5.4, 3.4, 3.1), (4.6, 2.6, 2.9, 3.05)),
-    ((40.0, 3.5, 5.5, 4.0), (3.2, 2.8, 5.1, 4.9)),  # the lines a few px apart
-    ((3.0, 5.0, 3.0, 5.0), (3.0, 5.0, 4.0, 4.0)),  # on the lines
-])
+@pytest.mark.parametrize(
+    "averages, smart",
+    [
+        ((4.7, 3.3, 5.2, 2.9), None),  # just under, just over each line
+        ((6.0, 5.4, 3.4, 3.1), (4.6, 2.6, 2.9, 3.05)),
+        ((40.0, 3.5, 5.5, 4.0), (3.2, 2.8, 5.1, 4.9)),  # the lines a few px apart
+        ((3.0, 5.0, 3.0, 5.0), (3.0, 5.0, 4.0, 4.0)),  # on the lines
+    ],
+)
 def test_no_figure_of_the_trend_chart_sits_on_a_guide_line(averages, smart):
     chart = trend(*averages, smart=smart)
     lines = [guide["y"] for guide in chart["guides"]]
     labels = [p for name in ("average", "smart") for p in chart[name]["points"]]
     assert len(labels) == len(averages) + (len(smart) if smart else 0)
-    assert [(p["text"], p["label_y"]) for p in labels for line in lines
-            if p["label_y"] - FONT <= line <= p["label_y"] + 4] == []
+    assert [
+        (p["text"], p["label_y"]) for p in labels for line in lines if p["label_y"] - FONT <= line <= p["label_y"] + 4
+    ] == []
 
 
 def test_a_figure_clear_of_the_lines_keeps_its_place():

@@ -5,8 +5,16 @@ from expected import rate_source
 
 from corridor.data.load import DataError, load_dataset
 
-EXPECTED_NAMES = {"USD": "US Dollar", "EUR": "Euro", "MXN": "Mexican Peso", "INR": "Indian Rupee",
-                  "GBP": "British Pound", "PHP": "Philippine Peso", "NGN": "Nigerian Naira", "KRW": "South Korean Won"}
+EXPECTED_NAMES = {
+    "USD": "US Dollar",
+    "EUR": "Euro",
+    "MXN": "Mexican Peso",
+    "INR": "Indian Rupee",
+    "GBP": "British Pound",
+    "PHP": "Philippine Peso",
+    "NGN": "Nigerian Naira",
+    "KRW": "South Korean Won",
+}
 
 
 def test_group_a_currencies(client, auth, raw_seed):

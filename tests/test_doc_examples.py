@@ -25,7 +25,7 @@ def example(document, anchor):
     [block] = [block for block in json_blocks(document) if anchor in block]
     block = block.strip()
     if block.startswith("[") and block.endswith(", …]"):
-        block = block[1:-len(", …]")]
+        block = block[1 : -len(", …]")]
     if block.startswith('"'):
         block = "{" + block + "}"
     return json.loads(block)
@@ -39,6 +39,7 @@ def provider(name):
     def pick(body):
         entries = body["providers"] if isinstance(body, dict) else body
         return next(entry for entry in entries if entry["provider"] == name)
+
     return pick
 
 
@@ -64,19 +65,31 @@ EXAMPLES = [
     ("README.md", '"code":"unknown_corridor"', "/api/providers?corridor=USD_XYZ", whole),
     ("docs/API.md", '"best_payout_currency"', "/api/corridors", first),
     ("docs/API.md", '"provider":"Walmart2World"', "/api/providers?corridor=USD_MXN", first),
-    ("docs/API.md", '"provider":"EcoBank Rapid Transfer"', "/api/providers?corridor=KEN-TZA&amount=18000",
-     provider("EcoBank Rapid Transfer")),
+    (
+        "docs/API.md",
+        '"provider":"EcoBank Rapid Transfer"',
+        "/api/providers?corridor=KEN-TZA&amount=18000",
+        provider("EcoBank Rapid Transfer"),
+    ),
     ("docs/API.md", '"ref_rate_a"', "/api/midrate?from=GBP&to=INR", whole),
     ("docs/API.md", '"annualFlowBn":"$52.6B"', "/api/poc/corridors/1", whole),
-    ("docs/API.md", '"provider":"Western Union"', "/api/poc/providers?corridor=KEN-TZA&amount=18000",
-     provider("Western Union")),
+    (
+        "docs/API.md",
+        '"provider":"Western Union"',
+        "/api/poc/providers?corridor=KEN-TZA&amount=18000",
+        provider("Western Union"),
+    ),
     ("docs/API.md", '"corridorCount"', "/api/poc/benchmark", without("survey")),
     ("docs/API.md", '"survey":{', "/api/benchmark", member("survey")),
     ("docs/API.md", '"corridor":"KEN-TZA"', "/api/costs?corridor=KEN-TZA&start=2020Q3", whole),
     ("docs/API.md", '{"source":"World Bank RPW","periods"', "/api/costs/global?start=2020Q3", whole),
     ("docs/API.md", '"corridor":"TZA-UGA"', "/api/poc/costs?corridor=TZA-UGA&start=2020Q3", whole),
-    ("docs/API.md", '"corridor":"USA-MEX","source_country":"USA"', "/api/costs/corridors?from_country=USA",
-     provider_pair("USA-MEX")),
+    (
+        "docs/API.md",
+        '"corridor":"USA-MEX","source_country":"USA"',
+        "/api/costs/corridors?from_country=USA",
+        provider_pair("USA-MEX"),
+    ),
     ("docs/API.md", '"code":"unknown_corridor"', "/api/providers?corridor=USD_XYZ", whole),
 ]
 
@@ -92,8 +105,9 @@ def served(client, url):
     return response
 
 
-@pytest.mark.parametrize(("document", "anchor", "url", "shown"), EXAMPLES,
-                         ids=[f"{document}:{url}" for document, _, url, _ in EXAMPLES])
+@pytest.mark.parametrize(
+    ("document", "anchor", "url", "shown"), EXAMPLES, ids=[f"{document}:{url}" for document, _, url, _ in EXAMPLES]
+)
 def test_each_json_example_is_what_is_served(client, document, anchor, url, shown):
     assert example(document, anchor) == shown(served(client, url).get_json())
 
@@ -123,14 +137,29 @@ def test_the_history_example_starts_as_served(client):
     assert body["points"][0]["date"] == "2025-10-30"
 
 
-@pytest.mark.parametrize(("document", "sentence", "url", "figures"), [
-    ("docs/API.md", "(Tanzania → Uganda: {} surveyed in 2025 Q3, {} at today's rates)",
-     "/api/poc/costs?corridor=TZA-UGA", lambda body: [body["periods"][-1]["averageTotalCostPct"]]),
-    ("docs/API.md", "(Tanzania → Uganda: {} surveyed in 2025 Q3, {} at today's rates)",
-     "/api/poc/corridors?from=TZS&to=UGX", lambda body: [body["corridor"]["avgCost"]]),
-    ("docs/API.md", "those 29 corridors' ({} in 2025 Q3", "/api/poc/costs/global",
-     lambda body: [body["periods"][-1]["averageTotalCostPct"]]),
-])
+@pytest.mark.parametrize(
+    ("document", "sentence", "url", "figures"),
+    [
+        (
+            "docs/API.md",
+            "(Tanzania → Uganda: {} surveyed in 2025 Q3, {} at today's rates)",
+            "/api/poc/costs?corridor=TZA-UGA",
+            lambda body: [body["periods"][-1]["averageTotalCostPct"]],
+        ),
+        (
+            "docs/API.md",
+            "(Tanzania → Uganda: {} surveyed in 2025 Q3, {} at today's rates)",
+            "/api/poc/corridors?from=TZS&to=UGX",
+            lambda body: [body["corridor"]["avgCost"]],
+        ),
+        (
+            "docs/API.md",
+            "those 29 corridors' ({} in 2025 Q3",
+            "/api/poc/costs/global",
+            lambda body: [body["periods"][-1]["averageTotalCostPct"]],
+        ),
+    ],
+)
 def test_figures_written_in_sentences_are_served(client, document, sentence, url, figures):
     pattern = re.escape(sentence).replace(r"\{\}", r"([-\d.]+ %)")
     written = [figure.replace(" ", "") for figure in re.search(pattern, DOCUMENTS[document]).groups()]

@@ -29,8 +29,7 @@ REPORT = os.environ.get("TRY_IT_OUT_REPORT")
 def base(tmp_path_factory, surveyed_database):
     """gunicorn as `make run` serves: the shipped data and survey rows, RAW_KEY live; its base URL."""
     log = tmp_path_factory.mktemp("docs-browser") / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2",
-                          DATABASE_URL=surveyed_database) as (url, _, _):
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2", DATABASE_URL=surveyed_database) as (url, _, _):
         yield url
 
 
@@ -50,8 +49,12 @@ def operations(base):
     """Every (method, path) of the served document, in its order."""
     with DIRECT.open(f"{base}/api/openapi.json", timeout=10) as response:
         document = json.load(response)
-    return [(method.upper(), path) for path, item in document["paths"].items() for method in item
-            if method in ("get", "head", "post", "put", "patch", "delete")]
+    return [
+        (method.upper(), path)
+        for path, item in document["paths"].items()
+        for method in item
+        if method in ("get", "head", "post", "put", "patch", "delete")
+    ]
 
 
 def wait(driver, seconds=20):
@@ -77,12 +80,17 @@ def authorize(driver, key):
 def try_it_out(driver, method, path):
     """Open the operation and Execute it without editing anything: (status, the URL Swagger UI requested)."""
     block = driver.find_element(
-        By.XPATH, f"//div[contains(@class, 'opblock-{method.lower()}')]"
-                  f"[.//*[contains(@class, 'opblock-summary-path') and @data-path='{path}']]")
+        By.XPATH,
+        f"//div[contains(@class, 'opblock-{method.lower()}')]"
+        f"[.//*[contains(@class, 'opblock-summary-path') and @data-path='{path}']]",
+    )
     click(driver, block.find_element(By.CSS_SELECTOR, ".opblock-summary"))
     click(driver, wait(driver).until(lambda _: block.find_element(By.CSS_SELECTOR, "button.execute")))
-    status = wait(driver, 30).until(lambda _: block.find_element(
-        By.CSS_SELECTOR, ".live-responses-table .response .response-col_status")).text.split()[0]
+    status = (
+        wait(driver, 30)
+        .until(lambda _: block.find_element(By.CSS_SELECTOR, ".live-responses-table .response .response-col_status"))
+        .text.split()[0]
+    )
     url = block.find_element(By.CSS_SELECTOR, ".request-url pre").text
     click(driver, block.find_element(By.CSS_SELECTOR, ".opblock-summary"))  # closed again: the page stays light
     return int(status), url
@@ -99,8 +107,12 @@ def test_try_it_out_answers_2xx_on_every_operation_of_both_groups(driver, base):
     if REPORT:
         with open(REPORT, "w", encoding="utf-8") as report:
             report.write("\n".join(lines) + "\n")
-    assert {path for _, path, _, _ in seen} >= {"/api/providers", "/api/poc/providers", "/api/history",
-                                                 "/api/poc/history"}
+    assert {path for _, path, _, _ in seen} >= {
+        "/api/providers",
+        "/api/poc/providers",
+        "/api/history",
+        "/api/poc/history",
+    }
     assert [line for line, (_, _, status, _) in zip(lines, seen, strict=True) if not 200 <= status < 300] == []
 
 
@@ -122,10 +134,13 @@ def visible_link(driver, href):
     return found[0].text if found else None
 
 
-@pytest.mark.parametrize("path, opened", [
-    ("/api/docs", ["/api/providers", "/api/poc/history"]),
-    ("/api/docs/guide", []),
-])
+@pytest.mark.parametrize(
+    "path, opened",
+    [
+        ("/api/docs", ["/api/providers", "/api/poc/history"]),
+        ("/api/docs/guide", []),
+    ],
+)
 def test_the_docs_are_laid_out_for_a_phone_without_sideways_scroll(driver, base, path, opened):
     """At 375 px the page takes the phone's width (its viewport meta), with operations opened and executed too (their
     curl command and request URL), and no element runs past the window."""
@@ -135,7 +150,8 @@ def test_the_docs_are_laid_out_for_a_phone_without_sideways_scroll(driver, base,
             wait(driver).until(arrived.presence_of_element_located((By.CSS_SELECTOR, ".opblock")))
             for operation in opened:
                 block = driver.find_element(
-                    By.XPATH, f"//div[contains(@class, 'opblock')][.//*[@data-path='{operation}']]")
+                    By.XPATH, f"//div[contains(@class, 'opblock')][.//*[@data-path='{operation}']]"
+                )
                 click(driver, block.find_element(By.CSS_SELECTOR, ".opblock-summary"))
                 click(driver, wait(driver).until(lambda _, b=block: b.find_element(By.CSS_SELECTOR, "button.execute")))
                 wait(driver, 30).until(lambda _, b=block: b.find_element(By.CSS_SELECTOR, ".live-responses-table"))

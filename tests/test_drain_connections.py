@@ -48,12 +48,15 @@ def first_answer_and_then(host, port):
 
 
 def test_during_the_drain_each_answer_closes_its_connection_and_no_kept_alive_client_is_reset(tmp_path):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DRAIN_SECONDS=str(DRAIN),
-                          WEB_CONCURRENCY="2") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DRAIN_SECONDS=str(DRAIN), WEB_CONCURRENCY="2"
+    ) as server:
         host, port = server.base.removeprefix("http://").split(":")
         outcomes = [[] for _ in range(CLIENTS)]
-        clients = [threading.Thread(target=keep_asking, args=(host, int(port), time.monotonic() + 30, outcome))
-                   for outcome in outcomes]
+        clients = [
+            threading.Thread(target=keep_asking, args=(host, int(port), time.monotonic() + 30, outcome))
+            for outcome in outcomes
+        ]
         for client in clients:
             client.start()
         time.sleep(0.5)  # every client has its connection, kept alive

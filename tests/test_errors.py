@@ -42,8 +42,14 @@ def test_every_error_code(client, auth, method, url, use_key, status, code, titl
 
 def test_the_spec_example(client, auth):
     body = client.get("/api/providers?corridor=usd_xyz", headers=auth).get_json()
-    assert body == {"type": "about:blank", "title": "Not Found", "status": 404,
-                    "detail": "No active corridor USD_XYZ.", "code": "unknown_corridor", "ok": False}
+    assert body == {
+        "type": "about:blank",
+        "title": "Not Found",
+        "status": 404,
+        "detail": "No active corridor USD_XYZ.",
+        "code": "unknown_corridor",
+        "ok": False,
+    }
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "TRACE"])
@@ -120,10 +126,20 @@ HOSTILE_VALUES = [
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)
-@pytest.mark.parametrize("template", ["/api/providers?corridor={}", "/api/midrate?from={}&to=USD",
-                                      "/api/midrate?from=USD&to={}", "/api/corridors?{}=1", "/api/{}",
-                                      "/api/poc/providers?corridor={}", "/api/poc/corridors?from={}&to=MXN",
-                                      "/api/poc/corridors/{}", "/api/poc/full?{0}={0}"])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "/api/providers?corridor={}",
+        "/api/midrate?from={}&to=USD",
+        "/api/midrate?from=USD&to={}",
+        "/api/corridors?{}=1",
+        "/api/{}",
+        "/api/poc/providers?corridor={}",
+        "/api/poc/corridors?from={}&to=MXN",
+        "/api/poc/corridors/{}",
+        "/api/poc/full?{0}={0}",
+    ],
+)
 def test_hostile_values_get_a_clear_4xx(client, auth, template, value):
     response = client.get(template.format(value), headers=auth)
     assert 400 <= response.status_code < 500

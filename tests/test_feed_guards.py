@@ -12,7 +12,7 @@ from conftest import FEEDS_NOW, RAW_KEY, refresh, reread
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_RATES, Reply, ecb_xml
 from harness import unused_port
 
-from corridor.data.fetch import FeedError, get
+from corridor.rates.fetch import FeedError, get
 
 NEXT_DAY = ECB_DAY + dt.timedelta(days=1)
 
@@ -42,12 +42,17 @@ FIFTY_FOLD = {code: rate * 50 for code, rate in ECB_RATES.items() if code != "US
 A_THIRD_UP = {code: rate * 1.3 for code, rate in ECB_RATES.items() if code != "USD"} | {"USD": ECB_RATES["USD"]}
 
 
-@pytest.mark.parametrize("rates, move", [
-    (FIFTY_FOLD, "moves the USD→AUD rate 50-fold (1.52586 → 76.2931)"),
-    (A_THIRD_UP, "moves 26 of its 27 rates by more than 25%"),  # all but EUR, the feed's base
-], ids=["one rate 50-fold", "most rates by a third"])
+@pytest.mark.parametrize(
+    "rates, move",
+    [
+        (FIFTY_FOLD, "moves the USD→AUD rate 50-fold (1.52586 → 76.2931)"),
+        (A_THIRD_UP, "moves 26 of its 27 rates by more than 25%"),  # all but EUR, the feed's base
+    ],
+    ids=["one rate 50-fold", "most rates by a third"],
+)
 def test_an_ecb_day_that_moves_the_rates_too_far_is_held_back_and_the_next_genuine_day_served(
-        live_app, feeds, caplog, rates, move):
+    live_app, feeds, caplog, rates, move
+):
     refresh(live_app)
     before = served(live_app)
     feeds.ecb_day, feeds.ecb_rates = NEXT_DAY, rates
@@ -55,8 +60,10 @@ def test_an_ecb_day_that_moves_the_rates_too_far_is_held_back_and_the_next_genui
     refresh(live_app)
     assert served(live_app) == before  # no figure, no history day, no validator moved
     health = feed_health(live_app, 0)
-    reason = (f"held back: its day {NEXT_DAY} {move}; if it is right, take it with "
-              "`.venv/bin/flask --app app rates fetch --accept`, then HUP")
+    reason = (
+        f"held back: its day {NEXT_DAY} {move}; if it is right, take it with "
+        "`.venv/bin/flask --app app rates fetch --accept`, then HUP"
+    )
     assert health == {**health, "status": "held", "date": ECB_DAY.isoformat(), "error": reason}
     assert warnings(caplog) == [f"Rates feed ECB ({feeds.ecb_url}) {reason}; keeping the rates of {ECB_DAY}."]
     feeds.ecb_day, feeds.ecb_rates = NEXT_DAY + dt.timedelta(days=1), dict(ECB_RATES)
@@ -68,9 +75,14 @@ def test_an_ecb_day_that_moves_the_rates_too_far_is_held_back_and_the_next_genui
 def test_one_frankfurter_rate_moved_three_fold_holds_back_the_whole_answer(live_app, feeds):
     refresh(live_app)
     before = served(live_app)
-    feeds.replies["/v2/rates"] = Reply(body=json.dumps([
-        {"date": "2026-11-26", "base": "USD", "quote": code, "rate": rate * (3 if code == "PKR" else 1)}
-        for code, rate in FRANKFURTER_RATES.items()]).encode())
+    feeds.replies["/v2/rates"] = Reply(
+        body=json.dumps(
+            [
+                {"date": "2026-11-26", "base": "USD", "quote": code, "rate": rate * (3 if code == "PKR" else 1)}
+                for code, rate in FRANKFURTER_RATES.items()
+            ]
+        ).encode()
+    )
     refresh(live_app)
     assert served(live_app) == before
     health = feed_health(live_app, 1)

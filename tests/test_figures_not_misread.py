@@ -48,12 +48,30 @@ def test_receive_mode_delivers_the_amount_in_the_destination_currency_from_every
             assert (entry["payout_rate"], entry["payout_amount"]) == (None, None)
 
 
-@pytest.mark.parametrize("path, payout, rate, gets, paid_rate, paid", [
-    ("/api/providers?corridor=KEN-TZA", "payout_currency", "rate", "recipient_gets", "payout_rate", "payout_amount"),
-    ("/api/poc/providers?corridor=KEN-TZA", "payoutCurrency", "rate", "recipientGets", "payoutRate", "payoutAmount"),
-])
-def test_rates_and_amounts_received_are_in_the_destination_currency_in_both_groups(client, path, payout, rate, gets,
-                                                                                   paid_rate, paid):
+@pytest.mark.parametrize(
+    "path, payout, rate, gets, paid_rate, paid",
+    [
+        (
+            "/api/providers?corridor=KEN-TZA",
+            "payout_currency",
+            "rate",
+            "recipient_gets",
+            "payout_rate",
+            "payout_amount",
+        ),
+        (
+            "/api/poc/providers?corridor=KEN-TZA",
+            "payoutCurrency",
+            "rate",
+            "recipientGets",
+            "payoutRate",
+            "payoutAmount",
+        ),
+    ],
+)
+def test_rates_and_amounts_received_are_in_the_destination_currency_in_both_groups(
+    client, path, payout, rate, gets, paid_rate, paid
+):
     body = get(client, path)
     entries = body if isinstance(body, list) else body["providers"]
     kes_tzs, kes_usd = midrate(client, "KES", "TZS"), midrate(client, "KES", "USD")
@@ -90,8 +108,9 @@ def test_the_page_puts_one_currency_under_each_heading(client, url):
 # --- 2. each rate's own source and day -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("corridor, codes", [("KEN-TZA", ("KES", "TZS")), ("USD_MXN", ("MXN",)),
-                                             ("GBP_INR", ("GBP", "INR"))])
+@pytest.mark.parametrize(
+    "corridor, codes", [("KEN-TZA", ("KES", "TZS")), ("USD_MXN", ("MXN",)), ("GBP_INR", ("GBP", "INR"))]
+)
 def test_the_page_states_each_rates_source_and_day_as_currencies_has_them(client, corridor, codes):
     html = client.get(f"/?corridor={corridor}").get_data(as_text=True)
     sentence = re.search(r'<p id="mid-rate">(.*?)</p>', html, re.S).group(1)
@@ -107,14 +126,19 @@ def test_the_page_states_each_rates_source_and_day_as_currencies_has_them(client
 # --- 3. surveyed and sample prices told apart ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key, prices", [("KEN-TZA", "2025Q3"), ("TZA-UGA", "2025Q3"), ("USA-MEX", "sample"),
-                                         ("GBR-IND", "sample")])
+@pytest.mark.parametrize(
+    "key, prices", [("KEN-TZA", "2025Q3"), ("TZA-UGA", "2025Q3"), ("USA-MEX", "sample"), ("GBR-IND", "sample")]
+)
 def test_every_corridor_says_where_its_prices_come_from(client, key, prices):
-    summary = next(s for s in get(client, "/api/corridors")
-                   if f"{s['source_country']}-{s['destination_country']}" == key)
+    summary = next(
+        s for s in get(client, "/api/corridors") if f"{s['source_country']}-{s['destination_country']}" == key
+    )
     assert summary["prices"] == prices
-    poc = next(c for c in ok_json(client, "/api/poc/corridors")["corridors"]
-               if f"{c['sourceCountry']}-{c['destinationCountry']}" == key)
+    poc = next(
+        c
+        for c in ok_json(client, "/api/poc/corridors")["corridors"]
+        if f"{c['sourceCountry']}-{c['destinationCountry']}" == key
+    )
     assert poc["prices"] == prices
     html = client.get("/").get_data(as_text=True)
     row = re.search(rf'<a href="/\?corridor={key}">.*?</tr>', html).group(0)
@@ -136,11 +160,16 @@ def test_the_benchmark_headline_counts_surveyed_corridors_and_gives_the_sample_o
     assert (body["prices"], body["corridor_count"]) == ("surveyed", len(surveyed))
     assert body["avg_cost_pct"] == pytest.approx(sum(surveyed) / len(surveyed), abs=0.01)
     assert (body["sample"]["corridor_count"], body["sample"]["avg_cost_pct"]) == (
-        len(sample), pytest.approx(sum(sample) / len(sample), abs=0.01))
+        len(sample),
+        pytest.approx(sum(sample) / len(sample), abs=0.01),
+    )
     assert body["sample"]["cheapest"]["key"] in {c["key"] for c in corridors if c["prices"] == "sample"}
     poc = ok_json(client, "/api/poc/benchmark")
     assert (poc["prices"], poc["corridorCount"], poc["sample"]["corridorCount"]) == (
-        "surveyed", len(surveyed), len(sample))
+        "surveyed",
+        len(surveyed),
+        len(sample),
+    )
 
 
 def test_without_a_survey_the_benchmark_headline_is_the_sample_corridors(app, auth):
@@ -151,23 +180,37 @@ def test_without_a_survey_the_benchmark_headline_is_the_sample_corridors(app, au
 # --- 4. promotions --------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("note, promotion", [
-    (PROMOTION_NOTE, True),
-    ("Marketing campaign price", True),
-    ("DISCOUNT for new customers", True),
-    ("Account required for detailed price info", False),
-    ("", False),
-])
+@pytest.mark.parametrize(
+    "note, promotion",
+    [
+        (PROMOTION_NOTE, True),
+        ("Marketing campaign price", True),
+        ("DISCOUNT for new customers", True),
+        ("Account required for detailed price info", False),
+        ("", False),
+    ],
+)
 def test_a_row_noted_as_a_promotion_is_served_marked_and_ranked_after_regular_prices(own_rows, note, promotion):
     served = own_rows(
-        rpw_row(firm="Cheap Promo", **{"Standard Note": note, "cc1 lcu fee": 0, "cc1 fx margin": 0.1,
-                                       "cc1 total cost %": 0.1, "cc2 lcu fee": 0, "cc2 fx margin": 0.1}),
+        rpw_row(
+            firm="Cheap Promo",
+            **{
+                "Standard Note": note,
+                "cc1 lcu fee": 0,
+                "cc1 fx margin": 0.1,
+                "cc1 total cost %": 0.1,
+                "cc2 lcu fee": 0,
+                "cc2 fx margin": 0.1,
+            },
+        ),
         rpw_row(firm="Regular Remit"),
     )
     entries = served.get("/api/providers?corridor=KEN-TZA", headers=AUTH).get_json()
     assert [(e["provider"], e["promotion"]) for e in entries] == (
-        [("Regular Remit", False), ("Cheap Promo", True)] if promotion else
-        [("Cheap Promo", False), ("Regular Remit", False)])
+        [("Regular Remit", False), ("Cheap Promo", True)]
+        if promotion
+        else [("Cheap Promo", False), ("Regular Remit", False)]
+    )
     assert [e["rank"] for e in entries] == [1, 2]
     assert {e["provider"]: e["true_cost_pct"] for e in entries}["Cheap Promo"] == half_up(0.1)
     poc = ok_json(served, "/api/poc/providers?corridor=KEN-TZA")["providers"]

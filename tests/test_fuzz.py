@@ -9,13 +9,27 @@ from conftest import RAW_KEY
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-ENDPOINTS = ["/api/corridors", "/api/providers", "/api/midrate", "/api/poc/corridors", "/api/poc/corridors/1",
-             "/api/poc/providers", "/api/poc/full", "/api/poc/guide", "/api/poc/health", "/api/history",
-             "/api/poc/history"]
+ENDPOINTS = [
+    "/api/corridors",
+    "/api/providers",
+    "/api/midrate",
+    "/api/poc/corridors",
+    "/api/poc/corridors/1",
+    "/api/poc/providers",
+    "/api/poc/full",
+    "/api/poc/guide",
+    "/api/poc/health",
+    "/api/history",
+    "/api/poc/history",
+]
 ALLOWED = {200, 204, 302, 304, 400, 401, 404, 405}
 NAMES = ["corridor", "from", "to", "amount", "payout", "sort", "api_key", "start", "end", "date", "interval"]
-FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
 codes = st.sampled_from(

@@ -71,8 +71,16 @@ MINIMAL_CALLS = {
     "poc_cost_corridors": {},
 }
 # the operations of the survey's cost over time: called on an app with the shipped survey rows
-SURVEY_OPERATIONS = {"api_costs", "poc_costs", "api_costs_csv", "poc_costs_csv", "api_global_costs",
-                     "poc_global_costs", "api_cost_corridors", "poc_cost_corridors"}
+SURVEY_OPERATIONS = {
+    "api_costs",
+    "poc_costs",
+    "api_costs_csv",
+    "poc_costs_csv",
+    "api_global_costs",
+    "poc_global_costs",
+    "api_cost_corridors",
+    "poc_cost_corridors",
+}
 
 # the options of /api/providers and /api/poc/providers, as query strings give them
 PROVIDER_OPTIONS = [
@@ -94,14 +102,22 @@ def document(app):
 
 
 def operation_ids(document):
-    return {operation["operationId"] for item in document["paths"].values()
-            for method, operation in item.items() if method in {"get", "head", "post", "put", "patch", "delete"}}
+    return {
+        operation["operationId"]
+        for item in document["paths"].values()
+        for method, operation in item.items()
+        if method in {"get", "head", "post", "put", "patch", "delete"}
+    }
 
 
 def secured(document):
     """The operationIds that need a key."""
-    return {operation["operationId"] for item in document["paths"].values()
-            for operation in item.values() if isinstance(operation, dict) and operation.get("security")}
+    return {
+        operation["operationId"]
+        for item in document["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and operation.get("security")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -113,9 +129,24 @@ def generated(document, tmp_path_factory):
     config = work / "config.yaml"
     config.write_text("post_hooks: []\n", encoding="utf-8")  # ruff would only restyle the code
     result = subprocess.run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec),
-         "--output-path", str(work / PACKAGE), "--meta", "none", "--config", str(config), "--fail-on-warning"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(spec),
+            "--output-path",
+            str(work / PACKAGE),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+            "--fail-on-warning",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     sys.path.insert(0, str(work))
@@ -124,10 +155,13 @@ def generated(document, tmp_path_factory):
         modules = sorted((work / PACKAGE / "api").glob("*/*.py"))
         operations = {
             path.stem: importlib.import_module(f"{PACKAGE}.api.{path.parent.name}.{path.stem}")
-            for path in modules if path.stem != "__init__"
+            for path in modules
+            if path.stem != "__init__"
         }
         yield types.SimpleNamespace(
-            package=package, models=importlib.import_module(f"{PACKAGE}.models"), operations=operations,
+            package=package,
+            models=importlib.import_module(f"{PACKAGE}.models"),
+            operations=operations,
             tags={path.stem: path.parent.name for path in modules if path.stem != "__init__"},
         )
     finally:
@@ -165,8 +199,10 @@ def public(generated, base_url):
 def surveyed(generated, surveyed_app):
     """The generated clients, keyed and public, calling the app with the shipped survey rows in this process."""
     transport = {"timeout": httpx.Timeout(10), "httpx_args": {"transport": httpx.WSGITransport(app=surveyed_app)}}
-    with generated.package.AuthenticatedClient(base_url="http://surveyed", token=RAW_KEY, **transport) as keyed, \
-            generated.package.Client(base_url="http://surveyed", **transport) as public:
+    with (
+        generated.package.AuthenticatedClient(base_url="http://surveyed", token=RAW_KEY, **transport) as keyed,
+        generated.package.Client(base_url="http://surveyed", **transport) as public,
+    ):
         yield types.SimpleNamespace(keyed=keyed, public=public)
 
 
@@ -194,8 +230,12 @@ def mismatches(value, hint, where="parsed"):
         if not isinstance(value, hint):
             return [f"{where}: {value!r} is not {hint.__name__}"]
         hints = _hints(hint)
-        return [m for f in attrs.fields(hint) if f.name != "additional_properties"
-                for m in mismatches(getattr(value, f.name), hints[f.name], f"{where}.{f.name}")]
+        return [
+            m
+            for f in attrs.fields(hint)
+            if f.name != "additional_properties"
+            for m in mismatches(getattr(value, f.name), hints[f.name], f"{where}.{f.name}")
+        ]
     if hint is float:  # a JSON number: an int is a float's value too, a bool is not
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
     elif hint is int:
@@ -260,8 +300,11 @@ def test_the_models_type_every_field_but_the_guides_example(generated):
     for name in generated.models.__all__:
         cls = getattr(generated.models, name)
         if attrs.has(cls):
-            untyped += [f"{name}.{field}" for field, hint in _hints(cls).items()
-                        if typing.Any in (hint, *typing.get_args(hint)) and field != "additional_properties"]
+            untyped += [
+                f"{name}.{field}"
+                for field, hint in _hints(cls).items()
+                if typing.Any in (hint, *typing.get_args(hint)) and field != "additional_properties"
+            ]
     assert untyped == ["GuideField.example"]  # an example of any field: any JSON value
 
 
@@ -382,8 +425,14 @@ def test_a_generated_client_reads_a_corridors_costs_as_json_and_csv(generated, s
     client = surveyed.keyed if group == "api" else surveyed.public
     model = generated.models.Costs if group == "api" else generated.models.CostsResponse
     costs = call(generated.operations[f"{group}_costs"], client, model=model, corridor="KEN-TZA", start="2025Q3")
-    served = surveyed_app.test_client().get(f"/api/{'poc/' * (group == 'poc')}costs?corridor=KEN-TZA&start=2025Q3",
-                                            headers={"Authorization": f"Bearer {RAW_KEY}"}).get_json()
+    served = (
+        surveyed_app.test_client()
+        .get(
+            f"/api/{'poc/' * (group == 'poc')}costs?corridor=KEN-TZA&start=2025Q3",
+            headers={"Authorization": f"Bearer {RAW_KEY}"},
+        )
+        .get_json()
+    )
     assert costs.to_dict() == served and [p.period for p in costs.periods] == ["2025Q3"]
     text = generated.operations[f"{group}_costs_csv"].sync_detailed(client=client, corridor="KEN-TZA", start="2025Q3")
     average = served["periods"][0]["average_total_cost_pct" if group == "api" else "averageTotalCostPct"]
@@ -417,8 +466,13 @@ def test_a_generated_client_pages_through_the_corridors_by_link_and_by_next(gene
     assert seen == [(c["from_currency"], c["to_currency"]) for c in ACTIVE]
     ids, cursor = [], generated.package.types.UNSET
     while True:  # Group B: `next`
-        page = call(generated.operations["poc_corridors"], public, model=generated.models.CorridorListResponse,
-                    limit=4, cursor=cursor)
+        page = call(
+            generated.operations["poc_corridors"],
+            public,
+            model=generated.models.CorridorListResponse,
+            limit=4,
+            cursor=cursor,
+        )
         ids += [c.id for c in page.corridors]
         if page.next_ is None:
             break

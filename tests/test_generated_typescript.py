@@ -69,8 +69,13 @@ def tools():
         partial.mkdir(parents=True)
         for name in ("package.json", "package-lock.json"):
             shutil.copy(LOCKED / name, partial / name)
-        installed = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=partial,
-                                   capture_output=True, text=True, timeout=300)
+        installed = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+            cwd=partial,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert installed.returncode == 0, installed.stderr[-2000:]
         os.replace(partial, TOOLS)  # whole or not at all, for the next run
     return TOOLS / "node_modules" / ".bin"
@@ -79,11 +84,31 @@ def tools():
 def test_a_typescript_client_types_csv_as_text_errors_as_problems_and_extremes_as_nullable(app, tools, tmp_path):
     document = app.test_client().get("/api/openapi.json").get_json()
     (tmp_path / "openapi.json").write_text(json.dumps(document), encoding="utf-8")
-    generated = subprocess.run([str(tools / "openapi-typescript"), "openapi.json", "-o", "api.ts"], cwd=tmp_path,
-                               capture_output=True, text=True, timeout=120)
+    generated = subprocess.run(
+        [str(tools / "openapi-typescript"), "openapi.json", "-o", "api.ts"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert generated.returncode == 0, generated.stderr
     (tmp_path / "uses.ts").write_text(USES, encoding="utf-8")
-    checked = subprocess.run([str(tools / "tsc"), "--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
-                              "--moduleResolution", "bundler", "uses.ts"], cwd=tmp_path, capture_output=True, text=True,
-                             timeout=120)
+    checked = subprocess.run(
+        [
+            str(tools / "tsc"),
+            "--noEmit",
+            "--strict",
+            "--target",
+            "es2022",
+            "--module",
+            "es2022",
+            "--moduleResolution",
+            "bundler",
+            "uses.ts",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -15,15 +15,58 @@ from expected import (
     updated,
 )
 
-SUMMARY_FIELDS = ["from_currency", "to_currency", "source", "destination", "source_country", "destination_country",
-                  "mid_market", "best_rate", "best_payout_currency", "best_provider", "true_cost_pct", "compliance",
-                  "score", "key", "avg_cost_pct", "sdg_target_met", "offers_over_5_pct", "prices", "annual_flow_bn",
-                  "flow_year", "flow_source"]
-PROVIDER_FIELDS = ["rank", "provider", "rate", "flat_fee", "fee_pct", "spread_pct", "true_cost_pct",
-                   "settlement", "payout_methods", "svc_score", "send_amount", "fee_total", "recipient_gets",
-                   "settlement_minutes", "total_paid", "source", "period", "collected", "payout_currency",
-                   "payout_rate", "payout_amount", "fx_margin_disclosed", "firm_type", "promotion",
-                   "payment_instrument", "pickup_method", "speed"]
+SUMMARY_FIELDS = [
+    "from_currency",
+    "to_currency",
+    "source",
+    "destination",
+    "source_country",
+    "destination_country",
+    "mid_market",
+    "best_rate",
+    "best_payout_currency",
+    "best_provider",
+    "true_cost_pct",
+    "compliance",
+    "score",
+    "key",
+    "avg_cost_pct",
+    "sdg_target_met",
+    "offers_over_5_pct",
+    "prices",
+    "annual_flow_bn",
+    "flow_year",
+    "flow_source",
+]
+PROVIDER_FIELDS = [
+    "rank",
+    "provider",
+    "rate",
+    "flat_fee",
+    "fee_pct",
+    "spread_pct",
+    "true_cost_pct",
+    "settlement",
+    "payout_methods",
+    "svc_score",
+    "send_amount",
+    "fee_total",
+    "recipient_gets",
+    "settlement_minutes",
+    "total_paid",
+    "source",
+    "period",
+    "collected",
+    "payout_currency",
+    "payout_rate",
+    "payout_amount",
+    "fx_margin_disclosed",
+    "firm_type",
+    "promotion",
+    "payment_instrument",
+    "pickup_method",
+    "speed",
+]
 ACTIVE = active(shipped_seed())
 
 
@@ -100,7 +143,9 @@ def test_a_summary_names_the_cheapest_offer_at_the_reference_amount(client, auth
     for summary, corridor in zip(summaries, ACTIVE, strict=True):
         first = ranked(raw_seed, corridor)[0]
         assert (summary["best_provider"], summary["best_rate"], summary["true_cost_pct"]) == (
-            first["name"], sig6(first["rate"]), half_up(first["cost"])
+            first["name"],
+            sig6(first["rate"]),
+            half_up(first["cost"]),
         ), key(corridor)
 
 

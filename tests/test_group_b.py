@@ -17,12 +17,52 @@ from expected import (
     shipped_seed,
 )
 
-CORRIDOR_FIELDS = ["id", "corridor", "sourceCountry", "destinationCountry", "annualFlowBn", "flowYear", "flowSource",
-                   "avgCost", "bestCost", "compliance", "settlement", "key", "sdgTargetMet", "offersOver5Pct", "prices"]
-ENTRY_FIELDS = ["rank", "provider", "rate", "fee", "feePct", "spreadPct", "trueCostPct", "settlement",
-                "payoutMethods", "score", "sendAmount", "feeTotal", "recipientGets", "settlementMinutes", "totalPaid",
-                "source", "period", "collected", "payoutCurrency", "payoutRate", "payoutAmount", "fxMarginDisclosed",
-                "firmType", "promotion", "paymentInstrument", "pickupMethod", "speed"]
+CORRIDOR_FIELDS = [
+    "id",
+    "corridor",
+    "sourceCountry",
+    "destinationCountry",
+    "annualFlowBn",
+    "flowYear",
+    "flowSource",
+    "avgCost",
+    "bestCost",
+    "compliance",
+    "settlement",
+    "key",
+    "sdgTargetMet",
+    "offersOver5Pct",
+    "prices",
+]
+ENTRY_FIELDS = [
+    "rank",
+    "provider",
+    "rate",
+    "fee",
+    "feePct",
+    "spreadPct",
+    "trueCostPct",
+    "settlement",
+    "payoutMethods",
+    "score",
+    "sendAmount",
+    "feeTotal",
+    "recipientGets",
+    "settlementMinutes",
+    "totalPaid",
+    "source",
+    "period",
+    "collected",
+    "payoutCurrency",
+    "payoutRate",
+    "payoutAmount",
+    "fxMarginDisclosed",
+    "firmType",
+    "promotion",
+    "paymentInstrument",
+    "pickupMethod",
+    "speed",
+]
 PAIR = re.compile(r"[A-Z]{3}\u2192[A-Z]{3}")
 BILLIONS = re.compile(r"\$[0-9]+\.[0-9]B")
 PERCENT = re.compile(r"[0-9]+\.[0-9]{2}%")
@@ -80,9 +120,14 @@ def test_one_corridor_by_id_and_by_pair(client, raw_seed, corridor):
 def test_providers_of_one_corridor(client, raw_seed, corridor):
     body = ok_json(client, f"/api/poc/providers?corridor={key(corridor).lower()}")
     assert list(body) == ["ok", "corridor", "sourceCountry", "destinationCountry", "count", "providers"]
-    assert body == {"ok": True, "corridor": key(corridor), "sourceCountry": countries(corridor)[0],
-                    "destinationCountry": countries(corridor)[1], "count": len(corridor["offers"]),
-                    "providers": group_b_entries(raw_seed, corridor)}
+    assert body == {
+        "ok": True,
+        "corridor": key(corridor),
+        "sourceCountry": countries(corridor)[0],
+        "destinationCountry": countries(corridor)[1],
+        "count": len(corridor["offers"]),
+        "providers": group_b_entries(raw_seed, corridor),
+    }
     for entry in body["providers"]:
         assert list(entry) == ENTRY_FIELDS
         assert all(PERCENT.fullmatch(entry[f]) for f in ("feePct", "spreadPct", "trueCostPct"))
@@ -94,8 +139,14 @@ def test_grouped_providers_are_every_corridors_ranking_at_the_reference_amount(c
     assert list(body) == ["ok", "count", "corridors", "next"] and body["next"] is None  # whole: no next page
     assert body["count"] == len(ACTIVE)
     assert body["corridors"] == [
-        {"corridor": key(c), "sourceCountry": countries(c)[0], "destinationCountry": countries(c)[1],
-         "count": len(c["offers"]), "providers": group_b_entries(raw_seed, c)} for c in ACTIVE
+        {
+            "corridor": key(c),
+            "sourceCountry": countries(c)[0],
+            "destinationCountry": countries(c)[1],
+            "count": len(c["offers"]),
+            "providers": group_b_entries(raw_seed, c),
+        }
+        for c in ACTIVE
     ]
 
 

@@ -45,8 +45,24 @@ def test_errors(client, url, status, code):
 
 @pytest.mark.parametrize(
     "segment",
-    ["0", "01", "+1", "-1", "1.0", "1e0", " 1", "1 ", "%EF%BC%91", "%D9%A1", "%E0%A5%A7", "9" * 5000, "%00", "abc",
-     str(next(c["id"] for c in shipped_seed()["corridors"] if not c["active"])), "99999"],
+    [
+        "0",
+        "01",
+        "+1",
+        "-1",
+        "1.0",
+        "1e0",
+        " 1",
+        "1 ",
+        "%EF%BC%91",
+        "%D9%A1",
+        "%E0%A5%A7",
+        "9" * 5000,
+        "%00",
+        "abc",
+        str(next(c["id"] for c in shipped_seed()["corridors"] if not c["active"])),
+        "99999",
+    ],
 )
 def test_corridor_id_not_served(client, segment):
     response = client.get(f"/api/poc/corridors/{segment}")
@@ -56,8 +72,10 @@ def test_corridor_id_not_served(client, segment):
     assert body["detail"].startswith("No active corridor has the id '")  # quoted, whatever its form
 
 
-@pytest.mark.parametrize("segment, quoted", [("01", "'01'"), ("%EF%BC%91", "'\uff11'"), ("1.0", "'1.0'"),
-                                             ("%00", "'?'"), ("9" * 50, f"'{'9' * 40}…'")])
+@pytest.mark.parametrize(
+    "segment, quoted",
+    [("01", "'01'"), ("%EF%BC%91", "'\uff11'"), ("1.0", "'1.0'"), ("%00", "'?'"), ("9" * 50, f"'{'9' * 40}…'")],
+)
 def test_a_malformed_corridor_id_is_quoted_back(client, segment, quoted):
     detail = client.get(f"/api/poc/corridors/{segment}").get_json()["detail"]
     assert detail == f"No active corridor has the id {quoted}."
@@ -76,9 +94,14 @@ def test_no_post(client):
 
 
 def test_options_preflight_allows_the_headers_a_page_may_send(client):
-    response = client.options("/api/poc/providers", headers={
-        "Origin": "https://example.org", "Access-Control-Request-Method": "GET",
-        "Access-Control-Request-Headers": "authorization, if-none-match, x-request-id, x-other"})
+    response = client.options(
+        "/api/poc/providers",
+        headers={
+            "Origin": "https://example.org",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization, if-none-match, x-request-id, x-other",
+        },
+    )
     assert response.status_code == 204 and response.get_data() == b""
     assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
     assert response.headers["Access-Control-Allow-Origin"] == "*"
@@ -86,18 +109,27 @@ def test_options_preflight_allows_the_headers_a_page_may_send(client):
     assert response.headers["Access-Control-Allow-Headers"] == "authorization, if-none-match, x-request-id"
     assert response.headers["Access-Control-Max-Age"] == "600"
     assert response.headers["Access-Control-Expose-Headers"] == (
-        "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID")
+        "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID"
+    )
 
 
-@pytest.mark.parametrize("method, asked_headers", [
-    ("POST", "authorization"),  # a method Group B does not answer: nothing allowed
-    ("DELETE", ""),
-    ("", "authorization"),  # no Access-Control-Request-Method: not a preflight
-])
+@pytest.mark.parametrize(
+    "method, asked_headers",
+    [
+        ("POST", "authorization"),  # a method Group B does not answer: nothing allowed
+        ("DELETE", ""),
+        ("", "authorization"),  # no Access-Control-Request-Method: not a preflight
+    ],
+)
 def test_a_preflight_for_another_method_is_allowed_nothing(client, method, asked_headers):
-    response = client.options("/api/poc/corridors", headers={
-        "Origin": "https://example.org", "Access-Control-Request-Method": method,
-        "Access-Control-Request-Headers": asked_headers})
+    response = client.options(
+        "/api/poc/corridors",
+        headers={
+            "Origin": "https://example.org",
+            "Access-Control-Request-Method": method,
+            "Access-Control-Request-Headers": asked_headers,
+        },
+    )
     assert response.status_code == 204
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     for name in ("Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age"):
@@ -105,24 +137,32 @@ def test_a_preflight_for_another_method_is_allowed_nothing(client, method, asked
 
 
 def test_a_preflight_asking_only_other_headers_is_allowed_none(client):
-    response = client.options("/api/poc/corridors", headers={
-        "Origin": "https://example.org", "Access-Control-Request-Method": "get",
-        "Access-Control-Request-Headers": "x-other, cookie"})
+    response = client.options(
+        "/api/poc/corridors",
+        headers={
+            "Origin": "https://example.org",
+            "Access-Control-Request-Method": "get",
+            "Access-Control-Request-Headers": "x-other, cookie",
+        },
+    )
     assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
     assert "Access-Control-Allow-Headers" not in response.headers
 
 
-@pytest.mark.parametrize("path, public", [
-    ("/api/poc", True),
-    ("/api/poc/", True),
-    ("/api/poc/no-such-thing", True),  # an unknown path under the prefix: its 404 is readable too
-    ("/api/poc//corridors", True),
-    ("/api/openapi.json", True),
-    ("/api/pocket", False),  # only the prefix as a whole path segment
-    ("/api/openapi.jsonx", False),
-    ("/api/docs", False),
-    ("/", False),
-])
+@pytest.mark.parametrize(
+    "path, public",
+    [
+        ("/api/poc", True),
+        ("/api/poc/", True),
+        ("/api/poc/no-such-thing", True),  # an unknown path under the prefix: its 404 is readable too
+        ("/api/poc//corridors", True),
+        ("/api/openapi.json", True),
+        ("/api/pocket", False),  # only the prefix as a whole path segment
+        ("/api/openapi.jsonx", False),
+        ("/api/docs", False),
+        ("/", False),
+    ],
+)
 def test_cors_headers_exactly_under_the_public_prefixes(client, path, public):
     response = client.get(path, headers={"Origin": "https://example.org"})
     cors = [name for name in response.headers.keys() if name.startswith("Access-Control-")]
@@ -135,7 +175,6 @@ def test_group_a_answers_browsers_no_cors(client, auth, method):
     response = client.open("/api/corridors", method=method, headers=headers)
     assert response.status_code in (200, 204)
     assert not [name for name in response.headers.keys() if name.startswith("Access-Control-")]
-
 
 
 @pytest.mark.parametrize("url", GROUP_B_DATA_URLS)

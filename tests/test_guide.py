@@ -22,12 +22,21 @@ def test_guide_covers_every_key_of_every_payload_and_nothing_else(client, survey
     guide = ok_json(client, "/api/poc/guide")
     assert list(guide) == ["ok", "count", "fields"]
     assert guide["count"] == len(guide["fields"])
-    payloads = [client.get(url).get_json() for url in GROUP_B_DATA_URLS + ["/api/poc/health", "/api/poc/corridors/0",
-                                                                          "/api/poc/history?from=USD&to=MXN&interval=month",
-                                                                          "/api/poc/benchmark"]]
+    payloads = [
+        client.get(url).get_json()
+        for url in GROUP_B_DATA_URLS
+        + [
+            "/api/poc/health",
+            "/api/poc/corridors/0",
+            "/api/poc/history?from=USD&to=MXN&interval=month",
+            "/api/poc/benchmark",
+        ]
+    ]
     surveyed = surveyed_app.test_client()
-    payloads += [surveyed.get(url, headers=auth).get_json() for url in (
-        "/api/poc/costs?corridor=KEN-TZA", "/api/poc/costs/global", "/api/poc/benchmark")]
+    payloads += [
+        surveyed.get(url, headers=auth).get_json()
+        for url in ("/api/poc/costs?corridor=KEN-TZA", "/api/poc/costs/global", "/api/poc/benchmark")
+    ]
     seen = {}
     for payload in payloads:
         _keys(payload, seen)

@@ -29,13 +29,15 @@ def test_serves_group_a_over_http(server):
 def test_gunicorn_refuses_a_database_behind_its_migrations(tmp_path):
     (tmp_path / "tmp").mkdir()
     database = tmp_path / "new.sqlite3"
-    _, process, _ = start_gunicorn(tmp_path / "log", API_KEYS=RAW_KEY, TMPDIR=str(tmp_path / "tmp"),
-                                   DATABASE_URL=f"sqlite:///{database}")
+    _, process, _ = start_gunicorn(
+        tmp_path / "log", API_KEYS=RAW_KEY, TMPDIR=str(tmp_path / "tmp"), DATABASE_URL=f"sqlite:///{database}"
+    )
     process.wait(timeout=30)
     output = (tmp_path / "log").read_text()
     assert process.returncode != 0
-    assert (f"The database sqlite:///{database} has no tables yet: run `.venv/bin/flask --app app db upgrade` "
-            "first.") in output
+    assert (
+        f"The database sqlite:///{database} has no tables yet: run `.venv/bin/flask --app app db upgrade` first."
+    ) in output
     assert "Traceback" not in output
     assert not any((tmp_path / "tmp").iterdir()), "a refused start leaves no data snapshot behind"
 

@@ -7,6 +7,8 @@ import io
 import pytest
 from expected import ecb_history, sig6
 
+from corridor.state import current_service
+
 ECB = ecb_history()
 FIRST, LAST = min(ECB), max(ECB)
 
@@ -27,14 +29,17 @@ def get(client, auth, url):
     return response
 
 
-@pytest.mark.parametrize("frm, to, start, end, interval", [
-    ("USD", "MXN", "2025-01-01", "2025-12-31", "month"),
-    ("GBP", "INR", "2024-06-01", "2024-09-30", "week"),
-    ("EUR", "JPY", "2008-09-01", "2008-10-31", "day"),
-    ("JPY", "EUR", "1999-01-01", "1999-02-15", "day"),
-    ("CYP", "USD", "2007-12-01", "2008-03-01", "day"),  # the Cypriot pound ends with 2007
-    ("USD", "RUB", "2022-02-20", "2022-12-31", "day"),  # the ECB stopped RUB on 2022-03-01
-])
+@pytest.mark.parametrize(
+    "frm, to, start, end, interval",
+    [
+        ("USD", "MXN", "2025-01-01", "2025-12-31", "month"),
+        ("GBP", "INR", "2024-06-01", "2024-09-30", "week"),
+        ("EUR", "JPY", "2008-09-01", "2008-10-31", "day"),
+        ("JPY", "EUR", "1999-01-01", "1999-02-15", "day"),
+        ("CYP", "USD", "2007-12-01", "2008-03-01", "day"),  # the Cypriot pound ends with 2007
+        ("USD", "RUB", "2022-02-20", "2022-12-31", "day"),  # the ECB stopped RUB on 2022-03-01
+    ],
+)
 def test_group_a_series_equal_the_ecb_file(client, auth, frm, to, start, end, interval):
     url = f"/api/history?from={frm.lower()}&to={to}&start={start}&end={end}&interval={interval}"
     body = get(client, auth, url).get_json()
@@ -254,7 +259,7 @@ def test_history_show_prints_a_table(app):
 def test_series_points_dump_as_the_point_schema_says(app, interval):
     from schemas.api import HistoryPointSchema, HistorySchema
 
-    catalog = app.extensions["corridor"].data.catalog
+    catalog = current_service(app).data.catalog
     series = catalog.rate_history("GBP", "INR", interval=interval, start=dt.date(2008, 1, 1), end=dt.date(2026, 10, 30))
     dumped = HistorySchema().dump(series)["points"]
     assert len(dumped) > 200 and dumped == HistoryPointSchema(many=True).dump(series.points)

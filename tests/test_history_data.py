@@ -6,6 +6,8 @@ import zipfile
 import pytest
 from conftest import reread
 
+from corridor.state import current_service
+
 
 def test_history_data_may_be_the_ecb_csv(make_app, tmp_path, auth):
     csv_path = tmp_path / "eurofxref-hist.csv"
@@ -43,12 +45,12 @@ def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_g
     served_app = make_app()
     path = tmp_path / "history.csv"
     path.write_bytes(content)
-    served = served_app.extensions["corridor"].data
+    served = current_service(served_app).data
     served_app.config["HISTORY_DATA"] = str(path)
     errors = reread(served_app)
     assert len(errors) == 1 and errors[0].startswith("Data refresh refused; still serving")
     assert f"{path}: {reason or ''}" in errors[0]
-    assert served_app.extensions["corridor"].data.sources is served.sources
+    assert current_service(served_app).data.sources is served.sources
 
 
 def test_a_corrupt_zip_is_refused_naming_the_history(make_app, tmp_path):

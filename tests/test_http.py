@@ -137,13 +137,16 @@ def test_data_responses_carry_the_data_date_as_last_modified(client, auth, url):
     assert client.get(url, headers=auth).headers["Last-Modified"] == LAST_MODIFIED
 
 
-@pytest.mark.parametrize("since, status", [
-    (LAST_MODIFIED, 304),
-    ("Sat, 21 Nov 2026 08:00:00 GMT", 304),
-    ("Thu, 19 Nov 2026 23:59:59 GMT", 200),
-    ("not a date", 200),
-    ("", 200),
-])
+@pytest.mark.parametrize(
+    "since, status",
+    [
+        (LAST_MODIFIED, 304),
+        ("Sat, 21 Nov 2026 08:00:00 GMT", 304),
+        ("Thu, 19 Nov 2026 23:59:59 GMT", 200),
+        ("not a date", 200),
+        ("", 200),
+    ],
+)
 @pytest.mark.parametrize("url", ["/api/corridors", "/api/poc/corridors/1"])
 def test_if_modified_since_gives_304_unless_the_data_is_newer(client, auth, url, since, status):
     response = client.get(url, headers={**auth, "If-Modified-Since": since})
@@ -176,8 +179,9 @@ def test_newcomers_at_api_are_sent_to_the_docs_page(client, method):
 def test_other_unknown_paths_name_the_docs_page(client, path):
     response = client.get(path)
     assert response.status_code == 404
-    assert response.get_json()["detail"] == ("Nothing is served at this path; / compares providers, "
-                                             "/api/docs lists the endpoints.")
+    assert response.get_json()["detail"] == (
+        "Nothing is served at this path; / compares providers, /api/docs lists the endpoints."
+    )
 
 
 def test_unreadable_if_modified_since_is_ignored(client):

@@ -52,9 +52,14 @@ def test_ctrl_c_on_make_run_stops_every_process_quietly(tmp_path, attempt):
     base = f"http://127.0.0.1:{port}"
     with open(tmp_path / "stdout", "w") as stdout, open(tmp_path / "stderr", "w") as stderr:
         # a session of its own: the group a terminal's Ctrl-C reaches, gunicorn, its workers and the rates refresher
-        process = subprocess.Popen(make_run_command(port), cwd=ROOT, stdout=stdout, stderr=stderr,
-                                   env=gunicorn_env(API_KEYS="ctrl-c-key-0123456789", WEB_CONCURRENCY="3"),
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            make_run_command(port),
+            cwd=ROOT,
+            stdout=stdout,
+            stderr=stderr,
+            env=gunicorn_env(API_KEYS="ctrl-c-key-0123456789", WEB_CONCURRENCY="3"),
+            start_new_session=True,
+        )
     connections = []
     try:
         answering(base, process)

@@ -34,11 +34,22 @@ def said(entries, logger):
 def test_every_line_make_run_writes_until_it_serves_is_a_json_object(tmp_path):
     port = unused_port()
     log = tmp_path / "make-run.log"
-    env = gunicorn_env(LOG_FORMAT="json", DATABASE_URL=f"sqlite:///{tmp_path / 'run.sqlite3'}", PORT=str(port),
-                       WEB_CONCURRENCY="1", SECRET_KEY="k" * 32)
+    env = gunicorn_env(
+        LOG_FORMAT="json",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'run.sqlite3'}",
+        PORT=str(port),
+        WEB_CONCURRENCY="1",
+        SECRET_KEY="k" * 32,
+    )
     with open(log, "w") as output:  # the venv's install step taken as done: a test installs nothing
-        process = subprocess.Popen(["make", "--no-print-directory", "-o", ".venv/.runtime", "run"], cwd=ROOT, env=env,
-                                   stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            ["make", "--no-print-directory", "-o", ".venv/.runtime", "run"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 90
         while not _answers(f"http://127.0.0.1:{port}"):
@@ -59,15 +70,21 @@ def test_every_line_make_run_writes_until_it_serves_is_a_json_object(tmp_path):
     key = key_line.removeprefix("Development API key: ")
     assert level == "info" and len(key) == 32 and key != key_line
     assert try_line == f"Try: curl -H 'Authorization: Bearer {key}' http://127.0.0.1:{port}/api/corridors"
-    assert docs_line == (f"Docs: http://127.0.0.1:{port}/api/docs  Your own keys: "
-                         f"http://127.0.0.1:{port}/account/signup")
+    assert docs_line == (
+        f"Docs: http://127.0.0.1:{port}/api/docs  Your own keys: http://127.0.0.1:{port}/account/signup"
+    )
     assert any(entry["logger"] == "gunicorn.error" for entry in entries)
 
 
 def test_make_run_with_keys_of_ones_own_says_so_in_json(tmp_path):
-    result = subprocess.run([".venv/bin/python", "-m", "corridor.serving.banner", "--port", "8123"], cwd=ROOT,
-                            env=gunicorn_env(LOG_FORMAT="json", API_KEYS="mine"), capture_output=True, text=True,
-                            timeout=30)
+    result = subprocess.run(
+        [".venv/bin/python", "-m", "corridor.serving.banner", "--port", "8123"],
+        cwd=ROOT,
+        env=gunicorn_env(LOG_FORMAT="json", API_KEYS="mine"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0 and result.stderr == ""
     assert said(objects(result.stdout), "corridor.run") == [
         ("info", "Using the keys in API_KEYS."),
@@ -80,13 +97,20 @@ def database(tmp_path):
     return f"sqlite:///{tmp_path / 'commands.sqlite3'}"
 
 
-@pytest.mark.parametrize("args, code, stdout_lines, stderr_lines", [
-    (["db", "upgrade"], 0, [], [("info", "Running upgrade  -> 0001_accounts, Accounts and their API keys.")]),
-    (["keys", "generate"], 0, [("info", "key:"), ("info", "entry: sha256:")],
-     [("info", "Give the key to the client; put the key or, better, the entry in API_KEYS on the server.")]),
-    (["prices", "import-rpw", "missing.csv"], 1, None, [("error", "missing.csv: ")]),
-    (["data", "check", "missing.json"], 1, None, [("error", "missing.json: cannot read the data file")]),
-])
+@pytest.mark.parametrize(
+    "args, code, stdout_lines, stderr_lines",
+    [
+        (["db", "upgrade"], 0, [], [("info", "Running upgrade  -> 0001_accounts, Accounts and their API keys.")]),
+        (
+            ["keys", "generate"],
+            0,
+            [("info", "key:"), ("info", "entry: sha256:")],
+            [("info", "Give the key to the client; put the key or, better, the entry in API_KEYS on the server.")],
+        ),
+        (["prices", "import-rpw", "missing.csv"], 1, None, [("error", "missing.csv: ")]),
+        (["data", "check", "missing.json"], 1, None, [("error", "missing.json: cannot read the data file")]),
+    ],
+)
 def test_each_line_a_command_writes_is_a_json_object(database, args, code, stdout_lines, stderr_lines):
     result = flask_command(*args, LOG_FORMAT="json", DATABASE_URL=database)
     assert result.returncode == code, result.stdout + result.stderr
@@ -113,8 +137,14 @@ def test_the_import_summary_is_one_json_object_a_line(migrated_sqlite, tmp_path)
 
 def test_a_library_s_warning_is_a_json_object_too(migrated_sqlite):
     script = "import warnings; from app import create_app; create_app(); warnings.warn('a library said so')"
-    result = subprocess.run([".venv/bin/python", "-c", script], cwd=ROOT, env=gunicorn_env(LOG_FORMAT="json"),
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [".venv/bin/python", "-c", script],
+        cwd=ROOT,
+        env=gunicorn_env(LOG_FORMAT="json"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     [warned] = [entry for entry in objects(result.stderr) if entry["logger"] == "py.warnings"]
     assert warned["level"] == "warning" and "UserWarning: a library said so" in warned["message"]

@@ -61,8 +61,10 @@ def _served_between(port, log, trial):
     """How many of a pipelining client's requests the worker serves after the last one the client
     has read, before another client's request sent at that moment: the one worker's access lines
     come in the order it served the requests."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as busy, \
-            socket.create_connection(("127.0.0.1", port), timeout=10) as other:
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as busy,
+        socket.create_connection(("127.0.0.1", port), timeout=10) as other,
+    ):
         other.sendall(_request(f"warm-{trial}"))
         _one_response(other)  # `other` is accepted and its greenlet waits for the next request
         reader = Reader(busy, expected=300)

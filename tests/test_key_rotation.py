@@ -52,11 +52,14 @@ def test_a_keys_file_that_is_not_a_regular_file_or_too_large_is_refused(keys_app
         keys_app(big, api_keys=OLD_KEY)
 
 
-@pytest.mark.parametrize("content, reason", [
-    (None, "cannot be read: No such file or directory."),
-    ("# only a comment\n\n", "holds no key: give one entry per line."),
-    (b"\xff\xfe\n", "cannot be read: not UTF-8 text."),
-])
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (None, "cannot be read: No such file or directory."),
+        ("# only a comment\n\n", "holds no key: give one entry per line."),
+        (b"\xff\xfe\n", "cannot be read: not UTF-8 text."),
+    ],
+)
 def test_unusable_keys_file_refuses_start_up_in_one_line(keys_app, tmp_path, content, reason):
     keys_file = tmp_path / "keys"
     if content is not None:
@@ -101,8 +104,14 @@ def test_refresh_serves_the_new_file_and_keeps_the_last_good_keys(keys_app, tmp_
 
 def test_flask_run_refuses_an_unreadable_keys_file_without_a_traceback(tmp_path):
     env = gunicorn_env(API_KEYS_FILE=str(tmp_path / "missing"))
-    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(unused_port())],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(unused_port())],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode != 0
     assert f"Error: API_KEYS_FILE {tmp_path / 'missing'} cannot be read" in result.stderr
     assert "Traceback" not in result.stderr

@@ -6,7 +6,7 @@ import pytest
 from conftest import refresh
 from feeds import ECB_DAY, ECB_RATES, FeedServer, Reply, ecb_xml
 
-from corridor.data import fetch as feed_module
+from corridor.rates import fetch as feed_module
 
 
 def _good_then(app, feeds, path, reply):

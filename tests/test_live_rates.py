@@ -165,8 +165,9 @@ def test_every_corridor_on_the_page_has_a_chart_that_ends_at_the_table_s_rate(li
     for corridor in active(raw_seed):
         html = client.get(f"/?corridor={key(corridor)}").get_data(as_text=True)
         assert '<polyline class="rate" points="' in html, key(corridor)
-        shown = re.search(r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*)\)',
-                          html)
+        shown = re.search(
+            r'<p id="mid-rate">Mid-market rate: 1 (\w+) = <strong>([\d.]+)</strong> (\w+) \(([^)]*)\)', html
+        )
         latest = re.search(r", last ([\d.]+)\.</desc>", html).group(1)
         frm, to = corridor["from_currency"], corridor["to_currency"]
         day = {"ECB": display_date(ECB_DAY.isoformat()), "Frankfurter": display_date(FRANKFURTER_DAY.isoformat())}

@@ -50,8 +50,14 @@ def gone(pid):
 @pytest.fixture
 def live_server(tmp_path, feeds):
     """gunicorn with three workers fed by the loopback feeds, refreshed only at start and on HUP."""
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATES_REFRESH_MINUTES="0",
-                          ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url) as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        WEB_CONCURRENCY="3",
+        RATES_REFRESH_MINUTES="0",
+        ECB_RATES_URL=feeds.ecb_url,
+        FRANKFURTER_URL=feeds.frankfurter_url,
+    ) as server:
         # until the first workers, which carry the data file's rates, have retired (a gevent worker takes
         # new connections for up to a second after it is told to stop)
         wait_for(lambda: server.log.read_text().count("Worker exiting") >= 3, 20, server.log)

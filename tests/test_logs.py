@@ -23,19 +23,40 @@ KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # wh
 
 def _environ(target: str, query: str, authorization: str) -> dict:
     return {
-        "REQUEST_METHOD": "GET", "RAW_URI": f"{target}?{query}", "PATH_INFO": "/api/providers",
-        "QUERY_STRING": query, "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1", "REMOTE_PORT": "50412",
-        "HTTP_HOST": "127.0.0.1:8000", "HTTP_AUTHORIZATION": authorization, "HTTP_USER_AGENT": 'curl/8.5 "quoted"',
-        "wsgi.url_scheme": "http", "Mixed_Case": "kept",
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": f"{target}?{query}",
+        "PATH_INFO": "/api/providers",
+        "QUERY_STRING": query,
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "REMOTE_PORT": "50412",
+        "HTTP_HOST": "127.0.0.1:8000",
+        "HTTP_AUTHORIZATION": authorization,
+        "HTTP_USER_AGENT": 'curl/8.5 "quoted"',
+        "wsgi.url_scheme": "http",
+        "Mixed_Case": "kept",
     }
 
 
 REQUESTS = {
     "bearer key, misplaced key in the query": (
-        SimpleNamespace(status="200 OK", sent=1761, headers=[
-            ("ETag", '"0f3a"'), ("Content-Length", "1761"), ("X-Request-ID", "abc-123"), ("x-request-id", "last")]),
-        SimpleNamespace(headers=[("HOST", "127.0.0.1:8000"), ("AUTHORIZATION", f"Bearer {RAW_KEY}"),
-                                 ("USER-AGENT", 'curl/8.5 "quoted"')]),
+        SimpleNamespace(
+            status="200 OK",
+            sent=1761,
+            headers=[
+                ("ETag", '"0f3a"'),
+                ("Content-Length", "1761"),
+                ("X-Request-ID", "abc-123"),
+                ("x-request-id", "last"),
+            ],
+        ),
+        SimpleNamespace(
+            headers=[
+                ("HOST", "127.0.0.1:8000"),
+                ("AUTHORIZATION", f"Bearer {RAW_KEY}"),
+                ("USER-AGENT", 'curl/8.5 "quoted"'),
+            ]
+        ),
         _environ("/api/providers", f"corridor=USD_MXN&api_key={RAW_KEY}", f"Bearer {RAW_KEY}"),
     ),
     "key as a basic user, in a known parameter, nothing sent yet": (
@@ -46,18 +67,25 @@ REQUESTS = {
     "key in the request target's userinfo and fragment": (
         SimpleNamespace(status=400, sent=0, headers=[]),
         [],
-        {key: value for key, value in  # and no client address or user agent to give
-         _environ(f"http://user:{RAW_KEY}@127.0.0.1/api/providers#x&api_key={RAW_KEY}", "sort=cost", "").items()
-         if key not in ("REMOTE_ADDR", "HTTP_USER_AGENT")},
+        {
+            key: value
+            for key, value in _environ(  # and no client address or user agent to give
+                f"http://user:{RAW_KEY}@127.0.0.1/api/providers#x&api_key={RAW_KEY}", "sort=cost", ""
+            ).items()
+            if key not in ("REMOTE_ADDR", "HTTP_USER_AGENT")
+        },
     ),
 }
 LINES = {  # the shipped format's line for each request: method, path, protocol; no query, no user
-    "bearer key, misplaced key in the query":
-        '[23/Nov/2026:01:02:03 +0000] rid=last "GET /api/providers HTTP/1.1" 200 1761 1234ms 127.0.0.1',
-    "key as a basic user, in a known parameter, nothing sent yet":
-        '[23/Nov/2026:01:02:03 +0000] rid=- "GET /api/providers HTTP/1.1" 404 - 1234ms 127.0.0.1',
-    "key in the request target's userinfo and fragment":
-        '[23/Nov/2026:01:02:03 +0000] rid=- "GET /api/providers HTTP/1.1" 400 0 1234ms -',
+    "bearer key, misplaced key in the query": (
+        '[23/Nov/2026:01:02:03 +0000] rid=last "GET /api/providers HTTP/1.1" 200 1761 1234ms 127.0.0.1'
+    ),
+    "key as a basic user, in a known parameter, nothing sent yet": (
+        '[23/Nov/2026:01:02:03 +0000] rid=- "GET /api/providers HTTP/1.1" 404 - 1234ms 127.0.0.1'
+    ),
+    "key in the request target's userinfo and fragment": (
+        '[23/Nov/2026:01:02:03 +0000] rid=- "GET /api/providers HTTP/1.1" 400 0 1234ms -'
+    ),
 }
 
 
@@ -86,19 +114,29 @@ def test_a_key_in_the_query_string_never_reaches_the_log_of_a_real_server(server
     base, process, log = server
     since = len(log.read_text())
     curl("-o", "/dev/null", "-H", "X-Request-ID: query-key-1", f"{base}/api/corridors?api_key={RAW_KEY}")
-    curl("-o", "/dev/null", "-H", f"Authorization: Bearer {RAW_KEY}", "-H", "X-Request-ID: query-key-2",
-         f"{base}/api/corridors?key={RAW_KEY}")
+    curl(
+        "-o",
+        "/dev/null",
+        "-H",
+        f"Authorization: Bearer {RAW_KEY}",
+        "-H",
+        "X-Request-ID: query-key-2",
+        f"{base}/api/corridors?key={RAW_KEY}",
+    )
     text = logged(log, "rid=query-key-2", since)
     assert "rid=query-key-1" in text and text.count('"GET /api/corridors HTTP/1.1"') == 2
     assert RAW_KEY not in text
 
 
-@pytest.mark.parametrize("sent", [
-    f"GET /api/curr encies?api_key={RAW_KEY} HTTP/1.1\r\nHost: x\r\n\r\n",
-    f"GET x\"'#api_key={RAW_KEY} HTTP/1.1\r\nHost: x\r\n\r\n",  # both quotes: gunicorn escapes one
-    f"GET /api/corridors HTTP/1.1\r\nHost: x\r\nAuthorization Bearer {RAW_KEY}\r\n\r\n",  # no colon
-    f"GET /api/corridors HTTP/1.1\r\nHost: x\r\nX\"' {RAW_KEY}\r\n\r\n",
-])
+@pytest.mark.parametrize(
+    "sent",
+    [
+        f"GET /api/curr encies?api_key={RAW_KEY} HTTP/1.1\r\nHost: x\r\n\r\n",
+        f"GET x\"'#api_key={RAW_KEY} HTTP/1.1\r\nHost: x\r\n\r\n",  # both quotes: gunicorn escapes one
+        f"GET /api/corridors HTTP/1.1\r\nHost: x\r\nAuthorization Bearer {RAW_KEY}\r\n\r\n",  # no colon
+        f"GET /api/corridors HTTP/1.1\r\nHost: x\r\nX\"' {RAW_KEY}\r\n\r\n",
+    ],
+)
 def test_a_key_in_a_request_gunicorn_cannot_parse_stays_out_of_its_log(server, sent):
     base, process, log = server
     since = len(log.read_text())
@@ -195,8 +233,14 @@ def test_a_json_line_logged_during_a_request_names_its_id_method_and_route_on_on
     assert "\n" not in line
     entry = json.loads(line)
     assert datetime.datetime.fromisoformat(entry.pop("time")).utcoffset() == datetime.timedelta(0)
-    assert entry == {"level": "error", "logger": "app", "message": "Refresh failed: boom\nforged",
-                     "request_id": "trace-7", "method": "GET", "route": "/api/poc/corridors/{corridor_id}"}
+    assert entry == {
+        "level": "error",
+        "logger": "app",
+        "message": "Refresh failed: boom\nforged",
+        "request_id": "trace-7",
+        "method": "GET",
+        "route": "/api/poc/corridors/{corridor_id}",
+    }
 
 
 def test_a_request_id_made_up_for_a_log_line_is_the_one_the_response_carries(app):
@@ -211,16 +255,29 @@ def test_a_json_access_line_has_the_requests_fields_and_no_query_or_credentials(
     config.set("accesslog", "-")
     environ = _environ("/api/providers", f"corridor=USD_MXN&api_key={RAW_KEY}", f"Bearer {RAW_KEY}")
     environ["corridor.route"] = "/api/providers"
-    atoms = Logger(config).atoms(SimpleNamespace(status="200 OK", sent=512, headers=[("X-Request-ID", "rid-1")],
-                                                 response_length=512), SimpleNamespace(headers=[]), environ,
-                                 datetime.timedelta(milliseconds=3, microseconds=250))
+    atoms = Logger(config).atoms(
+        SimpleNamespace(status="200 OK", sent=512, headers=[("X-Request-ID", "rid-1")], response_length=512),
+        SimpleNamespace(headers=[]),
+        environ,
+        datetime.timedelta(milliseconds=3, microseconds=250),
+    )
     record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%(s)s", (), None)
     record.args = atoms
     entry = json.loads(JsonFormatter().format(record))
     del entry["time"]
-    assert entry == {"level": "info", "logger": "gunicorn.access", "message": "request", "request_id": "rid-1",
-                     "method": "GET", "route": "/api/providers", "path": "/api/providers", "status": 200,
-                     "bytes": 512, "duration_ms": 3.25, "client": "127.0.0.1"}
+    assert entry == {
+        "level": "info",
+        "logger": "gunicorn.access",
+        "message": "request",
+        "request_id": "rid-1",
+        "method": "GET",
+        "route": "/api/providers",
+        "path": "/api/providers",
+        "status": 200,
+        "bytes": 512,
+        "duration_ms": 3.25,
+        "client": "127.0.0.1",
+    }
 
 
 def test_text_logs_leave_gunicorns_configuration_as_it_is():

@@ -12,6 +12,7 @@ from holders import Holder, query, signed_up
 from prometheus_client.parser import text_string_to_metric_families
 
 from corridor.settings import ConfigError
+from corridor.state import current_service
 
 TOKEN = "metrics-token-for-the-tests-0123"
 SCRAPER = {"Authorization": f"Bearer {TOKEN}"}
@@ -23,8 +24,11 @@ def samples(client):
     response = client.get("/metrics", headers=SCRAPER)
     assert response.status_code == 200, response.text
     assert response.headers["Content-Type"].startswith("text/plain; version=")
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(response.text) for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    }
 
 
 def value(found, name, **labels):
@@ -39,11 +43,13 @@ def metered():
 def test_metrics_are_an_unknown_path_unless_turned_on(client):
     response = client.get("/metrics", headers=SCRAPER)
     assert response.status_code == 404
-    assert client.application.extensions["corridor"].metrics is None
+    assert current_service(client.application).metrics is None
 
 
-@pytest.mark.parametrize("header", [None, "Bearer wrong-token-wrong-token-0123", f"Basic {TOKEN}", f"Bearer {TOKEN}x",
-                                    "Bearer", f"bearer  {RAW_KEY}"])
+@pytest.mark.parametrize(
+    "header",
+    [None, "Bearer wrong-token-wrong-token-0123", f"Basic {TOKEN}", f"Bearer {TOKEN}x", "Bearer", f"bearer  {RAW_KEY}"],
+)
 def test_metrics_are_refused_without_the_token(metered, header):
     response = metered.test_client().get("/metrics", headers={"Authorization": header} if header else {})
     assert response.status_code == 401
@@ -68,8 +74,10 @@ def test_requests_are_counted_by_route_template_method_and_status_never_by_path(
     built = {"method": "GET", "route": template, "status": "200", "cache": "miss"}
     assert value(found, "http_request_duration_seconds_count", **built) == 2
     assert value(found, "http_request_duration_seconds_sum", **built) > 0
-    assert value(found, "http_request_duration_seconds_count", method="GET", route="unmatched", status="404",
-                 cache="") == 1
+    assert (
+        value(found, "http_request_duration_seconds_count", method="GET", route="unmatched", status="404", cache="")
+        == 1
+    )
     text = client.get("/metrics", headers=SCRAPER).text
     assert "/no/such/path" not in text and "key=abc" not in text and "/api/poc/corridors/1" not in text
 
@@ -118,8 +126,9 @@ def test_account_key_checks_are_counted_as_hit_miss_and_database_error(migrated_
     query(url, "DROP TABLE api_keys")
     assert client.get("/api/corridors", headers={"Authorization": "Bearer cor_" + "C" * 43}).status_code == 503
     found = samples(client)
-    checks = {result: value(found, "corridor_account_key_checks_total", result=result)
-              for result in ("hit", "miss", "error")}
+    checks = {
+        result: value(found, "corridor_account_key_checks_total", result=result) for result in ("hit", "miss", "error")
+    }
     assert checks == {"hit": 1, "miss": 1, "error": 1}
 
 
@@ -128,9 +137,10 @@ def test_feed_fetches_are_counted_by_outcome_and_the_rates_age_is_there_from_the
     client = app.test_client()
     before = samples(client)
     # before any fetch: each feed's age, of the rates the data file and the history give
-    data = app.extensions["corridor"].data
-    as_of = {feed["source"]: feed["date"] or data.catalog.dataset.as_of for feed in
-             data.live.report(data.sources.dataset)}
+    data = current_service(app).data
+    as_of = {
+        feed["source"]: feed["date"] or data.catalog.dataset.as_of for feed in data.live.report(data.sources.dataset)
+    }
     for feed, day in as_of.items():
         age = value(before, "corridor_rates_age_seconds", feed=feed)
         midnight = dt.datetime.combine(dt.date.fromisoformat(str(day)), dt.time(), dt.UTC).timestamp()
@@ -140,8 +150,9 @@ def test_feed_fetches_are_counted_by_outcome_and_the_rates_age_is_there_from_the
     found = samples(client)
     assert value(found, "corridor_feed_fetches_total", feed="ECB", outcome="ok") == 1
     assert value(found, "corridor_feed_fetches_total", feed="Frankfurter", outcome="ok") == 1
-    assert value(found, "corridor_rates_age_seconds", feed="ECB") < value(before, "corridor_rates_age_seconds",
-                                                                          feed="ECB")
+    assert value(found, "corridor_rates_age_seconds", feed="ECB") < value(
+        before, "corridor_rates_age_seconds", feed="ECB"
+    )
 
 
 def test_a_failing_feed_is_counted_as_failing(make_app, feeds):
@@ -155,7 +166,7 @@ def test_a_failing_feed_is_counted_as_failing(make_app, feeds):
 
 def test_the_survey_import_and_its_latest_period_are_shown(surveyed_database):
     app = build_app(DATABASE_URL=surveyed_database, METRICS_TOKEN=TOKEN)
-    survey = app.extensions["corridor"].data.sources.survey
+    survey = current_service(app).data.sources.survey
     found = samples(app.test_client())
     latest = max(observation.period for observation in survey.latest)
     assert value(found, "corridor_survey_info", **{"import": str(survey.version), "period": latest}) == 1
@@ -165,14 +176,17 @@ def test_no_survey_no_survey_metric(metered):
     assert not [key for key in samples(metered.test_client()) if key[0] == "corridor_survey_info"]
 
 
-@pytest.mark.parametrize(("setting", "value_", "message"), [
-    ("METRICS_TOKEN", "short", "METRICS_TOKEN must be at least 16 characters"),
-    ("METRICS_PORT", "http", "METRICS_PORT must be a port"),
-    ("METRICS_PORT", "0", "METRICS_PORT must be a port"),
-    ("METRICS_PORT", "127.0.0.1:70000", "METRICS_PORT must be a port"),
-    ("METRICS_PORT", "１２３", "METRICS_PORT must be a port"),
-    ("LOG_FORMAT", "yaml", "LOG_FORMAT 'yaml' is not one of text, json"),
-])
+@pytest.mark.parametrize(
+    ("setting", "value_", "message"),
+    [
+        ("METRICS_TOKEN", "short", "METRICS_TOKEN must be at least 16 characters"),
+        ("METRICS_PORT", "http", "METRICS_PORT must be a port"),
+        ("METRICS_PORT", "0", "METRICS_PORT must be a port"),
+        ("METRICS_PORT", "127.0.0.1:70000", "METRICS_PORT must be a port"),
+        ("METRICS_PORT", "１２３", "METRICS_PORT must be a port"),
+        ("LOG_FORMAT", "yaml", "LOG_FORMAT 'yaml' is not one of text, json"),
+    ],
+)
 def test_bad_operator_settings_refuse_start_up_with_a_message(setting, value_, message):
     with pytest.raises(ConfigError, match=message):
         build_app(**{setting: value_})

@@ -35,7 +35,8 @@ def tables(url):
     try:
         with engine.connect() as connection:
             return set(sa.inspect(connection).get_table_names()), connection.execute(
-                sa.text("SELECT version_num FROM alembic_version")).scalar_one()
+                sa.text("SELECT version_num FROM alembic_version")
+            ).scalar_one()
     finally:
         engine.dispose()
 
@@ -44,9 +45,22 @@ def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
     for _ in range(2):
         result = flask_command("db", "upgrade", DATABASE_URL=empty_database)
         assert result.returncode == 0, result.stderr
-    assert tables(empty_database) == ({"accounts", "api_keys", "survey_imports", "survey_periods", "survey_corridors",
-                                       "survey_observations", "published_imports", "published_costs",
-                                       "flow_imports", "remittance_flows", "alembic_version"}, HEAD)
+    assert tables(empty_database) == (
+        {
+            "accounts",
+            "api_keys",
+            "survey_imports",
+            "survey_periods",
+            "survey_corridors",
+            "survey_observations",
+            "published_imports",
+            "published_costs",
+            "flow_imports",
+            "remittance_flows",
+            "alembic_version",
+        },
+        HEAD,
+    )
 
 
 def test_serving_knows_every_migration_in_order():
@@ -70,7 +84,8 @@ def test_a_server_refuses_a_database_with_no_tables_and_names_the_command(make_a
         make_app(DATABASE_URL=empty_database)
     assert refused.value.format_message() == (
         f"The database {shown.replace('postgresql://', 'postgresql+psycopg://')} has no tables yet: "
-        "run `.venv/bin/flask --app app db upgrade` first.")
+        "run `.venv/bin/flask --app app db upgrade` first."
+    )
 
 
 def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, empty_database):
@@ -79,17 +94,28 @@ def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, em
     with engine.begin() as connection:
         connection.execute(sa.text("UPDATE alembic_version SET version_num = '0002_newer'"))
     engine.dispose()
-    with pytest.raises(ConfigError, match=r"is at revision 0002_newer, which this code does not know: newer code "
-                                          r"migrated it; serve that code, or downgrade the database with it\."):
+    with pytest.raises(
+        ConfigError,
+        match=r"is at revision 0002_newer, which this code does not know: newer code "
+        r"migrated it; serve that code, or downgrade the database with it\.",
+    ):
         make_app(DATABASE_URL=empty_database)
 
 
-@pytest.mark.parametrize("url, message", [
-    ("mysql://root@127.0.0.1/test", "DATABASE_URL must start with sqlite:/// or postgresql://, not mysql://."),
-    ("127.0.0.1:5432/test", "DATABASE_URL must start with sqlite:/// or postgresql://, not a value without a scheme."),
-    ("postgresql://corridor:s3cret-pass@127.0.0.1:1/corridor",
-     "The database postgresql+psycopg://corridor:***@127.0.0.1:1/corridor cannot be reached: "),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("mysql://root@127.0.0.1/test", "DATABASE_URL must start with sqlite:/// or postgresql://, not mysql://."),
+        (
+            "127.0.0.1:5432/test",
+            "DATABASE_URL must start with sqlite:/// or postgresql://, not a value without a scheme.",
+        ),
+        (
+            "postgresql://corridor:s3cret-pass@127.0.0.1:1/corridor",
+            "The database postgresql+psycopg://corridor:***@127.0.0.1:1/corridor cannot be reached: ",
+        ),
+    ],
+)
 def test_an_unusable_database_url_is_refused_with_a_reason(make_app, url, message):
     with pytest.raises(ConfigError) as refused:
         make_app(DATABASE_URL=url)

@@ -20,8 +20,11 @@ SAMPLE_QUERIES = {
     "/api/poc/full": [""],
     "/api/poc/guide": [""],
     "/api/poc/health": [""],
-    "/api/history": ["?from=usd&to=mxn", "?from=GBP&to=INR&start=2024-01-01&end=2024-12-31&interval=week",
-                     "?from=USD&to=JPY&date=2025-12-25"],
+    "/api/history": [
+        "?from=usd&to=mxn",
+        "?from=GBP&to=INR&start=2024-01-01&end=2024-12-31&interval=week",
+        "?from=USD&to=JPY&date=2025-12-25",
+    ],
     "/api/poc/history": ["?from=USD&to=MXN&interval=month"],
     "/api/history.csv": ["?from=usd&to=mxn&interval=week"],
     "/api/poc/history.csv": ["?from=USD&to=JPY&date=2025-12-25"],
@@ -68,18 +71,29 @@ def test_document_is_valid_openapi_3(document):
 
 def test_every_served_path_is_documented_and_nothing_else(app, document):
     served = {r.rule.replace("<corridor_id:corridor_id>", "{corridor_id}") for r in app.url_map.iter_rules()}
-    served -= {"/api/openapi.json", "/api/docs", "/api/docs/assets/<name>", "/static/<path:filename>", "/", "/api",
-               "/assets/<name>"}
+    served -= {
+        "/api/openapi.json",
+        "/api/docs",
+        "/api/docs/assets/<name>",
+        "/static/<path:filename>",
+        "/",
+        "/api",
+        "/assets/<name>",
+    }
     # pages for people, not the API: the account pages and the reference
     served = {path for path in served if not path.startswith(("/account", "/api/docs/"))}
     assert set(document["paths"]) == served == set(SAMPLE_QUERIES) | set(SURVEY_QUERIES)
 
 
 def test_bearer_security_on_group_a_only(document):
-    assert document["components"]["securitySchemes"] == {"bearerAuth": {
-        "type": "http", "scheme": "bearer",
-        "description": "A key you make at /account (sign up, then API keys: `cor_` and 43 characters), or one the "
-                       "operator gave you."}}
+    assert document["components"]["securitySchemes"] == {
+        "bearerAuth": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A key you make at /account (sign up, then API keys: `cor_` and 43 characters), or one the "
+            "operator gave you.",
+        }
+    }
     for path, item in document["paths"].items():
         operation = item["get"]
         group_a = not path.startswith("/api/poc/")
@@ -98,10 +112,13 @@ def test_parameters_carry_patterns_and_examples(document):
     assert path_param["description"] == "Corridor id: digits, no leading zero."
 
 
-@pytest.mark.parametrize("path, names, rule", [
-    ("/api/poc/corridors", ["from", "to"], "Give `from` and `to` together, or none of them (400 otherwise)."),
-    ("/api/poc/providers", ["amount", "payout", "sort"], "Needs `corridor` (400 otherwise)."),
-])
+@pytest.mark.parametrize(
+    "path, names, rule",
+    [
+        ("/api/poc/corridors", ["from", "to"], "Give `from` and `to` together, or none of them (400 otherwise)."),
+        ("/api/poc/providers", ["amount", "payout", "sort"], "Needs `corridor` (400 otherwise)."),
+    ],
+)
 def test_group_b_filters_are_separate_optional_parameters_with_their_rule(document, path, names, rule):
     params = {p["name"]: p for p in document["paths"][path]["get"]["parameters"] if p["in"] == "query"}
     assert "query" not in params
@@ -111,8 +128,10 @@ def test_group_b_filters_are_separate_optional_parameters_with_their_rule(docume
         assert params["corridor"]["required"] is False and "Needs" not in params["corridor"]["description"]
 
 
-@pytest.mark.parametrize("schema, field, json_type", [("Problem", "ok", "boolean"), ("Problem", "type", "string"),
-                                                      ("CorridorResponse", "ok", "boolean")])
+@pytest.mark.parametrize(
+    "schema, field, json_type",
+    [("Problem", "ok", "boolean"), ("Problem", "type", "string"), ("CorridorResponse", "ok", "boolean")],
+)
 def test_constant_fields_have_a_json_type(document, schema, field, json_type):
     assert document["components"]["schemas"][schema]["properties"][field]["type"] == json_type
 
@@ -172,8 +191,9 @@ def test_every_property_has_description_and_example(document):
     for name, schema in document["components"]["schemas"].items():
         assert schema["additionalProperties"] is False
         # every property is always there, but for those whose description says when an answer leaves them out
-        assert schema["required"] == [prop for prop, definition in schema["properties"].items()
-                                      if "x-omitted-when" not in definition], name
+        assert schema["required"] == [
+            prop for prop, definition in schema["properties"].items() if "x-omitted-when" not in definition
+        ], name
         for prop, definition in schema["properties"].items():
             assert definition.get("description"), (name, prop)
             assert {"example", "allOf", "anyOf", "items"} & set(definition), (name, prop)  # a nested object has its own
@@ -191,8 +211,9 @@ def test_benchmark_figures_that_can_be_missing_are_nullable(document):
             assert (len(nested["allOf"]), nested["nullable"], "anyOf" in nested) == (1, True, False)
 
 
-@pytest.mark.parametrize("path, query", [(p, q) for queries in (SAMPLE_QUERIES, SURVEY_QUERIES)
-                                         for p, qs in queries.items() for q in qs])
+@pytest.mark.parametrize(
+    "path, query", [(p, q) for queries in (SAMPLE_QUERIES, SURVEY_QUERIES) for p, qs in queries.items() for q in qs]
+)
 def test_served_responses_match_the_document(request, auth, document, path, query):
     client = request.getfixturevalue("surveyed_app" if path in SURVEY_QUERIES else "app").test_client()
     url = path.replace("{corridor_id}", "1") + query
@@ -236,7 +257,8 @@ def test_docs_page_links_to_sign_up_and_to_the_guide(client, document):
     assert '<a href="/account/signup" class="key-link">Get an API key</a>' in html
     assert '<a href="/api/docs/guide">Guide: how every figure is computed</a>' in html
     assert document["info"]["description"].endswith(
-        "[/api/docs/guide](/api/docs/guide). Get a key for Group A at [/account/signup](/account/signup).")
+        "[/api/docs/guide](/api/docs/guide). Get a key for Group A at [/account/signup](/account/signup)."
+    )
 
 
 @requires("curl", "chromium")
@@ -281,12 +303,15 @@ def test_the_benchmark_examples_are_the_figures_served_on_the_shipped_data(clien
     assert examples == {name: value for name, value in served.items() if name not in ("costliest", "sample", "survey")}
 
 
-@pytest.mark.parametrize(("path", "served_at"), [
-    ("/api/costs?corridor=KEN-TZA", lambda body: body["periods"][0]),
-    ("/api/poc/costs?corridor=KEN-TZA", lambda body: body["periods"][0]),
-    ("/api/costs/global", lambda body: body["periods"][-1]),
-    ("/api/poc/costs/global", lambda body: body["periods"][-1]),
-])
+@pytest.mark.parametrize(
+    ("path", "served_at"),
+    [
+        ("/api/costs?corridor=KEN-TZA", lambda body: body["periods"][0]),
+        ("/api/poc/costs?corridor=KEN-TZA", lambda body: body["periods"][0]),
+        ("/api/costs/global", lambda body: body["periods"][-1]),
+        ("/api/poc/costs/global", lambda body: body["periods"][-1]),
+    ],
+)
 def test_the_cost_examples_are_the_figures_served_on_the_shipped_rows(surveyed_app, auth, document, path, served_at):
     served = served_at(surveyed_app.test_client().get(path, headers=auth).get_json())
     schemas = document["components"]["schemas"]
@@ -296,4 +321,5 @@ def test_the_cost_examples_are_the_figures_served_on_the_shipped_rows(surveyed_a
     assert {name: prop["example"] for name, prop in properties.items() if name in served} == served
     # the shipped rows' periods have no published figure: those fields, and only those, are left out
     assert {name for name in properties if name not in served} == {
-        name for name, prop in properties.items() if "published" in prop.get("x-omitted-when", "")}
+        name for name, prop in properties.items() if "published" in prop.get("x-omitted-when", "")
+    }

@@ -99,13 +99,14 @@ def test_logs_have_the_start_up_line_access_lines_and_no_secrets(server):
         text,
     )
     line = re.compile(
-        r'^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) '
+        r"^\[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] rid=(\S+) "
         r'"(\w+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-) (\d+)ms 127\.0\.0\.1$',
         re.M,
     )
     lines = line.findall(text)  # in the order workers wrote them, which may not be the requests'
     assert [line[1:5] for line in lines if line[0] == "ops-1"] == [
-        ("GET", "/api/corridors", "200", str(len(body.encode())))]
+        ("GET", "/api/corridors", "200", str(len(body.encode())))
+    ]
     assert any(line[2] == "/api/midrate" and line[3] == "401" for line in lines)
     assert any(line[2] == "/api/poc/corridors" and line[3] == "200" for line in lines)
     for secret in (RAW_KEY, HASHED_KEY, "Bearer", "Basic"):

@@ -24,8 +24,12 @@ QUEUED = 30
 
 def counted(text, route=ROUTE):
     """http_requests_total of `route`, every status, in a scrape's text."""
-    return sum(sample.value for family in text_string_to_metric_families(text) for sample in family.samples
-               if sample.name == "http_requests_total" and sample.labels["route"] == route)
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "http_requests_total" and sample.labels["route"] == route
+    )
 
 
 def scrape(base):
@@ -70,8 +74,14 @@ Histogram("http_request_duration_seconds", "", ["method", "route", "status"]).la
     subprocess.run([sys.executable, "-c", stale], check=True)
     assert list(folder.glob("*.db"))
     port = unused_port()
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, METRICS_TOKEN=TOKEN, WEB_CONCURRENCY="3",
-                          METRICS_PORT=f"127.0.0.1:{port}", PROMETHEUS_MULTIPROC_DIR=str(folder)) as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        METRICS_TOKEN=TOKEN,
+        WEB_CONCURRENCY="3",
+        METRICS_PORT=f"127.0.0.1:{port}",
+        PROMETHEUS_MULTIPROC_DIR=str(folder),
+    ) as server:
         assert "Using worker: gevent" in server.log.read_text()
         # the kernel hands each connection to whichever worker it wakes, so ask until two workers have counted some
         asked = 0
@@ -86,8 +96,11 @@ Histogram("http_request_duration_seconds", "", ["method", "route", "status"]).la
 
         victim = counting[0]
         os.kill(victim, signal.SIGKILL)
-        wait_until(lambda: (workers := settled_workers(server.process.pid)) and victim not in workers
-                   and len(workers) == 3, 10, server.log)
+        wait_until(
+            lambda: (workers := settled_workers(server.process.pid)) and victim not in workers and len(workers) == 3,
+            10,
+            server.log,
+        )
         assert counted(scrape(server.base)) == asked  # the killed worker's counts stay
 
         booted = server.log.read_text().count("Booting worker")
@@ -163,8 +176,9 @@ def _term_with_connections_queued(server, every_process):
 
 @pytest.mark.parametrize("every_process", [False, True], ids=["term-to-the-master", "term-to-every-process"])
 def test_a_term_drains_loses_none_of_30_queued_connections_and_stops_in_time(tmp_path, every_process):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DRAIN_SECONDS="3",
-                          WEB_CONCURRENCY="2") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DRAIN_SECONDS="3", WEB_CONCURRENCY="2"
+    ) as server:
         answered, (late, late_asked), took, readiness = _term_with_connections_queued(server, every_process)
         log = server.log.read_text()
     assert (answered, late) == (QUEUED, late_asked), log[-3000:]
@@ -177,21 +191,33 @@ def test_a_term_drains_loses_none_of_30_queued_connections_and_stops_in_time(tmp
 def test_without_a_drain_a_term_refuses_requests_that_come_after_it(tmp_path):
     """The loss the drain prevents: the instance stops listening within a second of the TERM, while a router may
     still send it requests."""
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DRAIN_SECONDS="0",
-                          WEB_CONCURRENCY="2") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DRAIN_SECONDS="0", WEB_CONCURRENCY="2"
+    ) as server:
         _, (late, late_asked), took, _ = _term_with_connections_queued(server, every_process=False)
     assert late < late_asked
     assert took < 1.5 + 1 + 2
 
 
 def test_json_logs_are_one_object_per_line_with_the_request_and_nothing_secret(tmp_path):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, LOG_FORMAT="json", PROXY_HOPS="1",
-                          WEB_CONCURRENCY="1") as server:
-        answer = requests.get(f"{server.base}/api/providers?corridor=USD_MXN&amount=100", timeout=5, headers={
-            "Authorization": f"Bearer {RAW_KEY}", "X-Request-ID": "trace-42", "X-Forwarded-For": "203.0.113.9",
-            "Cookie": "session=sekrit-cookie"})
-        refused = requests.get(f"{server.base}/api/corridors", timeout=5,
-                               headers={"Authorization": "Bearer not-a-key-but-secret-all-the-same"})
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, LOG_FORMAT="json", PROXY_HOPS="1", WEB_CONCURRENCY="1"
+    ) as server:
+        answer = requests.get(
+            f"{server.base}/api/providers?corridor=USD_MXN&amount=100",
+            timeout=5,
+            headers={
+                "Authorization": f"Bearer {RAW_KEY}",
+                "X-Request-ID": "trace-42",
+                "X-Forwarded-For": "203.0.113.9",
+                "Cookie": "session=sekrit-cookie",
+            },
+        )
+        refused = requests.get(
+            f"{server.base}/api/corridors",
+            timeout=5,
+            headers={"Authorization": "Bearer not-a-key-but-secret-all-the-same"},
+        )
         assert (answer.status_code, refused.status_code) == (200, 401)
         logged(server.log, refused.headers["X-Request-ID"])  # the last access line is written
     text = server.log.read_text()
@@ -200,7 +226,12 @@ def test_json_logs_are_one_object_per_line_with_the_request_and_nothing_secret(t
     (traced,) = [line for line in access if line["request_id"] == "trace-42"]
     assert traced["time"].endswith("+00:00") and traced["level"] == "info"
     assert {k: traced[k] for k in ("method", "route", "path", "status", "client")} == {
-        "method": "GET", "route": "/api/providers", "path": "/api/providers", "status": 200, "client": "203.0.113.9"}
+        "method": "GET",
+        "route": "/api/providers",
+        "path": "/api/providers",
+        "status": 200,
+        "client": "203.0.113.9",
+    }
     assert traced["duration_ms"] > 0 and traced["bytes"] == int(answer.headers["Content-Length"])  # as sent: gzipped
     assert any(line["logger"] == "app" and line["message"].startswith("Loaded ") for line in lines)
     assert any(line["logger"] == "gunicorn.error" and line["message"].startswith("Booting worker") for line in lines)

@@ -13,8 +13,20 @@ from harness import DIRECT, ROOT, gunicorn_env
 
 # what a checkout holds that is no part of the source: environments, caches (.cache holds the TypeScript client's
 # node_modules, written while this copies when the suite runs in parallel), local databases, earlier builds
-NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "__pycache__", "*.pyc", ".cache", ".*_cache", ".hypothesis",
-                                    ".schemathesis", "instance", "build", "dist", "*.egg-info")
+NOT_SOURCE = shutil.ignore_patterns(
+    ".git",
+    ".venv*",
+    "__pycache__",
+    "*.pyc",
+    ".cache",
+    ".*_cache",
+    ".hypothesis",
+    ".schemathesis",
+    "instance",
+    "build",
+    "dist",
+    "*.egg-info",
+)
 
 
 def _source_files(package):

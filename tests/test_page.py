@@ -28,12 +28,15 @@ def test_the_page_uses_no_inline_script_or_style(client):
     assert re.findall(r'<link rel="stylesheet" href="([^"]+)">', html) == ["/assets/page.css"]
 
 
-@pytest.mark.parametrize("url, corridor, options", [
-    ("/?corridor=GBP_INR&amount=1000", "GBP_INR", {"amount": 1000.0}),
-    ("/?corridor=gbp_inr&amount=1000&mode=receive", "GBP_INR", {"receive": 1000.0}),
-    ("/?corridor=USD_PHP&payout=cash_pickup", "USD_PHP", {"payout": "cash_pickup"}),
-    ("/", "USD_MXN", {}),
-])
+@pytest.mark.parametrize(
+    "url, corridor, options",
+    [
+        ("/?corridor=GBP_INR&amount=1000", "GBP_INR", {"amount": 1000.0}),
+        ("/?corridor=gbp_inr&amount=1000&mode=receive", "GBP_INR", {"receive": 1000.0}),
+        ("/?corridor=USD_PHP&payout=cash_pickup", "USD_PHP", {"payout": "cash_pickup"}),
+        ("/", "USD_MXN", {}),
+    ],
+)
 def test_the_table_and_chart_rank_as_the_data_says(client, url, corridor, options):
     html = page(client, url)
     expected = group_b_entries(shipped_seed(), next(c for c in ACTIVE if key(c) == corridor), **options)
@@ -62,8 +65,13 @@ def test_the_cost_chart_writes_3_pct_left_of_its_line_and_5_pct_right_of_its_own
 
 def test_every_corridor_row_labels_its_figures_for_a_phone(client):
     row = re.search(r'<table id="corridors">.*?<tbody>\s*(<tr>.*?</tr>)', page(client), re.S).group(1)
-    assert re.findall(r'<td data-label="([^"]+)">', row) == ["Average cost", "Best cost", "Target of 3%",
-                                                            "Providers above 5%", "Prices"]
+    assert re.findall(r'<td data-label="([^"]+)">', row) == [
+        "Average cost",
+        "Best cost",
+        "Target of 3%",
+        "Providers above 5%",
+        "Prices",
+    ]
 
 
 def test_the_state_is_rendered_into_the_form(client):
@@ -73,15 +81,26 @@ def test_the_state_is_rendered_into_the_form(client):
     assert 'value="5000"' in html and '<option value="bank_deposit" selected>' in html
 
 
-@pytest.mark.parametrize("url, message", [
-    ("/?corridor=USD_MXN&amount=abc", "Enter an amount above 0 and up to 1,000,000,000 USD, with at most 2 decimals."),
-    ("/?corridor=GBP_INR&amount=-5", "Enter an amount above 0 and up to 1,000,000,000 GBP, with at most 2 decimals."),
-    ("/?corridor=USD_MXN&amount=-1&mode=receive",
-     "Enter an amount above 0 and up to 1,000,000,000,000 MXN, with at most 2 decimals."),
-    ("/?corridor=XXX_YYY", "Pick a corridor from the list."),
-    ("/?corridor=BAD", "Pick a corridor from the list."),
-    ("/?corridor=USD_MXN&payout=teleport", "Pick a payout method from the list."),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        (
+            "/?corridor=USD_MXN&amount=abc",
+            "Enter an amount above 0 and up to 1,000,000,000 USD, with at most 2 decimals.",
+        ),
+        (
+            "/?corridor=GBP_INR&amount=-5",
+            "Enter an amount above 0 and up to 1,000,000,000 GBP, with at most 2 decimals.",
+        ),
+        (
+            "/?corridor=USD_MXN&amount=-1&mode=receive",
+            "Enter an amount above 0 and up to 1,000,000,000,000 MXN, with at most 2 decimals.",
+        ),
+        ("/?corridor=XXX_YYY", "Pick a corridor from the list."),
+        ("/?corridor=BAD", "Pick a corridor from the list."),
+        ("/?corridor=USD_MXN&payout=teleport", "Pick a payout method from the list."),
+    ],
+)
 def test_a_bad_query_is_a_400_page_a_sender_can_read(client, url, message):
     html = page(client, url, status=400)
     assert '<p class="error" role="alert">' + message + "</p>" in html
@@ -89,11 +108,14 @@ def test_a_bad_query_is_a_400_page_a_sender_can_read(client, url, message):
     assert providers_in(html)  # the corridor asked for, or the first, so the page is still of use
 
 
-@pytest.mark.parametrize("url, label, hint, placeholder", [
-    ("/?corridor=GBP_INR", "You send (GBP)", "In GBP; empty: 149.27 GBP, the reference amount.", "149"),
-    ("/?corridor=GBP_INR&mode=receive&amount=5000", "They receive (INR)", "In INR: what must arrive.", "18,991"),
-    ("/", "You send (USD)", "In USD; empty: 200.00 USD, the reference amount.", "200"),
-])
+@pytest.mark.parametrize(
+    "url, label, hint, placeholder",
+    [
+        ("/?corridor=GBP_INR", "You send (GBP)", "In GBP; empty: 149.27 GBP, the reference amount.", "149"),
+        ("/?corridor=GBP_INR&mode=receive&amount=5000", "They receive (INR)", "In INR: what must arrive.", "18,991"),
+        ("/", "You send (USD)", "In USD; empty: 200.00 USD, the reference amount.", "200"),
+    ],
+)
 def test_the_amount_field_names_the_currency_of_the_corridor_and_mode(client, url, label, hint, placeholder):
     html = page(client, url)
     assert f'<label for="amount" id="amount-label">{label}</label>' in html
@@ -133,8 +155,7 @@ def test_the_rate_chart_draws_the_last_year_or_says_why_not(client):
     html = page(client, "/?corridor=USD_NGN")
     assert (
         '<p class="no-history">No rate history for NGN: the ECB does not publish it, and no Frankfurter series of it '
-        'is held.</p>'
-        in html
+        "is held.</p>" in html
     )
 
 
@@ -145,8 +166,9 @@ def test_every_corridor_is_listed_with_its_sdg_status(client):
         r'<td data-label="Best cost">[^<]+</td><td data-label="Target of 3%">([^<]+)</td>',
         html,
     )
-    assert [(k, avg) for k, avg, _ in rows] == [("-".join(countries(c)), pct(corridor_costs(shipped_seed(), c)["avg"]))
-                                                for c in ACTIVE]
+    assert [(k, avg) for k, avg, _ in rows] == [
+        ("-".join(countries(c)), pct(corridor_costs(shipped_seed(), c)["avg"])) for c in ACTIVE
+    ]
     assert {status for *_, status in rows} <= {"✓ met", "✗ not met"}
 
 
@@ -187,13 +209,20 @@ def trend_desc(html):
 
 def test_a_surveyed_corridor_shows_its_average_cost_by_period(surveyed_app):
     html = page(surveyed_app.test_client(), "/?corridor=KEN-TZA")
-    assert ('<p id="trend-sentence">Sending 200 USD worth from Kenya to Tanzania cost 11.1 % on average in 2025 Q1, '
-            "12.2 % in 2025 Q3.</p>") in html
-    assert trend_desc(html) == ("By period, the World Bank's published average; the average computed from the survey "
-                                "rows 11.14%, 12.16%; SmaRT, the three cheapest that deliver within 5 days 2.31%, "
-                                "3.28%; dotted lines at the UN target of 3% and the 5% ceiling.")
-    assert len(re.findall(r'<circle class="trend average"', html)) == len(re.findall(r'<circle class="trend smart"',
-                                                                                    html)) == 2
+    assert (
+        '<p id="trend-sentence">Sending 200 USD worth from Kenya to Tanzania cost 11.1 % on average in 2025 Q1, '
+        "12.2 % in 2025 Q3.</p>"
+    ) in html
+    assert trend_desc(html) == (
+        "By period, the World Bank's published average; the average computed from the survey "
+        "rows 11.14%, 12.16%; SmaRT, the three cheapest that deliver within 5 days 2.31%, "
+        "3.28%; dotted lines at the UN target of 3% and the 5% ceiling."
+    )
+    assert (
+        len(re.findall(r'<circle class="trend average"', html))
+        == len(re.findall(r'<circle class="trend smart"', html))
+        == 2
+    )
     assert re.findall(r'class="label">(2025 Q[13])</text>', html) == ["2025 Q1", "2025 Q3"]
     assert "Latest surveyed period: 2025 Q3, collected 14 Aug – 1 Sep 2025.</p>" in html
     assert [label for label in re.findall(r'class="label">([35]%)</text>', html)] == ["3%", "5%"]
@@ -215,8 +244,11 @@ def test_a_long_history_names_at_most_five_periods_the_latest_among_them():
     from corridor.domain.costs import CostPeriod, PeriodCosts
     from corridor.pages.charts import trend_chart
 
-    periods = [CostPeriod(period, PeriodCosts(period, 10, 10, 8.0 - i / 10, None, 3.0 if i % 2 else None, 1.0, {}))
-               for i in range(59) for period in [f"{2011 + i // 4}Q{i % 4 + 1}"]]
+    periods = [
+        CostPeriod(period, PeriodCosts(period, 10, 10, 8.0 - i / 10, None, 3.0 if i % 2 else None, 1.0, {}))
+        for i in range(59)
+        for period in [f"{2011 + i // 4}Q{i % 4 + 1}"]
+    ]
     chart = trend_chart(periods)
     named = [p["text"] for p in chart["periods"]]
     assert len(named) == 5 and named[-1] == "2025 Q3"
@@ -230,13 +262,24 @@ def test_a_period_with_no_average_is_left_out_of_the_sentence():
     from corridor.pages.comparison import trend_sentence
 
     def costs(*averages):
-        return CorridorCosts("KEN-UGA", "Kenya", "Uganda", "KES", "UGX", tuple(
-            CostPeriod(f"2025Q{i + 1}", PeriodCosts(f"2025Q{i + 1}", 1, 1, a, None, None, None, {}))
-            for i, a in enumerate(averages)))
+        return CorridorCosts(
+            "KEN-UGA",
+            "Kenya",
+            "Uganda",
+            "KES",
+            "UGX",
+            tuple(
+                CostPeriod(f"2025Q{i + 1}", PeriodCosts(f"2025Q{i + 1}", 1, 1, a, None, None, None, {}))
+                for i, a in enumerate(averages)
+            ),
+        )
 
     assert trend_sentence(costs(None, 4.04, None)) == (
-        "Sending 200 USD worth from Kenya to Uganda cost 4.0 % on average in 2025 Q2.")
+        "Sending 200 USD worth from Kenya to Uganda cost 4.0 % on average in 2025 Q2."
+    )
     assert trend_sentence(costs(None)) == (
-        "No service surveyed from Kenya to Uganda disclosed its exchange rate, so the survey gives no average.")
+        "No service surveyed from Kenya to Uganda disclosed its exchange rate, so the survey gives no average."
+    )
     assert trend_sentence(costs(9.95, 3.0, 2.25)) == (
-        "Sending 200 USD worth from Kenya to Uganda cost 10.0 % on average in 2025 Q1, 2.3 % in 2025 Q3.")
+        "Sending 200 USD worth from Kenya to Uganda cost 10.0 % on average in 2025 Q1, 2.3 % in 2025 Q3."
+    )

@@ -54,8 +54,7 @@ axe.run(document, {resultTypes: ["violations"]}).then(
 def base(tmp_path_factory, surveyed_database):
     """gunicorn serving the shipped data and survey rows for the module; its base URL."""
     log = tmp_path_factory.mktemp("page-browser") / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2",
-                          DATABASE_URL=surveyed_database) as (url, _, _):
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2", DATABASE_URL=surveyed_database) as (url, _, _):
         yield url
 
 
@@ -87,8 +86,14 @@ def axe_source():
     if not AXE_FILE.exists():
         skip_without("npm")
         with tempfile.TemporaryDirectory() as tmp:
-            packed = subprocess.run(["npm", "pack", f"axe-core@{AXE_VERSION}", "--json", "--pack-destination", tmp],
-                                    check=False, cwd=tmp, capture_output=True, text=True, timeout=180)
+            packed = subprocess.run(
+                ["npm", "pack", f"axe-core@{AXE_VERSION}", "--json", "--pack-destination", tmp],
+                check=False,
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                timeout=180,
+            )
             assert packed.returncode == 0, packed.stderr[-2000:]
             tarball = os.path.join(tmp, json.loads(packed.stdout)[0]["filename"])
             with open(tarball, "rb") as packed_file:
@@ -174,7 +179,12 @@ def test_the_amount_field_follows_a_corridor_and_mode_change_in_place(driver, ba
     settled(driver, corridor="GBR-IND", amount="1000")
     label, hint, placeholder, value, focused, columns = driver.execute_script(AMOUNT_FIELD)
     assert (label, hint, placeholder, value, focused) == (
-        "You send (GBP)", "In GBP; empty: 149.27 GBP, the reference amount.", "149", "1000", True)
+        "You send (GBP)",
+        "In GBP; empty: 149.27 GBP, the reference amount.",
+        "149",
+        "1000",
+        True,
+    )
     assert columns[2] == "They receive (INR)"
     driver.find_element(By.ID, "mode-receive").click()
     settled(driver, corridor="GBR-IND", amount="1000", mode="receive")

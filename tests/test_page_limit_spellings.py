@@ -6,25 +6,30 @@ import pytest
 PATHS = ("/api/corridors", "/api/poc/corridors", "/api/poc/providers", "/api/poc/full")
 
 
-@pytest.mark.parametrize("spelling", [
-    "%205",  # a space before it
-    "5%20",
-    "5%0a",  # a newline after it
-    "+5",
-    "5_0",
-    "%EF%BC%95",  # full-width 5
-    "%E0%A5%AB",  # Devanagari 5
-    "00005",
-    "05",
-    "0",
-])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "%205",  # a space before it
+        "5%20",
+        "5%0a",  # a newline after it
+        "+5",
+        "5_0",
+        "%EF%BC%95",  # full-width 5
+        "%E0%A5%AB",  # Devanagari 5
+        "00005",
+        "05",
+        "0",
+    ],
+)
 @pytest.mark.parametrize("path", PATHS)
 def test_limit_in_any_other_spelling_than_ascii_digits_is_a_400(client, auth, path, spelling):
     answer = client.get(f"{path}?limit={spelling}", headers=auth)
     assert (answer.status_code, answer.mimetype) == (400, "application/problem+json")
     body = answer.get_json()
     assert (body["code"], body["detail"]) == (
-        "invalid_parameter", "Query parameter 'limit' must be a whole number from 1 to 500.")
+        "invalid_parameter",
+        "Query parameter 'limit' must be a whole number from 1 to 500.",
+    )
     assert "Link" not in answer.headers
 
 

@@ -92,19 +92,26 @@ def test_a_cursor_after_the_last_corridor_gives_an_empty_last_page(client):
     assert (body["count"], body["corridors"], body["next"]) == (0, [], None)
 
 
-@pytest.mark.parametrize("query, name, message", [
-    ("limit=0", "limit", "must be a whole number from 1 to 500."),
-    ("limit=501", "limit", "must be a whole number from 1 to 500."),
-    ("limit=-1", "limit", "must be a whole number from 1 to 500."),
-    ("limit=1.5", "limit", "must be a whole number from 1 to 500."),
-    ("limit=ten", "limit", "must be a whole number from 1 to 500."),
-    ("limit=" + "9" * 400, "limit", None),
-    ("cursor=abc", "cursor", "is not a cursor this service gave"),
-    ("cursor=YWZ0ZXI6MDAx", "cursor", "is not a cursor this service gave"),  # after:001, not as the service writes it
-    ("cursor=YWZ0ZXI6LTE", "cursor", "is not a cursor this service gave"),  # after:-1
-    ("cursor=%00%ff", "cursor", "is not a cursor this service gave"),
-    ("cursor=" + "A" * 5000, "cursor", "is not a cursor this service gave"),
-])
+@pytest.mark.parametrize(
+    "query, name, message",
+    [
+        ("limit=0", "limit", "must be a whole number from 1 to 500."),
+        ("limit=501", "limit", "must be a whole number from 1 to 500."),
+        ("limit=-1", "limit", "must be a whole number from 1 to 500."),
+        ("limit=1.5", "limit", "must be a whole number from 1 to 500."),
+        ("limit=ten", "limit", "must be a whole number from 1 to 500."),
+        ("limit=" + "9" * 400, "limit", None),
+        ("cursor=abc", "cursor", "is not a cursor this service gave"),
+        (
+            "cursor=YWZ0ZXI6MDAx",
+            "cursor",
+            "is not a cursor this service gave",
+        ),  # after:001, not as the service writes it
+        ("cursor=YWZ0ZXI6LTE", "cursor", "is not a cursor this service gave"),  # after:-1
+        ("cursor=%00%ff", "cursor", "is not a cursor this service gave"),
+        ("cursor=" + "A" * 5000, "cursor", "is not a cursor this service gave"),
+    ],
+)
 @pytest.mark.parametrize("path", sorted(LISTS))
 def test_a_bad_limit_or_cursor_is_a_400_naming_it(client, auth, path, query, name, message):
     answer = client.get(f"{path}?{query}", headers=auth)
@@ -115,12 +122,19 @@ def test_a_bad_limit_or_cursor_is_a_400_naming_it(client, auth, path, query, nam
         assert message in body["detail"]
 
 
-@pytest.mark.parametrize("url, detail", [
-    ("/api/poc/corridors?from=USD&to=MXN&limit=5",
-     "Query parameter 'limit' cannot be given with from or to: a page is of the whole list."),
-    ("/api/poc/providers?corridor=USD_MXN&cursor=YWZ0ZXI6Mw",
-     "Query parameter 'cursor' cannot be given with corridor: a page is of the whole list."),
-])
+@pytest.mark.parametrize(
+    "url, detail",
+    [
+        (
+            "/api/poc/corridors?from=USD&to=MXN&limit=5",
+            "Query parameter 'limit' cannot be given with from or to: a page is of the whole list.",
+        ),
+        (
+            "/api/poc/providers?corridor=USD_MXN&cursor=YWZ0ZXI6Mw",
+            "Query parameter 'cursor' cannot be given with corridor: a page is of the whole list.",
+        ),
+    ],
+)
 def test_a_page_of_one_corridor_is_refused(client, url, detail):
     answer = client.get(url)
     assert (answer.status_code, answer.get_json()["detail"]) == (400, detail)
@@ -136,5 +150,4 @@ def test_a_kept_page_keeps_its_link_and_compresses(client, auth):
     first = client.get("/api/poc/full?limit=3")
     again = client.get("/api/poc/full?limit=3", headers={"Accept-Encoding": "gzip"})
     assert links(again) == links(first) and again.headers["Content-Encoding"] == "gzip"
-    assert first.headers["Link"] == ('</api/poc/full?limit=3>; rel="first", '
-                                     f'<{first.get_json()["next"]}>; rel="next"')
+    assert first.headers["Link"] == (f'</api/poc/full?limit=3>; rel="first", <{first.get_json()["next"]}>; rel="next"')

@@ -44,8 +44,10 @@ def test_ranking_depends_on_the_amount():
 
 
 def test_name_breaks_ties_not_the_provider_id():
-    offers = [Offer("a-first-id", "Zulu", 1.0, 0.0, 0.0, "1 hour", ("card",), 80),
-              Offer("z-last-id", "Alpha", 1.0, 0.0, 0.0, "1 hour", ("card",), 80)]
+    offers = [
+        Offer("a-first-id", "Zulu", 1.0, 0.0, 0.0, "1 hour", ("card",), 80),
+        Offer("z-last-id", "Alpha", 1.0, 0.0, 0.0, "1 hour", ("card",), 80),
+    ]
     assert [q.offer.provider for q in rank_offers(offers, 1.0, 200.0)] == ["Alpha", "Zulu"]
 
 
@@ -53,8 +55,12 @@ def test_corridor_settlement_is_the_fastest_and_the_best_ranked_among_equals():
     from corridor.domain.model import Corridor
     from corridor.domain.pricing import CorridorFigures
 
-    offers = [offer("Slow", spread=0.1, settlement="2 days"), offer("Day", spread=0.5, settlement="1 day"),
-              offer("Hours", spread=0.9, settlement="24 hours"), offer("Long", spread=0.2, settlement="36 hours")]
+    offers = [
+        offer("Slow", spread=0.1, settlement="2 days"),
+        offer("Day", spread=0.5, settlement="1 day"),
+        offer("Hours", spread=0.9, settlement="24 hours"),
+        offer("Long", spread=0.2, settlement="36 hours"),
+    ]
     corridor = Corridor(1, "USD", "MXN", "US", "MX", True, "Low", "", 90, 1.0, tuple(offers))
     figures = CorridorFigures(corridor, 1.0, 200.0, rank_offers(offers, 1.0, 200.0))
     assert figures.settlement == "1 day"

@@ -3,7 +3,7 @@
 import pytest
 
 from corridor.api.queries import QueryParser
-from corridor.service.errors import ApiError, shown
+from corridor.state.errors import ApiError, shown
 from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 
@@ -13,14 +13,20 @@ def load(app, schema, args):
         return QueryParser().parse(schema, location="query")
 
 
-@pytest.mark.parametrize("schema, args, loaded", [
-    (CorridorQuery(), {"corridor": "usd_mxn"}, {"corridor": "USD_MXN", "sort": "cost"}),
-    (CorridorQuery(), {"corridor": "Usd_Mxn", "amount": "250.50", "payout": "cash_pickup", "sort": "speed"},
-     {"corridor": "USD_MXN", "amount": 250.5, "payout": "cash_pickup", "sort": "speed"}),
-    (OptionalCorridorQuery(), {}, {"sort": "cost"}),
-    (OptionalCurrencyPairQuery(), {"from": "usd", "to": "Eur"}, {"from_currency": "USD", "to_currency": "EUR"}),
-    (OptionalCurrencyPairQuery(), {}, {}),
-])
+@pytest.mark.parametrize(
+    "schema, args, loaded",
+    [
+        (CorridorQuery(), {"corridor": "usd_mxn"}, {"corridor": "USD_MXN", "sort": "cost"}),
+        (
+            CorridorQuery(),
+            {"corridor": "Usd_Mxn", "amount": "250.50", "payout": "cash_pickup", "sort": "speed"},
+            {"corridor": "USD_MXN", "amount": 250.5, "payout": "cash_pickup", "sort": "speed"},
+        ),
+        (OptionalCorridorQuery(), {}, {"sort": "cost"}),
+        (OptionalCurrencyPairQuery(), {"from": "usd", "to": "Eur"}, {"from_currency": "USD", "to_currency": "EUR"}),
+        (OptionalCurrencyPairQuery(), {}, {}),
+    ],
+)
 def test_parameters_load_as_normalised_values(app, schema, args, loaded):
     assert load(app, schema, args) == loaded
 

@@ -115,8 +115,14 @@ def test_no_offer_left_is_an_empty_list(client, auth):
     assert group_a(client, auth, "corridor=USD_MXN&payout=home_delivery&payout_x=1".replace("&payout_x=1", "")) != []
     empty_a = group_a(client, auth, "corridor=GBP_INR&payout=home_delivery")
     empty_b = group_b(client, "corridor=GBP_INR&payout=home_delivery")
-    assert empty_a == [] and empty_b == {"ok": True, "corridor": "GBP_INR", "sourceCountry": "GBR",
-                                         "destinationCountry": "IND", "count": 0, "providers": []}
+    assert empty_a == [] and empty_b == {
+        "ok": True,
+        "corridor": "GBP_INR",
+        "sourceCountry": "GBR",
+        "destinationCountry": "IND",
+        "count": 0,
+        "providers": [],
+    }
 
 
 def test_corridor_summaries_stay_at_the_reference_amount(client, auth):

@@ -8,6 +8,7 @@ import pytest
 from marshmallow import fields
 
 import schemas.ranked
+from corridor.state import current_service
 from schemas.api import RankedProviderSchema
 from schemas.poc import ProviderEntrySchema
 from schemas.ranked import RankedEntrySchema
@@ -22,17 +23,20 @@ def plain(entry: type[RankedEntrySchema]) -> RankedEntrySchema:
 
 @pytest.fixture
 def catalog(app):
-    return app.extensions["corridor"].data.catalog
+    return current_service(app).data.catalog
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
-@pytest.mark.parametrize("query", [
-    {"corridor": "USD_MXN"},
-    {"corridor": "USD_MXN", "amount": 1234.56},
-    {"corridor": "USD_MXN", "amount": 0.01, "sort": "speed"},
-    {"corridor": "USD_MXN", "receive_amount": 5000.0},
-    {"corridor": "GBP_INR", "amount": 77.0, "payout": "bank_deposit"},
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"corridor": "USD_MXN"},
+        {"corridor": "USD_MXN", "amount": 1234.56},
+        {"corridor": "USD_MXN", "amount": 0.01, "sort": "speed"},
+        {"corridor": "USD_MXN", "receive_amount": 5000.0},
+        {"corridor": "GBP_INR", "amount": 77.0, "payout": "bank_deposit"},
+    ],
+)
 def test_each_entry_is_what_a_plain_dump_writes_key_for_key_in_order(catalog, entry, query):
     kept = entry(many=True)
     for _ in range(2):  # made, then from the kept offer parts
@@ -76,7 +80,8 @@ def test_a_quote_field_read_through_the_offer_must_be_named_per_offer():
 def test_an_entry_schema_with_only_some_fields_dumps_them_whole(catalog):
     quotes = catalog.quotes("USD_MXN").quotes
     assert ProviderEntrySchema(many=True, only=("rank", "provider")).dump(quotes) == [
-        {"rank": quote.rank, "provider": quote.offer.provider} for quote in quotes]
+        {"rank": quote.rank, "provider": quote.offer.provider} for quote in quotes
+    ]
 
 
 @pytest.mark.parametrize("entry", ENTRIES)

@@ -32,9 +32,14 @@ def assert_refused(response, sentence):
     reset = int(response.headers["Retry-After"])
     assert 1 <= reset <= 60 and response.headers["RateLimit-Reset"] == str(reset)
     assert response.headers["RateLimit-Remaining"] == "0"
-    assert response.get_json() == {"type": "about:blank", "title": "Too Many Requests", "status": 429,
-                                   "detail": f"Too many requests: {sentence}. Try again in {reset} seconds.",
-                                   "code": "rate_limited", "ok": False}
+    assert response.get_json() == {
+        "type": "about:blank",
+        "title": "Too Many Requests",
+        "status": 429,
+        "detail": f"Too many requests: {sentence}. Try again in {reset} seconds.",
+        "code": "rate_limited",
+        "ok": False,
+    }
 
 
 def test_an_address_gets_exactly_its_budget_then_429(make_app):

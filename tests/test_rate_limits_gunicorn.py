@@ -26,14 +26,29 @@ def get(base, path, **headers):
 
 
 def test_one_worker_counts_exactly_and_answers_429_with_its_headers(tmp_path):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="1", RATE_LIMITS="on",
-                          RATE_LIMIT_PUBLIC="4/minute", RATE_LIMIT_API="3/minute") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        WEB_CONCURRENCY="1",
+        RATE_LIMITS="on",
+        RATE_LIMIT_PUBLIC="4/minute",
+        RATE_LIMIT_API="3/minute",
+    ) as server:
         public = [get(server.base, PUBLIC_URL) for _ in range(5)]
         keyed = [get(server.base, "/api/corridors", **BEARER) for _ in range(4)]
     assert [(r.status_code, r.headers["RateLimit-Remaining"]) for r in public] == [
-        (200, "3"), (200, "2"), (200, "1"), (200, "0"), (429, "0")]
+        (200, "3"),
+        (200, "2"),
+        (200, "1"),
+        (200, "0"),
+        (429, "0"),
+    ]
     assert [(r.status_code, r.headers["RateLimit-Remaining"]) for r in keyed] == [
-        (200, "2"), (200, "1"), (200, "0"), (429, "0")]
+        (200, "2"),
+        (200, "1"),
+        (200, "0"),
+        (429, "0"),
+    ]
     for refused, limit in ((public[-1], "4"), (keyed[-1], "3")):
         assert refused.headers["Content-Type"] == "application/problem+json"
         assert refused.headers["Cache-Control"] == "no-store"
@@ -44,22 +59,43 @@ def test_one_worker_counts_exactly_and_answers_429_with_its_headers(tmp_path):
 
 
 def test_two_instances_share_one_budget_through_redis(tmp_path, redis_url):
-    settings = {"API_KEYS": RAW_KEY, "WEB_CONCURRENCY": "2", "RATE_LIMITS": "on", "RATE_LIMIT_API": "6/minute",
-                "RATE_LIMIT_STORAGE": redis_url}
-    with running_gunicorn(tmp_path / "first.log", **settings) as first, \
-            running_gunicorn(tmp_path / "second.log", **settings) as second:
+    settings = {
+        "API_KEYS": RAW_KEY,
+        "WEB_CONCURRENCY": "2",
+        "RATE_LIMITS": "on",
+        "RATE_LIMIT_API": "6/minute",
+        "RATE_LIMIT_STORAGE": redis_url,
+    }
+    with (
+        running_gunicorn(tmp_path / "first.log", **settings) as first,
+        running_gunicorn(tmp_path / "second.log", **settings) as second,
+    ):
         answers = [get(server.base, "/api/corridors", **BEARER) for server in (first, second) * 4]
     assert [(r.status_code, r.headers["RateLimit-Remaining"]) for r in answers] == [
-        (200, "5"), (200, "4"), (200, "3"), (200, "2"), (200, "1"), (200, "0"), (429, "0"), (429, "0")]
+        (200, "5"),
+        (200, "4"),
+        (200, "3"),
+        (200, "2"),
+        (200, "1"),
+        (200, "0"),
+        (429, "0"),
+        (429, "0"),
+    ]
     resets = [int(r.headers["RateLimit-Reset"]) for r in answers]
     assert max(resets) - min(resets) <= 1  # one window, whichever instance answers
 
 
 def test_an_unreachable_redis_serves_everything_and_warns_at_most_once_a_minute(tmp_path):
     workers = 3
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY=str(workers), RATE_LIMITS="on",
-                          RATE_LIMIT_PUBLIC="1/minute", RATE_LIMIT_API="1/minute",
-                          RATE_LIMIT_STORAGE=f"redis://:pass-word-99@127.0.0.1:{unused_port()}/0") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        WEB_CONCURRENCY=str(workers),
+        RATE_LIMITS="on",
+        RATE_LIMIT_PUBLIC="1/minute",
+        RATE_LIMIT_API="1/minute",
+        RATE_LIMIT_STORAGE=f"redis://:pass-word-99@127.0.0.1:{unused_port()}/0",
+    ) as server:
         answers = [get(server.base, path, **BEARER) for path in (PUBLIC_URL, "/api/corridors", "/") * 20]
         log = server.log.read_text()
     assert {r.status_code for r in answers} == {200}
@@ -73,10 +109,19 @@ def test_an_unreachable_redis_serves_everything_and_warns_at_most_once_a_minute(
 def test_a_client_flooding_long_histories_is_refused_while_a_keyed_client_keeps_being_answered(tmp_path):
     # the shipped defaults and 3 workers, the keyed client's own budget lifted; how large a share it keeps is measured
     # by `make bench` (bench/fair_share.py)
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
-                          RATE_LIMIT_API="1000000/minute", GUNICORN_CMD_ARGS="--access-logfile /dev/null") as server:
-        flood = subprocess.Popen(["wrk", "-t1", "-c4", "-d3s", "--latency", "-s", str(ROOT / "bench/history_flood.lua"),
-                                  server.base], stdout=subprocess.PIPE, text=True)
+    with running_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        WEB_CONCURRENCY="3",
+        RATE_LIMITS="on",
+        RATE_LIMIT_API="1000000/minute",
+        GUNICORN_CMD_ARGS="--access-logfile /dev/null",
+    ) as server:
+        flood = subprocess.Popen(
+            ["wrk", "-t1", "-c4", "-d3s", "--latency", "-s", str(ROOT / "bench/history_flood.lua"), server.base],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         try:
             time.sleep(0.5)  # the flood has spent its window's budget
             # paced, within the flood's 3 s: about 280 requests a second if each is answered at once
@@ -118,9 +163,15 @@ def _wait_for(log, text, process):
 @pytest.mark.parametrize("store", ["memory://", "redis"])
 def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_none_waiting(tmp_path, request, store):
     storage = request.getfixturevalue("redis_url") if store == "redis" else store
-    server = start_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
-                            RATE_LIMIT_PUBLIC="10000000/minute", RATE_LIMIT_STORAGE=storage,
-                            GUNICORN_CMD_ARGS="--access-logfile /dev/null")
+    server = start_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        WEB_CONCURRENCY="3",
+        RATE_LIMITS="on",
+        RATE_LIMIT_PUBLIC="10000000/minute",
+        RATE_LIMIT_STORAGE=storage,
+        GUNICORN_CMD_ARGS="--access-logfile /dev/null",
+    )
     try:
         _wait_for(server.log, "Listening at", server.process)  # its workers are still booting: wrk's requests queue
         load = paced_wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 3, 64, pause_ms=200)
@@ -169,9 +220,15 @@ def _statuses_at_once(base, path, connections, total):
 
 
 def test_one_address_at_200_connections_gets_its_shared_budget_and_no_more(tmp_path, redis_url):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, WEB_CONCURRENCY="3", RATE_LIMITS="on",
-                          RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_STORAGE=redis_url,
-                          GUNICORN_CMD_ARGS="--access-logfile /dev/null") as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        WEB_CONCURRENCY="3",
+        RATE_LIMITS="on",
+        RATE_LIMIT_PUBLIC="300/minute",
+        RATE_LIMIT_STORAGE=redis_url,
+        GUNICORN_CMD_ARGS="--access-logfile /dev/null",
+    ) as server:
         statuses = _statuses_at_once(server.base, PUBLIC_URL, 200, 600)
         log = server.log.read_text()
     assert collections.Counter(statuses) == {200: 300, 429: 300}

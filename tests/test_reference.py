@@ -22,11 +22,14 @@ def test_the_guide_is_api_md_as_a_page_nobody_can_frame(client):
     assert "<script" not in html and " style=" not in html
 
 
-@pytest.mark.parametrize(("page", "title"), [
-    ("/api/docs/DATA.md", "The data file: Corridor API"),
-    ("/api/docs/OPERATIONS.md", "Operating Corridor API"),
-    ("/api/docs/PERFORMANCE.md", "Performance: Corridor API"),
-])
+@pytest.mark.parametrize(
+    ("page", "title"),
+    [
+        ("/api/docs/DATA.md", "The data file: Corridor API"),
+        ("/api/docs/OPERATIONS.md", "Operating Corridor API"),
+        ("/api/docs/PERFORMANCE.md", "Performance: Corridor API"),
+    ],
+)
 def test_each_document_names_the_service_once_in_its_title(client, page, title):
     assert f"<title>{title}</title>" in client.get(page).get_data(as_text=True)
 
@@ -35,8 +38,9 @@ def test_the_openapi_document_points_to_the_guide(client):
     assert "/api/docs/guide" in client.get("/api/openapi.json").get_json()["info"]["description"]
 
 
-@pytest.mark.parametrize("page", ["/api/docs/guide", "/api/docs/DATA.md", "/api/docs/OPERATIONS.md",
-                                  "/api/docs/PERFORMANCE.md"])
+@pytest.mark.parametrize(
+    "page", ["/api/docs/guide", "/api/docs/DATA.md", "/api/docs/OPERATIONS.md", "/api/docs/PERFORMANCE.md"]
+)
 def test_every_link_and_picture_of_a_reference_page_resolves(client, page):
     html = client.get(page).get_data(as_text=True)
     targets = re.findall(r'(?:href|src)="([^"]+)"', html)
@@ -51,7 +55,15 @@ def test_every_link_and_picture_of_a_reference_page_resolves(client, page):
             assert f'id="{url.fragment}"' in answer.get_data(as_text=True), (page, target)
 
 
-@pytest.mark.parametrize("path", ["/api/docs/API.md", "/api/docs/README.md", "/api/docs/nope.png",
-                                  "/api/docs/..%2Fseed_data.json", "/api/docs/%2E%2E.png"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/docs/API.md",
+        "/api/docs/README.md",
+        "/api/docs/nope.png",
+        "/api/docs/..%2Fseed_data.json",
+        "/api/docs/%2E%2E.png",
+    ],
+)
 def test_nothing_else_of_the_folder_is_served(client, path):
     assert client.get(path).status_code == 404

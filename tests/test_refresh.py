@@ -17,6 +17,7 @@ from harness import ROOT, curl, gunicorn_env, measured, paced_load, requires
 from bench.generate import generate
 from bench.load import workers_of
 from corridor.serving.refresher import Refresher
+from corridor.state import current_service
 
 NESTED = "[" * 200_000 + "]" * 200_000
 WORKERS = 3
@@ -37,8 +38,14 @@ def _refreshable(folder, raw_seed):
     data = folder / "seed.json"
     data.write_text(json.dumps(raw_seed))
     (folder / "tmp").mkdir()
-    with running_gunicorn(folder / "gunicorn.log", API_KEYS=RAW_KEY, SEED_DATA=str(data), DATA_MAX_MB="8",
-                          TMPDIR=str(folder / "tmp"), WEB_CONCURRENCY=str(WORKERS)) as (base, process, log):
+    with running_gunicorn(
+        folder / "gunicorn.log",
+        API_KEYS=RAW_KEY,
+        SEED_DATA=str(data),
+        DATA_MAX_MB="8",
+        TMPDIR=str(folder / "tmp"),
+        WEB_CONCURRENCY=str(WORKERS),
+    ) as (base, process, log):
         yield base, process, data, log
 
 
@@ -79,17 +86,21 @@ def test_refresh_under_load_loses_no_request(refreshable, raw_seed):
 INVALID = json.dumps({**json.loads((ROOT / "seed_data.json").read_text()), "as_of": "soon"})
 
 
-@pytest.mark.parametrize("content, reason", [
-    ('{"as_of": "2026-12-01", "rates": ', "not valid JSON at line 1"),
-    (INVALID, "is not valid corridor data (1 problem(s)):\n  $.as_of: Must be a date written YYYY-MM-DD."),
-    (NESTED, "nested too deeply"),
-    ("[" + "1," * 5_000_000 + "1]", "over 8,388,608 bytes, the limit DATA_MAX_MB sets"),
-    (b"\xff\xfe not text", "not UTF-8 text"),
-    (None, "cannot read the data file: No such file or directory"),
-])
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        ('{"as_of": "2026-12-01", "rates": ', "not valid JSON at line 1"),
+        (INVALID, "is not valid corridor data (1 problem(s)):\n  $.as_of: Must be a date written YYYY-MM-DD."),
+        (NESTED, "nested too deeply"),
+        ("[" + "1," * 5_000_000 + "1]", "over 8,388,608 bytes, the limit DATA_MAX_MB sets"),
+        (b"\xff\xfe not text", "not UTF-8 text"),
+        (None, "cannot read the data file: No such file or directory"),
+    ],
+)
 @requires("curl", "wrk")
-def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_data(refused_files, raw_seed, content,
-                                                                                    reason):
+def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_data(
+    refused_files, raw_seed, content, reason
+):
     base, process, data, log = refused_files
     refusals = log.read_text().count("Data refresh refused; still serving")
     load = paced_load(base, RAW_KEY, seconds=1, connections=4)
@@ -155,34 +166,49 @@ def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none
     # the same cores stretch every wait
     for figures in map(measured, load):
         assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < swaps[0] * 1000, (
-            figures, swaps)
+            figures,
+            swaps,
+        )
 
 
-@pytest.mark.parametrize("name, content, reason", [
-    ("nested.json", NESTED, "arrays or objects nested too deeply to be corridor data."),
-    ("broken.json", '{"as_of": ', "not valid JSON at line 1 column 11: Expecting value."),
-    ("large.json", "[" + "1," * 600_000 + "1]", "the data file is over 1,048,576 bytes, the limit DATA_MAX_MB sets."),
-])
+@pytest.mark.parametrize(
+    "name, content, reason",
+    [
+        ("nested.json", NESTED, "arrays or objects nested too deeply to be corridor data."),
+        ("broken.json", '{"as_of": ', "not valid JSON at line 1 column 11: Expecting value."),
+        (
+            "large.json",
+            "[" + "1," * 600_000 + "1]",
+            "the data file is over 1,048,576 bytes, the limit DATA_MAX_MB sets.",
+        ),
+    ],
+)
 def test_data_check_says_in_one_line_why_a_file_cannot_be_served(tmp_path, name, content, reason):
     (tmp_path / name).write_text(content)
-    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "data", "check", str(tmp_path / name)],
-                            cwd=ROOT, env=gunicorn_env(DATA_MAX_MB="1"), capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", "data", "check", str(tmp_path / name)],
+        cwd=ROOT,
+        env=gunicorn_env(DATA_MAX_MB="1"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == f"Error: {tmp_path / name}: {reason}\n"
 
 
 def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_app, monkeypatch, caplog):
     app = make_app()
-    served = app.extensions["corridor"].data
+    served = current_service(app).data
 
     def broken(*sources):
         raise ArithmeticError("a figure overflowed")
 
-    monkeypatch.setattr("corridor.service.versions.Catalog.build", broken)
+    monkeypatch.setattr("corridor.state.versions.Catalog.build", broken)
     refresher = Refresher(app)
     refresher.reread()
     refresher.serve()
-    assert app.extensions["corridor"].data is served
+    assert current_service(app).data is served
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and errors[0].startswith("Data refresh refused; still serving ")
     assert re.search(r"seed_data\.json: cannot be served: ArithmeticError: a figure overflowed$", errors[0])

@@ -1,4 +1,4 @@
-""""They receive" quotes and the SDG 10.c benchmark, recomputed here from the data file, both groups alike."""
+""" "They receive" quotes and the SDG 10.c benchmark, recomputed here from the data file, both groups alike."""
 
 from statistics import fmean
 
@@ -11,12 +11,15 @@ ACTIVE = active(RAW)
 BY_KEY = {key(c): c for c in ACTIVE}
 
 
-@pytest.mark.parametrize("corridor, receive, options", [
-    ("USD_MXN", 5000, {}),
-    ("GBP_INR", 100000, {"sort": "speed"}),
-    ("USD_PHP", 0.01, {"payout": "cash_pickup"}),
-    ("AED_INR", 10**12, {"sort": "score"}),
-])
+@pytest.mark.parametrize(
+    "corridor, receive, options",
+    [
+        ("USD_MXN", 5000, {}),
+        ("GBP_INR", 100000, {"sort": "speed"}),
+        ("USD_PHP", 0.01, {"payout": "cash_pickup"}),
+        ("AED_INR", 10**12, {"sort": "score"}),
+    ],
+)
 def test_receive_amount_prices_each_offer_at_what_delivers_it(client, auth, corridor, receive, options):
     query = "&".join(f"{k}={v}" for k, v in options.items())
     url = f"/api/providers?corridor={corridor}&receive_amount={receive}&{query}"

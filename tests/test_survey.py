@@ -49,11 +49,30 @@ def test_the_survey_pairs_are_corridors_beside_the_data_files(client, raw_seed):
     corridors = get(client, "/api/corridors")
     assert len(corridors) == len([c for c in raw_seed["corridors"] if c["active"]]) + 8
     kenya_tanzania = next(c for c in corridors if c["source_country"] == "KEN" and c["destination_country"] == "TZA")
-    assert {k: kenya_tanzania[k] for k in ("from_currency", "to_currency", "source", "destination", "compliance",
-                                           "score", "key", "best_provider", "best_payout_currency")} == {
-        "from_currency": "KES", "to_currency": "TZS", "source": "Kenya", "destination": "Tanzania",
-        "compliance": None, "score": None, "key": "KES_TZS", "best_provider": "Western Union",
-        "best_payout_currency": "TZS"}
+    assert {
+        k: kenya_tanzania[k]
+        for k in (
+            "from_currency",
+            "to_currency",
+            "source",
+            "destination",
+            "compliance",
+            "score",
+            "key",
+            "best_provider",
+            "best_payout_currency",
+        )
+    } == {
+        "from_currency": "KES",
+        "to_currency": "TZS",
+        "source": "Kenya",
+        "destination": "Tanzania",
+        "compliance": None,
+        "score": None,
+        "key": "KES_TZS",
+        "best_provider": "Western Union",
+        "best_payout_currency": "TZS",
+    }
     poc = get(client, "/api/poc/corridors/1003")["corridor"]
     assert poc["corridor"] == "KES→TZS" and poc["annualFlowBn"] is None and poc["compliance"] is None
     assert (poc["sourceCountry"], poc["destinationCountry"]) == ("KEN", "TZA")
@@ -67,8 +86,9 @@ def test_a_quote_at_a_published_amount_reproduces_the_published_fee_and_total(cl
     corridor = f"{pair[:3]}-{pair[3:]}"
     served = get(client, f"/api/providers?corridor={corridor}&amount={amount}")
     quoted = {(p["provider"], p["fee_total"], p["true_cost_pct"]) for p in served}
-    published = {(r["FIRM"], half_up(float(r[f"{point} LCU FEE"])), half_up(float(r[f"{point} TOTAL COST %"])))
-                 for r in rows}
+    published = {
+        (r["FIRM"], half_up(float(r[f"{point} LCU FEE"])), half_up(float(r[f"{point} TOTAL COST %"]))) for r in rows
+    }
     assert published <= quoted
     assert [p["rank"] for p in served] == list(range(1, len(served) + 1))
     costs = [(p["promotion"], p["true_cost_pct"]) for p in served]  # a promotion's after every regular price
@@ -80,18 +100,57 @@ def test_a_quote_at_a_published_amount_reproduces_the_published_fee_and_total(cl
 
 def test_kenya_to_tanzania_at_18000_shillings(client):
     served = get(client, "/api/providers?corridor=KEN-TZA&amount=18000")
-    first = [{k: p[k] for k in ("rank", "provider", "fee_total", "true_cost_pct", "payout_currency", "settlement",
-                                "payout_methods", "collected", "firm_type")} for p in served[:3]]
+    first = [
+        {
+            k: p[k]
+            for k in (
+                "rank",
+                "provider",
+                "fee_total",
+                "true_cost_pct",
+                "payout_currency",
+                "settlement",
+                "payout_methods",
+                "collected",
+                "firm_type",
+            )
+        }
+        for p in served[:3]
+    ]
     assert first == [
-        {"rank": 1, "provider": "Western Union", "fee_total": 207.0, "true_cost_pct": 0.46, "payout_currency": "TZS",
-         "settlement": "1 hour", "payout_methods": ["cash_pickup"], "collected": "2025-08-19",
-         "firm_type": "Money Transfer Operator"},
-        {"rank": 2, "provider": "EcoBank Rapid Transfer", "fee_total": 517.5, "true_cost_pct": 4.69,
-         "payout_currency": "USD", "settlement": "1 hour", "payout_methods": ["cash_pickup"],
-         "collected": "2025-09-01", "firm_type": "Bank"},
-        {"rank": 3, "provider": "MoneyGram", "fee_total": 350.0, "true_cost_pct": 6.26, "payout_currency": "TZS",
-         "settlement": "1 hour", "payout_methods": ["cash_pickup", "mobile_wallet"], "collected": "2025-08-19",
-         "firm_type": "Money Transfer Operator"},
+        {
+            "rank": 1,
+            "provider": "Western Union",
+            "fee_total": 207.0,
+            "true_cost_pct": 0.46,
+            "payout_currency": "TZS",
+            "settlement": "1 hour",
+            "payout_methods": ["cash_pickup"],
+            "collected": "2025-08-19",
+            "firm_type": "Money Transfer Operator",
+        },
+        {
+            "rank": 2,
+            "provider": "EcoBank Rapid Transfer",
+            "fee_total": 517.5,
+            "true_cost_pct": 4.69,
+            "payout_currency": "USD",
+            "settlement": "1 hour",
+            "payout_methods": ["cash_pickup"],
+            "collected": "2025-09-01",
+            "firm_type": "Bank",
+        },
+        {
+            "rank": 3,
+            "provider": "MoneyGram",
+            "fee_total": 350.0,
+            "true_cost_pct": 6.26,
+            "payout_currency": "TZS",
+            "settlement": "1 hour",
+            "payout_methods": ["cash_pickup", "mobile_wallet"],
+            "collected": "2025-08-19",
+            "firm_type": "Money Transfer Operator",
+        },
     ]
     # the negative margin of a promotion, as published
     assert served[0]["spread_pct"] == -0.69 and served[0]["fx_margin_disclosed"] is True
@@ -137,8 +196,7 @@ def test_currencies_no_feed_gives_take_the_rate_the_rows_imply(client, raw_seed)
 
 def test_a_feed_that_gives_the_currency_wins(survey_database, feeds, monkeypatch):
     monkeypatch.setitem(feed_data.FRANKFURTER_RATES, "TZS", 2580.0)
-    app = build_app(DATABASE_URL=survey_database, ECB_RATES_URL=feeds.ecb_url,
-                    FRANKFURTER_URL=feeds.frankfurter_url)
+    app = build_app(DATABASE_URL=survey_database, ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
     refresh(app)
     currencies = {c["code"]: c for c in get(app.test_client(), "/api/currencies")}
     assert currencies["TZS"]["source"] == "Frankfurter" and currencies["UGX"]["source"] == "World Bank RPW"
@@ -170,18 +228,36 @@ def test_a_corridor_key_is_its_countries_or_its_currencies(client):
 def test_an_undisclosed_margin_ranks_last_and_counts_in_no_average(own_rows):
     client = own_rows(
         rpw_row(firm="Open Remit"),
-        rpw_row(firm="Closed Remit", transparent="no", **{"cc1 lcu fee": 0, "cc1 fx margin": 0, "cc1 lcu fx rate": 1,
-                                                          "cc1 total cost %": 0, "cc2 lcu fee": 0,
-                                                          "cc2 fx margin": 0, "cc2 total cost %": 0,
-                                                          "inter lcu bank fx": 1}),
+        rpw_row(
+            firm="Closed Remit",
+            transparent="no",
+            **{
+                "cc1 lcu fee": 0,
+                "cc1 fx margin": 0,
+                "cc1 lcu fx rate": 1,
+                "cc1 total cost %": 0,
+                "cc2 lcu fee": 0,
+                "cc2 fx margin": 0,
+                "cc2 total cost %": 0,
+                "inter lcu bank fx": 1,
+            },
+        ),
     )
     served = get(client, "/api/providers?corridor=KEN-TZA&amount=18000")
     assert [p["provider"] for p in served] == ["Open Remit", "Closed Remit"]
     closed = served[1]
-    assert {k: closed[k] for k in ("rank", "rate", "spread_pct", "true_cost_pct", "recipient_gets",
-                                   "fx_margin_disclosed", "fee_total")} == {
-        "rank": 2, "rate": None, "spread_pct": None, "true_cost_pct": None, "recipient_gets": None,
-        "fx_margin_disclosed": False, "fee_total": 0.0}
+    assert {
+        k: closed[k]
+        for k in ("rank", "rate", "spread_pct", "true_cost_pct", "recipient_gets", "fx_margin_disclosed", "fee_total")
+    } == {
+        "rank": 2,
+        "rate": None,
+        "spread_pct": None,
+        "true_cost_pct": None,
+        "recipient_gets": None,
+        "fx_margin_disclosed": False,
+        "fee_total": 0.0,
+    }
     for sort in ("speed", "score"):
         assert get(client, f"/api/providers?corridor=KEN-TZA&sort={sort}")[-1]["provider"] == "Closed Remit"
     assert served[0]["true_cost_pct"] == 3.0
@@ -196,8 +272,10 @@ def test_an_undisclosed_margin_ranks_last_and_counts_in_no_average(own_rows):
 
 def test_the_fee_runs_through_both_published_points(own_rows):
     client = own_rows(rpw_row())  # 180 at 18000, 360 at 45000: 0.6667 % and a flat 60
-    at = {amount: get(client, f"/api/providers?corridor=KEN-TZA&amount={amount}")[0]
-          for amount in (18000, 45000, 30000, 35000, 100)}
+    at = {
+        amount: get(client, f"/api/providers?corridor=KEN-TZA&amount={amount}")[0]
+        for amount in (18000, 45000, 30000, 35000, 100)
+    }
     assert (at[18000]["fee_total"], at[18000]["true_cost_pct"], at[18000]["spread_pct"]) == (180.0, 3.0, 2.0)
     assert (at[45000]["fee_total"], at[45000]["true_cost_pct"], at[45000]["spread_pct"]) == (360.0, 1.8, 1.0)
     assert at[30000]["fee_total"] == 260.0 and at[30000]["spread_pct"] == 2.0  # nearer the first point
@@ -211,8 +289,15 @@ def test_several_products_of_one_firm_are_offers_and_look_alike_rows_are_one(own
         rpw_row(firm="Bank A", **{"payment instrument": "Cash", "pickup method": "Cash"}),
         rpw_row(firm="Bank A", **{"payment instrument": "Cash", "pickup method": "Mobile wallet"}),
         rpw_row(firm="Bank A", date="2025-08-25", **{"payment instrument": "Cash", "pickup method": "Cash"}),
-        rpw_row(firm="Bank  A ", **{"speed actual": "2 days", "cc1 lcu fee": 400, "cc1 total cost %": 4.22,
-                                    "pickup method": "Own/partner Bank account"}),
+        rpw_row(
+            firm="Bank  A ",
+            **{
+                "speed actual": "2 days",
+                "cc1 lcu fee": 400,
+                "cc1 total cost %": 4.22,
+                "pickup method": "Own/partner Bank account",
+            },
+        ),
     )
     served = get(client, "/api/providers?corridor=KEN-TZA&amount=18000")
     assert [(p["provider"], p["payout_methods"], p["settlement"], p["collected"]) for p in served] == [
@@ -223,53 +308,107 @@ def test_several_products_of_one_firm_are_offers_and_look_alike_rows_are_one(own
 
 def test_a_currency_pair_of_several_country_pairs_names_them(own_rows):
     client = own_rows(
-        rpw_row(source_code="FRA", destination_code="SEN", **{"cc1 lcu code": "EUR", "cc2 lcu code": "EUR",
-                                                               "cc1 lcu amount": 180, "cc2 lcu amount": 450,
-                                                               "cc1 lcu fee": 5, "cc2 lcu fee": 8,
-                                                               "inter lcu bank fx": 655.957}),
-        rpw_row(source_code="ITA", destination_code="SEN", **{"cc1 lcu code": "EUR", "cc2 lcu code": "EUR",
-                                                               "cc1 lcu amount": 180, "cc2 lcu amount": 450,
-                                                               "cc1 lcu fee": 6, "cc2 lcu fee": 9,
-                                                               "inter lcu bank fx": 655.957}),
+        rpw_row(
+            source_code="FRA",
+            destination_code="SEN",
+            **{
+                "cc1 lcu code": "EUR",
+                "cc2 lcu code": "EUR",
+                "cc1 lcu amount": 180,
+                "cc2 lcu amount": 450,
+                "cc1 lcu fee": 5,
+                "cc2 lcu fee": 8,
+                "inter lcu bank fx": 655.957,
+            },
+        ),
+        rpw_row(
+            source_code="ITA",
+            destination_code="SEN",
+            **{
+                "cc1 lcu code": "EUR",
+                "cc2 lcu code": "EUR",
+                "cc1 lcu amount": 180,
+                "cc2 lcu amount": 450,
+                "cc1 lcu fee": 6,
+                "cc2 lcu fee": 9,
+                "inter lcu bank fx": 655.957,
+            },
+        ),
     )
     ids = {c["sourceCountry"]: c["id"] for c in get(client, "/api/poc/corridors")["corridors"] if c["key"] == "EUR_XOF"}
     problem = get(client, "/api/providers?corridor=eur_xof", 400)
     assert problem["code"] == "ambiguous_corridor" and problem["title"] == "Bad Request"
     assert problem["detail"] == (
         f"2 active corridors have the currencies EUR→XOF: FRA-SEN (France → Senegal, id {ids['FRA']}), ITA-SEN "
-        f"(Italy → Senegal, id {ids['ITA']}); name one by its countries, such as corridor=FRA-SEN, or by its id.")
+        f"(Italy → Senegal, id {ids['ITA']}); name one by its countries, such as corridor=FRA-SEN, or by its id."
+    )
     assert get(client, "/api/poc/corridors?from=EUR&to=XOF", 400)["code"] == "ambiguous_corridor"
     assert get(client, "/api/poc/providers?corridor=EUR_XOF", 400)["detail"] == problem["detail"]
-    assert get(client, "/api/providers?corridor=FRA-SEN")[0]["fee_total"] != \
-        get(client, "/api/providers?corridor=ITA-SEN")[0]["fee_total"]
+    assert (
+        get(client, "/api/providers?corridor=FRA-SEN")[0]["fee_total"]
+        != get(client, "/api/providers?corridor=ITA-SEN")[0]["fee_total"]
+    )
     page = client.get("/?corridor=EUR_XOF")
     assert page.status_code == 400 and "Pick a corridor from the list." in page.get_data(as_text=True)
 
 
 def test_a_data_file_corridor_of_the_same_countries_takes_the_surveyed_offers(own_rows, raw_seed):
-    client = own_rows(rpw_row(source_code="GBR", destination_code="IND", firm="Survey Bank", **{
-        "cc1 lcu code": "GBP", "cc2 lcu code": "GBP", "cc1 lcu amount": 150, "cc2 lcu amount": 375,
-        "cc1 lcu fee": 3, "cc2 lcu fee": 3, "inter lcu bank fx": 117.0}))
+    client = own_rows(
+        rpw_row(
+            source_code="GBR",
+            destination_code="IND",
+            firm="Survey Bank",
+            **{
+                "cc1 lcu code": "GBP",
+                "cc2 lcu code": "GBP",
+                "cc1 lcu amount": 150,
+                "cc2 lcu amount": 375,
+                "cc1 lcu fee": 3,
+                "cc2 lcu fee": 3,
+                "inter lcu bank fx": 117.0,
+            },
+        )
+    )
     gbp_inr = next(c for c in raw_seed["corridors"] if c["from_currency"] == "GBP" and c["to_currency"] == "INR")
     corridor = get(client, f"/api/poc/corridors/{gbp_inr['id']}")["corridor"]
     assert corridor["compliance"] == gbp_inr["compliance"]
     assert corridor["annualFlowBn"] == f"${half_up(gbp_inr['annual_flow_bn'], 1):.1f}B"
     served = get(client, "/api/providers?corridor=GBP_INR")
     assert [(p["provider"], p["source"], p["payout_currency"]) for p in served] == [
-        ("Survey Bank", "World Bank RPW", "INR")]
+        ("Survey Bank", "World Bank RPW", "INR")
+    ]
 
 
 def test_corridor_ids_stay_across_imports_and_restarts(survey_url, tmp_path):
     assert import_rpw(survey_url, SHIPPED_RPW)[0] == 0
-    first = {c["key"]: c["id"] for c in get(build_app(DATABASE_URL=survey_url).test_client(), "/api/poc/corridors")[
-        "corridors"]}
-    newer = write_csv(tmp_path / "newer.csv", [
-        rpw_row(period="2026_1Q", source_code="UGA", destination_code="KEN", **{
-            "cc1 lcu code": "UGX", "cc2 lcu code": "UGX", "cc1 lcu amount": 700000, "cc2 lcu amount": 1750000,
-            "cc1 lcu fee": 7000, "cc2 lcu fee": 9000, "inter lcu bank fx": 0.036})])
+    first = {
+        c["key"]: c["id"]
+        for c in get(build_app(DATABASE_URL=survey_url).test_client(), "/api/poc/corridors")["corridors"]
+    }
+    newer = write_csv(
+        tmp_path / "newer.csv",
+        [
+            rpw_row(
+                period="2026_1Q",
+                source_code="UGA",
+                destination_code="KEN",
+                **{
+                    "cc1 lcu code": "UGX",
+                    "cc2 lcu code": "UGX",
+                    "cc1 lcu amount": 700000,
+                    "cc2 lcu amount": 1750000,
+                    "cc1 lcu fee": 7000,
+                    "cc2 lcu fee": 9000,
+                    "inter lcu bank fx": 0.036,
+                },
+            )
+        ],
+    )
     assert import_rpw(survey_url, newer)[0] == 0
-    after = {c["key"]: c["id"] for c in get(build_app(DATABASE_URL=survey_url).test_client(), "/api/poc/corridors")[
-        "corridors"]}
+    after = {
+        c["key"]: c["id"]
+        for c in get(build_app(DATABASE_URL=survey_url).test_client(), "/api/poc/corridors")["corridors"]
+    }
     assert {k: after[k] for k in first} == first
     assert after["UGX_KES"] == max(first.values()) + 1
 

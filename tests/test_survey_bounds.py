@@ -13,6 +13,7 @@ from expected import SEED
 from survey_rows import rpw_row, write_csv
 
 from corridor.data.database import engine_url
+from corridor.state import current_service
 
 AUTH = {"Authorization": f"Bearer {RAW_KEY}"}
 _QUARTER = (dt.date.today().month - 1) // 3 + 1
@@ -52,8 +53,9 @@ def sql(url, statement, **values):
         engine.dispose()
 
 
-@pytest.mark.parametrize(("bad", "reason"), OUT_OF_BOUNDS, ids=[f"{k}={v}" for b, _ in OUT_OF_BOUNDS
-                                                                for k, v in b.items()])
+@pytest.mark.parametrize(
+    ("bad", "reason"), OUT_OF_BOUNDS, ids=[f"{k}={v}" for b, _ in OUT_OF_BOUNDS for k, v in b.items()]
+)
 def test_a_value_no_survey_can_hold_is_skipped_naming_the_row_and_the_bound(survey_url, tmp_path, bad, reason):
     rows = [rpw_row(firm=f"Firm {n}") for n in range(3)] + [rpw_row(firm=f"Bad {n}", **bad) for n in range(2)]
     code, output = import_rpw(survey_url, write_csv(tmp_path / "rows.csv", rows))
@@ -63,12 +65,16 @@ def test_a_value_no_survey_can_hold_is_skipped_naming_the_row_and_the_bound(surv
     assert sql(survey_url, "SELECT period, count(*) FROM survey_observations GROUP BY period") == [("2025Q3", 3)]
 
 
-@pytest.mark.parametrize("edge", [
-    {"cc1 lcu fee": 1_800_000, "cc1 total cost %": 1000, "cc1 fx margin": -100},
-    {"cc1 lcu fee": 0, "cc1 lcu amount": 999_999_999_999, "cc2 lcu amount": 999_999_999_999},
-    {"period": "2000_1Q"},
-    {"period": LAST},
-], ids=["fee-100-times", "amount-below-10^12", "first-period", "quarter-after-today"])
+@pytest.mark.parametrize(
+    "edge",
+    [
+        {"cc1 lcu fee": 1_800_000, "cc1 total cost %": 1000, "cc1 fx margin": -100},
+        {"cc1 lcu fee": 0, "cc1 lcu amount": 999_999_999_999, "cc2 lcu amount": 999_999_999_999},
+        {"period": "2000_1Q"},
+        {"period": LAST},
+    ],
+    ids=["fee-100-times", "amount-below-10^12", "first-period", "quarter-after-today"],
+)
 def test_a_value_at_its_bound_is_imported(survey_url, tmp_path, edge):
     code, output = import_rpw(survey_url, write_csv(tmp_path / "edge.csv", [rpw_row(**edge)]))
     assert code == 0, output
@@ -91,24 +97,37 @@ def two_pairs(survey_url, tmp_path):
     assert code == 0, output
 
 
-SERVED = ["/api/corridors", "/api/providers?corridor=KEN-TZA", "/api/providers?corridor=KEN-TZA&amount=50000",
-          "/api/poc/corridors", "/api/poc/providers?corridor=KES_TZS", "/api/poc/full", "/api/benchmark",
-          "/api/costs?corridor=KEN-TZA", "/api/costs/global", "/api/currencies", "/"]
+SERVED = [
+    "/api/corridors",
+    "/api/providers?corridor=KEN-TZA",
+    "/api/providers?corridor=KEN-TZA&amount=50000",
+    "/api/poc/corridors",
+    "/api/poc/providers?corridor=KES_TZS",
+    "/api/poc/full",
+    "/api/benchmark",
+    "/api/costs?corridor=KEN-TZA",
+    "/api/costs/global",
+    "/api/currencies",
+    "/",
+]
 
 
-@pytest.mark.parametrize(("column", "value", "reason"), [
-    ("period", "2025Q9", PERIODS),
-    ("cc1_total", 1e308, f"cc1 total cost % {PERCENT}"),
-    ("cc1_fee", 1e308, "cc1 lcu fee is not from 0 to 100 times cc1 lcu amount"),
-    ("cc2_margin", -1e308, f"cc2 fx margin {PERCENT}"),
-    ("cc1_amount", 1e300, "cc1 lcu amount is not above 0 and below 10^12"),
-])
-def test_a_stored_row_out_of_bounds_is_left_out_and_the_rest_served(survey_url, tmp_path, caplog, column, value,
-                                                                   reason):
+@pytest.mark.parametrize(
+    ("column", "value", "reason"),
+    [
+        ("period", "2025Q9", PERIODS),
+        ("cc1_total", 1e308, f"cc1 total cost % {PERCENT}"),
+        ("cc1_fee", 1e308, "cc1 lcu fee is not from 0 to 100 times cc1 lcu amount"),
+        ("cc2_margin", -1e308, f"cc2 fx margin {PERCENT}"),
+        ("cc1_amount", 1e300, "cc1 lcu amount is not above 0 and below 10^12"),
+    ],
+)
+def test_a_stored_row_out_of_bounds_is_left_out_and_the_rest_served(
+    survey_url, tmp_path, caplog, column, value, reason
+):
     two_pairs(survey_url, tmp_path)
     # as an import before the bounds stored it
-    sql(survey_url, f"UPDATE survey_observations SET {column} = :value WHERE destination_country = 'UGA'",
-        value=value)
+    sql(survey_url, f"UPDATE survey_observations SET {column} = :value WHERE destination_country = 'UGA'", value=value)
     with caplog.at_level(logging.WARNING):
         client = build_app(DATABASE_URL=survey_url).test_client()
     assert f"Survey: KEN-UGA: 1 row(s) left out: {reason}." in [r.getMessage() for r in caplog.records]
@@ -121,10 +140,13 @@ def test_a_stored_row_out_of_bounds_is_left_out_and_the_rest_served(survey_url, 
 
 def test_a_stored_future_period_hides_no_real_one(survey_url, tmp_path):
     two_pairs(survey_url, tmp_path)
-    sql(survey_url, "INSERT INTO survey_observations (import_id, row, period, source_country, destination_country, "
-                    "firm, currency, cc1_amount, cc1_fee, cc1_margin, cc1_total, transparent) SELECT import_id, 9, "
-                    "'2099Q1', source_country, destination_country, 'Future Remit', currency, cc1_amount, cc1_fee, "
-                    "cc1_margin, cc1_total, transparent FROM survey_observations WHERE destination_country = 'UGA'")
+    sql(
+        survey_url,
+        "INSERT INTO survey_observations (import_id, row, period, source_country, destination_country, "
+        "firm, currency, cc1_amount, cc1_fee, cc1_margin, cc1_total, transparent) SELECT import_id, 9, "
+        "'2099Q1', source_country, destination_country, 'Future Remit', currency, cc1_amount, cc1_fee, "
+        "cc1_margin, cc1_total, transparent FROM survey_observations WHERE destination_country = 'UGA'",
+    )
     client = build_app(DATABASE_URL=survey_url).test_client()
     served = get(client, "/api/providers?corridor=KEN-UGA")
     assert [(p["provider"], p["period"]) for p in served] == [("Test Remit", "2025Q3")]
@@ -133,16 +155,33 @@ def test_a_stored_future_period_hides_no_real_one(survey_url, tmp_path):
 
 def uganda(amount, date, **given):
     """A Uganda → Kenya row, sent in Uganda shillings, whose margin was not disclosed."""
-    return rpw_row(source_code="UGA", source_name="Uganda", destination_code="KEN", destination_name="Kenya",
-                   date=date, **{"cc1 lcu code": "UGX", "cc2 lcu code": "UGX", "cc1 lcu amount": amount,
-                                 "cc2 lcu amount": amount * 2.5, "cc1 lcu fee": 10_000, "cc2 lcu fee": 10_000,
-                                 "transparent": "No", "inter lcu bank fx": "", **given})
+    return rpw_row(
+        source_code="UGA",
+        source_name="Uganda",
+        destination_code="KEN",
+        destination_name="Kenya",
+        date=date,
+        **{
+            "cc1 lcu code": "UGX",
+            "cc2 lcu code": "UGX",
+            "cc1 lcu amount": amount,
+            "cc2 lcu amount": amount * 2.5,
+            "cc1 lcu fee": 10_000,
+            "cc2 lcu fee": 10_000,
+            "transparent": "No",
+            "inter lcu bank fx": "",
+            **given,
+        },
+    )
 
 
 def test_a_sending_currency_nothing_gives_takes_its_rate_from_the_rows_amounts(survey_url, tmp_path, raw_seed):
     assert "UGX" not in raw_seed["rates"]["interbank"]
-    rows = [uganda(740_000, "2025-08-19"), uganda(760_000, "2025-08-19", firm="Other Remit"),
-            uganda(1_000_000, "2025-08-01", firm="Older Remit")]
+    rows = [
+        uganda(740_000, "2025-08-19"),
+        uganda(760_000, "2025-08-19", firm="Other Remit"),
+        uganda(1_000_000, "2025-08-01", firm="Older Remit"),
+    ]
     code, output = import_rpw(survey_url, write_csv(tmp_path / "uganda.csv", rows))
     assert code == 0, output
     client = build_app(DATABASE_URL=survey_url).test_client()
@@ -152,29 +191,35 @@ def test_a_sending_currency_nothing_gives_takes_its_rate_from_the_rows_amounts(s
     assert get(client, "/api/midrate?from=USD&to=UGX")["ref_rate_b"] == 3750.0
     served = get(client, "/api/providers?corridor=UGA-KEN&amount=750000")
     assert sorted((p["provider"], p["fee_total"]) for p in served) == [
-        ("Older Remit", 10_000.0), ("Other Remit", 10_000.0), ("Test Remit", 10_000.0)]
+        ("Older Remit", 10_000.0),
+        ("Other Remit", 10_000.0),
+        ("Test Remit", 10_000.0),
+    ]
 
 
-def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_served(surveyed_database, tmp_path,
-                                                                                     caplog, raw_seed):
+def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_served(
+    surveyed_database, tmp_path, caplog, raw_seed
+):
     # the shipped rows give Kenya → Tanzania id 1003; a data file edited since gives it to a corridor of its own
     raw = json.loads(SEED.read_text())
     raw["corridors"][0]["id"] = 1003
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(raw))
     with caplog.at_level(logging.WARNING):
-        catalog = build_app(DATABASE_URL=surveyed_database, SEED_DATA=str(edited)).extensions["corridor"].data.catalog
+        catalog = build_app(DATABASE_URL=surveyed_database, SEED_DATA=current_service(str(edited))).data.catalog
     pair = f"{raw['corridors'][0]['from_currency']}\u2192{raw['corridors'][0]['to_currency']}"
-    assert (f"Survey: KEN-TZA: left out: its id 1003 is the data file's corridor {pair}'s too; the data file's ids "
-            "must leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them).") in [
-        r.getMessage() for r in caplog.records]
+    assert (
+        f"Survey: KEN-TZA: left out: its id 1003 is the data file's corridor {pair}'s too; the data file's ids "
+        "must leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them)."
+    ) in [r.getMessage() for r in caplog.records]
     assert "KEN-TZA" not in catalog.by_countries and catalog.by_id["1003"].corridor.pair == pair
     assert {"KEN-RWA", "KEN-UGA", "TZA-KEN"} <= set(catalog.by_countries)
 
 
 def test_the_shipped_rows_are_served_whole(surveyed_database, caplog):
     with caplog.at_level(logging.WARNING):
-        catalog = build_app(DATABASE_URL=surveyed_database).extensions["corridor"].data.catalog
+        catalog = build_app(DATABASE_URL=current_service(surveyed_database)).data.catalog
     assert not [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
     assert {"KEN-RWA", "KEN-SSD", "KEN-TZA", "KEN-UGA", "RWA-KEN", "TZA-KEN", "TZA-RWA", "TZA-UGA"} <= set(
-        catalog.by_countries)
+        catalog.by_countries
+    )

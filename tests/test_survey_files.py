@@ -11,8 +11,8 @@ from conftest import import_rpw
 from harness import flask_command
 from survey_rows import rpw_row, write_csv, write_workbook
 
-from corridor.data import tabular
 from corridor.data.database import engine_url
+from corridor.imports import tabular
 
 NEW_SHEET_PART = "xl/worksheets/sheet6.xml"  # write_workbook's sixth sheet: "Dataset (from Q2 2016)"
 
@@ -21,8 +21,10 @@ def nothing_stored(url):
     engine = sa.create_engine(engine_url(url))
     try:
         with engine.connect() as connection:
-            return [connection.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar()
-                    for table in ("survey_observations", "survey_imports")] == [0, 0]
+            return [
+                connection.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar()
+                for table in ("survey_observations", "survey_imports")
+            ] == [0, 0]
     finally:
         engine.dispose()
 
@@ -46,14 +48,19 @@ def rezip(path, parts):
 def with_dimension(ref, last=b""):
     """A sheet whose <dimension> says `ref`, with `last` after its rows."""
     return lambda xml: xml.replace(b"<sheetViews>", f'<dimension ref="{ref}"/><sheetViews>'.encode(), 1).replace(
-        b"</sheetData>", last + b"</sheetData>")
+        b"</sheetData>", last + b"</sheetData>"
+    )
 
 
-@pytest.mark.parametrize("sheet", [
-    with_dimension("A1:AP3"),
-    # Excel's last cell, empty but styled: padded to the claimed size, the rows before it are 17 billion cells
-    with_dimension("A1:XFD1048576", b'<row r="1048576"><c r="XFD1048576" s="1"/></row>'),
-], ids=["stale", "huge"])
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        with_dimension("A1:AP3"),
+        # Excel's last cell, empty but styled: padded to the claimed size, the rows before it are 17 billion cells
+        with_dimension("A1:XFD1048576", b'<row r="1048576"><c r="XFD1048576" s="1"/></row>'),
+    ],
+    ids=["stale", "huge"],
+)
 def test_a_sheet_is_read_to_its_last_row_whatever_its_dimension_says(survey_url, tmp_path, sheet):
     book = write_workbook(tmp_path / "rpw.xlsx", new_rows=[rpw_row(firm=f"Firm {n}") for n in range(12)])
     rezip(book, {NEW_SHEET_PART: sheet})
@@ -63,7 +70,8 @@ def test_a_sheet_is_read_to_its_last_row_whatever_its_dimension_says(survey_url,
     assert result.stdout.splitlines()[:2] == [
         "rpw.xlsx (workbook, sheets 'Dataset (from Q2 2016)', 'Dataset (up to Q1 2016)'): 12 rows read, 12 imported, "
         f"0 skipped; import {result.stdout.split('import ')[1].split('.')[0]}.",
-        "  2025Q3: 12 rows, new"]
+        "  2025Q3: 12 rows, new",
+    ]
 
 
 SST = b'<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
@@ -73,12 +81,17 @@ def shared_strings(count):
     """A workbook part of `count` one-letter shared strings, and the references that make openpyxl read it."""
     return {
         "xl/sharedStrings.xml": SST + b"<si><t>a</t></si>" * count + b"</sst>",
-        "[Content_Types].xml": lambda xml: xml.replace(b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" '
-                                                     b'ContentType="application/vnd.openxmlformats-officedocument.'
-                                                     b'spreadsheetml.sharedStrings+xml"/></Types>'),
+        "[Content_Types].xml": lambda xml: xml.replace(
+            b"</Types>",
+            b'<Override PartName="/xl/sharedStrings.xml" '
+            b'ContentType="application/vnd.openxmlformats-officedocument.'
+            b'spreadsheetml.sharedStrings+xml"/></Types>',
+        ),
         "xl/_rels/workbook.xml.rels": lambda xml: xml.replace(
-            b"</Relationships>", b'<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/'
-                                 b'2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>'),
+            b"</Relationships>",
+            b'<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/'
+            b'2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        ),
     }
 
 
@@ -90,7 +103,8 @@ def test_shared_strings_that_would_take_more_than_512_mb_are_refused(survey_url,
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
         f"Error: {book}: refused: reading it would take more than 512 MB of memory (its shared strings, styles or "
-        "other parts hold too much); nothing of it was stored.")
+        "other parts hold too much); nothing of it was stored."
+    )
     assert nothing_stored(survey_url)
 
 
@@ -104,8 +118,10 @@ def test_a_workbook_that_takes_longer_than_the_bound_to_read_is_refused(survey_u
     book = write_workbook(tmp_path / "slow.xlsx", new_rows=[rpw_row(firm=f"Firm {n}") for n in range(3000)])
     monkeypatch.setattr(tabular, "READ_SECONDS", 0.6)  # 3,000 rows take longer to read on any machine
     code, output = import_rpw(survey_url, book)
-    assert (code, output) == (1, f"Error: {book}: refused: reading it takes more than 0.01 minutes; nothing of it "
-                                 "was stored.\n")
+    assert (code, output) == (
+        1,
+        f"Error: {book}: refused: reading it takes more than 0.01 minutes; nothing of it was stored.\n",
+    )
     assert nothing_stored(survey_url)
 
 
@@ -126,18 +142,33 @@ def with_line(path, raw):
 
 
 CSV_FAILURES = [
-    ("field-over-the-limit", lambda p: write_csv(p, [*good_rows(2), rpw_row(firm="x" * 200_000)]),
-     "line 4: a field is longer than 131,072 characters, the most the CSV reader takes."),
-    ("not-utf-8-after-64-kb", lambda p: with_line(write_csv(p, good_rows(400)), b"2025_3Q,KEN,Caf\xe9\r\n"),
-     "line 402: byte 0xe9 is not UTF-8 text; save the file as CSV UTF-8 and import that."),
-    ("not-windows-1252-after-64-kb",
-     lambda p: with_line(windows_1252(write_csv(p, [rpw_row(firm="Caf\xe9")] + good_rows(400))),
-                         b"2025_3Q,KEN,\x81\r\n"),
-     "line 403: byte 0x81 is not Windows-1252 text; save the file as CSV UTF-8 and import that."),
-    ("utf-16", lambda p: p.write_bytes(write_csv(p, good_rows(2)).read_text().encode("utf-16")),
-     "line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that."),
-    ("utf-16-without-its-mark", lambda p: p.write_bytes(write_csv(p, good_rows(2)).read_text().encode("utf-16-le")),
-     "line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that."),
+    (
+        "field-over-the-limit",
+        lambda p: write_csv(p, [*good_rows(2), rpw_row(firm="x" * 200_000)]),
+        "line 4: a field is longer than 131,072 characters, the most the CSV reader takes.",
+    ),
+    (
+        "not-utf-8-after-64-kb",
+        lambda p: with_line(write_csv(p, good_rows(400)), b"2025_3Q,KEN,Caf\xe9\r\n"),
+        "line 402: byte 0xe9 is not UTF-8 text; save the file as CSV UTF-8 and import that.",
+    ),
+    (
+        "not-windows-1252-after-64-kb",
+        lambda p: with_line(
+            windows_1252(write_csv(p, [rpw_row(firm="Caf\xe9")] + good_rows(400))), b"2025_3Q,KEN,\x81\r\n"
+        ),
+        "line 403: byte 0x81 is not Windows-1252 text; save the file as CSV UTF-8 and import that.",
+    ),
+    (
+        "utf-16",
+        lambda p: p.write_bytes(write_csv(p, good_rows(2)).read_text().encode("utf-16")),
+        "line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that.",
+    ),
+    (
+        "utf-16-without-its-mark",
+        lambda p: p.write_bytes(write_csv(p, good_rows(2)).read_text().encode("utf-16-le")),
+        "line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that.",
+    ),
 ]
 
 
@@ -165,6 +196,6 @@ def test_a_fifo_is_refused_at_once(survey_url, tmp_path):
     result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=survey_url, timeout=30)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
-        f"Error: {path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
+        f"Error: {path} is not a regular file (a FIFO, a device or a folder): import a saved file."
+    )
     assert nothing_stored(survey_url)
-

@@ -40,8 +40,12 @@ def test_a_hup_serves_an_import_under_load_and_loses_no_request(survey_url, tmp_
         master.send_signal(signal.SIGHUP)
         wait_for(base, active + 8, log)
         deadline = time.monotonic() + 30  # old workers answer until the master tells them to go
-        while not isinstance(ranked := json.loads(curl("-H", f"Authorization: Bearer {RAW_KEY}",
-                                                        f"{base}/api/providers?corridor=KEN-TZA")), list):
+        while not isinstance(
+            ranked := json.loads(
+                curl("-H", f"Authorization: Bearer {RAW_KEY}", f"{base}/api/providers?corridor=KEN-TZA")
+            ),
+            list,
+        ):
             assert time.monotonic() < deadline, ranked
             time.sleep(0.2)
         assert ranked[0]["source"] == "World Bank RPW"

@@ -15,6 +15,7 @@ from harness import ROOT, flask_command, gunicorn_env
 from survey_rows import NEW_SHEET, SHIPPED_RPW, rpw_row, write_csv, write_workbook
 
 from corridor.data.database import engine_url
+from corridor.state import current_service
 
 
 def stored(url):
@@ -22,13 +23,19 @@ def stored(url):
     engine = sa.create_engine(engine_url(url))
     try:
         with engine.connect() as connection:
-            by_period = dict(connection.execute(sa.text(
-                "SELECT period, count(*) FROM survey_observations GROUP BY period")).all())
-            periods = dict(connection.execute(sa.text(
-                "SELECT period, sum(rows) FROM survey_periods GROUP BY period")).all())
+            by_period = dict(
+                connection.execute(sa.text("SELECT period, count(*) FROM survey_observations GROUP BY period")).all()
+            )
+            periods = dict(
+                connection.execute(sa.text("SELECT period, sum(rows) FROM survey_periods GROUP BY period")).all()
+            )
             imports = connection.execute(sa.text("SELECT count(*) FROM survey_imports")).scalar()
-            ids = {f"{a}-{b}": i for i, a, b in connection.execute(sa.text(
-                "SELECT id, source_country, destination_country FROM survey_corridors"))}
+            ids = {
+                f"{a}-{b}": i
+                for i, a, b in connection.execute(
+                    sa.text("SELECT id, source_country, destination_country FROM survey_corridors")
+                )
+            }
     finally:
         engine.dispose()
     return by_period, periods, imports, ids
@@ -38,12 +45,16 @@ def test_the_shipped_rows_import_with_a_summary_per_period(survey_url):
     code, output = import_rpw(survey_url, SHIPPED_RPW)
     assert code == 0, output
     lines = output.splitlines()
-    assert lines[0] == "rpw-east-africa-2025.csv (CSV): 162 rows read, 162 imported, 0 skipped; import " \
-                       f"{lines[0].rsplit(' ', 1)[1]}"
+    assert (
+        lines[0] == "rpw-east-africa-2025.csv (CSV): 162 rows read, 162 imported, 0 skipped; import "
+        f"{lines[0].rsplit(' ', 1)[1]}"
+    )
     assert lines[1:3] == ["  2025Q1: 82 rows, new", "  2025Q3: 80 rows, new"]
-    assert lines[3] == ("8 country pairs, 21 firms; new corridors: KEN-RWA (id 1001), KEN-SSD (id 1002), "
-                        "KEN-TZA (id 1003), KEN-UGA (id 1004), RWA-KEN (id 1005), TZA-KEN (id 1006), "
-                        "TZA-RWA (id 1007), TZA-UGA (id 1008).")
+    assert lines[3] == (
+        "8 country pairs, 21 firms; new corridors: KEN-RWA (id 1001), KEN-SSD (id 1002), "
+        "KEN-TZA (id 1003), KEN-UGA (id 1004), RWA-KEN (id 1005), TZA-KEN (id 1006), "
+        "TZA-RWA (id 1007), TZA-UGA (id 1008)."
+    )
     by_period, periods, imports, ids = stored(survey_url)
     assert by_period == periods == {"2025Q1": 82, "2025Q3": 80} and imports == 1
     assert ids["KEN-TZA"] == 1003
@@ -53,10 +64,13 @@ def test_each_observation_keeps_the_rows_own_figures(survey_url):
     assert import_rpw(survey_url, SHIPPED_RPW)[0] == 0
     engine = sa.create_engine(engine_url(survey_url))
     with engine.connect() as connection:
-        row = connection.execute(sa.text(
-            "SELECT period, row, firm, firm_type, speed, pickup, currency, cc1_amount, cc1_denomination, cc1_fee, "
-            "cc1_margin, cc1_total, cc2_amount, cc2_fee, cc2_margin, cc2_total, interbank, transparent, collected "
-            "FROM survey_observations WHERE row = 2")).one()
+        row = connection.execute(
+            sa.text(
+                "SELECT period, row, firm, firm_type, speed, pickup, currency, cc1_amount, cc1_denomination, cc1_fee, "
+                "cc1_margin, cc1_total, cc2_amount, cc2_fee, cc2_margin, cc2_total, interbank, transparent, collected "
+                "FROM survey_observations WHERE row = 2"
+            )
+        ).one()
     engine.dispose()
     # the file's first row: Western Union, Kenya → Rwanda, 2025 Q1
     assert tuple(row)[:7] == ("2025Q1", 2, "Western Union", "Money Transfer Operator", "Same day", "Cash", "KES")
@@ -69,24 +83,34 @@ def test_the_same_file_again_changes_nothing_and_says_so(survey_url):
     before = stored(survey_url)
     code, output = import_rpw(survey_url, SHIPPED_RPW)
     assert code == 0
-    assert output == ("rpw-east-africa-2025.csv (CSV): 162 rows read. Nothing changed: 2025Q1 and 2025Q3 are imported "
-                      "already with these very rows.\n")
+    assert output == (
+        "rpw-east-africa-2025.csv (CSV): 162 rows read. Nothing changed: 2025Q1 and 2025Q3 are imported "
+        "already with these very rows.\n"
+    )
     assert stored(survey_url) == before
 
 
 def test_a_newer_release_adds_its_periods_and_replaces_a_revised_one(survey_url, tmp_path):
-    first = write_csv(tmp_path / "first.csv", [rpw_row(period="2025_1Q"), rpw_row(period="2025_3Q"),
-                                               rpw_row(period="2025_3Q", firm="Other Remit")])
+    first = write_csv(
+        tmp_path / "first.csv",
+        [rpw_row(period="2025_1Q"), rpw_row(period="2025_3Q"), rpw_row(period="2025_3Q", firm="Other Remit")],
+    )
     assert import_rpw(survey_url, first)[0] == 0
-    revised = write_csv(tmp_path / "revised.csv", [
-        rpw_row(period="2025_1Q"),  # unchanged
-        rpw_row(period="2025_3Q", **{"cc1 lcu fee": 150}),  # revised: one row now, with another fee
-        rpw_row(period="2025_4Q")])  # new
+    revised = write_csv(
+        tmp_path / "revised.csv",
+        [
+            rpw_row(period="2025_1Q"),  # unchanged
+            rpw_row(period="2025_3Q", **{"cc1 lcu fee": 150}),  # revised: one row now, with another fee
+            rpw_row(period="2025_4Q"),
+        ],
+    )  # new
     code, output = import_rpw(survey_url, revised)
     assert code == 0, output
-    assert output.splitlines()[1:4] == ["  2025Q1: 1 row, unchanged, kept",
-                                        "  2025Q3: 1 row, revised: replaces the 2 rows imported before",
-                                        "  2025Q4: 1 row, new"]
+    assert output.splitlines()[1:4] == [
+        "  2025Q1: 1 row, unchanged, kept",
+        "  2025Q3: 1 row, revised: replaces the 2 rows imported before",
+        "  2025Q4: 1 row, new",
+    ]
     by_period, periods, imports, _ = stored(survey_url)
     assert by_period == periods == {"2025Q1": 1, "2025Q3": 1, "2025Q4": 1} and imports == 2
     engine = sa.create_engine(engine_url(survey_url))
@@ -97,19 +121,26 @@ def test_a_newer_release_adds_its_periods_and_replaces_a_revised_one(survey_url,
 
 
 def test_a_workbook_in_the_published_layout_is_read_from_both_dataset_sheets(survey_url, tmp_path):
-    book = write_workbook(tmp_path / "rpw.xlsx",
-                          new_rows=[rpw_row(), rpw_row(firm="Other Remit", **{"pickup method": "Mobile wallet"})],
-                          old_rows=[rpw_row(period="2015_4Q", **{"pickup method": "Bank account"})])
+    book = write_workbook(
+        tmp_path / "rpw.xlsx",
+        new_rows=[rpw_row(), rpw_row(firm="Other Remit", **{"pickup method": "Mobile wallet"})],
+        old_rows=[rpw_row(period="2015_4Q", **{"pickup method": "Bank account"})],
+    )
     code, output = import_rpw(survey_url, book)
     assert code == 0, output
     assert output.splitlines()[:3] == [
         "rpw.xlsx (workbook, sheets 'Dataset (from Q2 2016)', 'Dataset (up to Q1 2016)'): 3 rows read, 3 imported, "
         f"0 skipped; import {output.split('import ')[1].split('.')[0]}.",
-        "  2015Q4: 1 row, new", "  2025Q3: 2 rows, new"]
+        "  2015Q4: 1 row, new",
+        "  2025Q3: 2 rows, new",
+    ]
     engine = sa.create_engine(engine_url(survey_url))
     with engine.connect() as connection:
-        pickups = dict(connection.execute(sa.text("SELECT period, pickup FROM survey_observations "
-                                                  "WHERE firm = 'Test Remit'")).all())
+        pickups = dict(
+            connection.execute(
+                sa.text("SELECT period, pickup FROM survey_observations WHERE firm = 'Test Remit'")
+            ).all()
+        )
     engine.dispose()
     assert pickups == {"2015Q4": "Bank account", "2025Q3": "Cash"}  # the older sheet's `pick-up method` too
 
@@ -138,8 +169,10 @@ def test_a_row_that_cannot_be_read_is_skipped_and_counted_with_its_row_number(su
 
 def test_numbers_as_padded_text_and_headers_in_another_spelling_are_read(survey_url, tmp_path):
     columns = [c.upper().replace("_", " ").replace("PICKUP", "PICK-UP") for c in NEW_SHEET]
-    row = {c.upper().replace("_", " ").replace("PICKUP", "PICK-UP"): v
-           for c, v in rpw_row(**{"cc1 lcu fee": " 180 ", "cc1 total cost %": "3.00%"}).items()}
+    row = {
+        c.upper().replace("_", " ").replace("PICKUP", "PICK-UP"): v
+        for c, v in rpw_row(**{"cc1 lcu fee": " 180 ", "cc1 total cost %": "3.00%"}).items()
+    }
     code, output = import_rpw(survey_url, write_csv(tmp_path / "upper.csv", [row], columns))
     assert code == 0 and "1 imported, 0 skipped" in output, output
 
@@ -148,14 +181,21 @@ def test_numbers_as_padded_text_and_headers_in_another_spelling_are_read(survey_
     ("content", "message"),
     [
         (b"\x00\x01binary\x00", "is neither an Excel workbook (.xlsx) nor a CSV file: it holds binary data."),
-        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64,
-         "is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx."),
-        (b'{"period": "2025_3Q"}\n', "no header row with the required columns; missing: period, source code, "
-                                     "destination code, firm, cc1 lcu amount, cc1 lcu code, cc1 lcu fee, "
-                                     "cc1 fx margin, cc1 total cost %, transparent."),
-        (b"period,source_code,destination_code,firm\n2025_3Q,KEN,TZA,X\n",
-         "no header row with the required columns; missing: cc1 lcu amount, cc1 lcu code, cc1 lcu fee, "
-         "cc1 fx margin, cc1 total cost %, transparent."),
+        (
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64,
+            "is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx.",
+        ),
+        (
+            b'{"period": "2025_3Q"}\n',
+            "no header row with the required columns; missing: period, source code, "
+            "destination code, firm, cc1 lcu amount, cc1 lcu code, cc1 lcu fee, "
+            "cc1 fx margin, cc1 total cost %, transparent.",
+        ),
+        (
+            b"period,source_code,destination_code,firm\n2025_3Q,KEN,TZA,X\n",
+            "no header row with the required columns; missing: cc1 lcu amount, cc1 lcu code, cc1 lcu fee, "
+            "cc1 fx margin, cc1 total cost %, transparent.",
+        ),
     ],
     ids=["binary", "xls", "json", "columns-missing"],
 )
@@ -184,9 +224,11 @@ def test_a_zip_that_is_not_a_workbook_and_a_workbook_without_the_columns_are_ref
     book.save(tmp_path / "thin.xlsx")
     code, output = import_rpw(survey_url, tmp_path / "thin.xlsx")
     assert code == 1
-    assert output == (f"Error: {tmp_path / 'thin.xlsx'}: no sheet has a header row with the required columns; "
-                      "'Dataset (from Q2 2016)' lacks source code, destination code, cc1 lcu amount, cc1 lcu code, "
-                      "cc1 lcu fee, cc1 fx margin, cc1 total cost %, transparent.\n")
+    assert output == (
+        f"Error: {tmp_path / 'thin.xlsx'}: no sheet has a header row with the required columns; "
+        "'Dataset (from Q2 2016)' lacks source code, destination code, cc1 lcu amount, cc1 lcu code, "
+        "cc1 lcu fee, cc1 fx margin, cc1 total cost %, transparent.\n"
+    )
     assert stored(survey_url)[2] == 0
 
 
@@ -195,16 +237,18 @@ def test_a_file_with_no_usable_row_is_refused_naming_the_reasons(survey_url, tmp
     path = write_csv(tmp_path / "none.csv", rows)
     code, output = import_rpw(survey_url, path)
     assert code == 1
-    assert output == (f"Error: {path}: no row can be imported (2 skipped):\n"
-                      "  skipped, cc1 lcu fee is not a number: 1 row (row 2)\n"
-                      "  skipped, unreadable period: 1 row (row 3)\n")
+    assert output == (
+        f"Error: {path}: no row can be imported (2 skipped):\n"
+        "  skipped, cc1 lcu fee is not a number: 1 row (row 2)\n"
+        "  skipped, unreadable period: 1 row (row 3)\n"
+    )
     assert stored(survey_url) == ({}, {}, 0, {})
 
 
 def test_a_file_that_fails_halfway_changes_nothing(survey_url, tmp_path, monkeypatch):
     assert import_rpw(survey_url, SHIPPED_RPW)[0] == 0
     before = stored(survey_url)
-    from corridor.data import survey_db
+    from corridor.imports import survey_db
 
     monkeypatch.setattr(survey_db, "BATCH", 2)
     rows = [rpw_row(period="2026_1Q", firm=f"Firm {n}") for n in range(6)]
@@ -231,16 +275,19 @@ def test_the_command_exits_1_naming_the_cause(survey_url, tmp_path):
     path.write_text("")
     result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=survey_url)
     assert result.returncode == 1
-    assert result.stderr.strip().endswith(f"Error: {path}: no header row with the required columns; missing: period, "
-                                          "source code, destination code, firm, cc1 lcu amount, cc1 lcu code, "
-                                          "cc1 lcu fee, cc1 fx margin, cc1 total cost %, transparent.")
+    assert result.stderr.strip().endswith(
+        f"Error: {path}: no header row with the required columns; missing: period, "
+        "source code, destination code, firm, cc1 lcu amount, cc1 lcu code, "
+        "cc1 lcu fee, cc1 fx margin, cc1 total cost %, transparent."
+    )
 
 
 def test_on_a_terminal_the_import_shows_a_progress_bar(survey_url):
     leader, follower = pty.openpty()
     command = [sys.executable, "-m", "flask", "--app", "app", "prices", "import-rpw", str(SHIPPED_RPW)]
-    process = subprocess.Popen(command, cwd=ROOT, env=gunicorn_env(DATABASE_URL=survey_url), stdout=follower,
-                               stderr=follower)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=gunicorn_env(DATABASE_URL=survey_url), stdout=follower, stderr=follower
+    )
     os.close(follower)
     shown = b""
     while True:
@@ -266,7 +313,7 @@ def test_a_relative_sqlite_path_is_the_same_file_for_the_import_and_the_service(
     path.write_bytes(migrated_sqlite.read_bytes())
     try:
         assert import_rpw(f"sqlite:///{name}", SHIPPED_RPW)[0] == 0
-        served = build_app(DATABASE_URL=f"sqlite:///{name}").extensions["corridor"].data.catalog
+        served = current_service(build_app(DATABASE_URL=f"sqlite:///{name}")).data.catalog
         assert "KEN-TZA" in served.by_countries
     finally:
         path.unlink()

@@ -48,8 +48,9 @@ def large_data(tmp_path_factory):
 
 
 def test_after_a_hup_every_whole_list_is_answered_kept_by_every_new_worker(tmp_path, large_data):
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, SEED_DATA=str(large_data), WEB_CONCURRENCY="2",
-                          METRICS_TOKEN=TOKEN) as server:
+    with running_gunicorn(
+        tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, SEED_DATA=str(large_data), WEB_CONCURRENCY="2", METRICS_TOKEN=TOKEN
+    ) as server:
         before = set(workers_of(server.process.pid))
         server.process.send_signal(signal.SIGHUP)  # a new data version, served by new workers
         deadline = time.monotonic() + 30

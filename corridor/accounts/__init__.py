@@ -13,6 +13,7 @@ from corridor.accounts.pages import POLICY, bp, csrf
 from corridor.accounts.sessions import configure_sessions
 from corridor.api.errors import problem
 from corridor.settings import whole_number
+from corridor.state import current_service
 
 
 def register_accounts(app: Flask) -> None:
@@ -21,7 +22,7 @@ def register_accounts(app: Flask) -> None:
     configure_sessions(app)
     app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only (pages.check_csrf)
     csrf.init_app(app)
-    service = app.extensions["corridor"]
+    service = current_service(app)
     service.account_keys = AccountKeys(whole_number(app.config, "KEY_TRUST_SECONDS"))
     app.register_error_handler(CSRFError, expired_form)
     for error in (OperationalError, InterfaceError, PoolTimeout):  # the database is down, stalled or busy

@@ -19,30 +19,50 @@ def _stripped(value: str | None) -> str | None:
 
 
 def _email() -> StringField:
-    return StringField("Email", [InputRequired("Enter your email address."),
-                                 Length(max=254, message="An email address has at most 254 characters."), _EMAIL],
-                       filters=[_stripped], render_kw={"autocomplete": "email", "type": "email"})
+    return StringField(
+        "Email",
+        [
+            InputRequired("Enter your email address."),
+            Length(max=254, message="An email address has at most 254 characters."),
+            _EMAIL,
+        ],
+        filters=[_stripped],
+        render_kw={"autocomplete": "email", "type": "email"},
+    )
 
 
 class SignupForm(FlaskForm):
     email = _email()
-    password = PasswordField("Password", [
-        InputRequired("Choose a password."),
-        Length(MIN_PASSWORD, MAX_PASSWORD, f"Use {MIN_PASSWORD} to {MAX_PASSWORD} characters."),
-    ], render_kw={"autocomplete": "new-password", "minlength": MIN_PASSWORD, "maxlength": MAX_PASSWORD})
+    password = PasswordField(
+        "Password",
+        [
+            InputRequired("Choose a password."),
+            Length(MIN_PASSWORD, MAX_PASSWORD, f"Use {MIN_PASSWORD} to {MAX_PASSWORD} characters."),
+        ],
+        render_kw={"autocomplete": "new-password", "minlength": MIN_PASSWORD, "maxlength": MAX_PASSWORD},
+    )
 
 
 class LoginForm(FlaskForm):
     email = _email()
-    password = PasswordField("Password", [InputRequired("Enter your password."), Length(max=MAX_PASSWORD)],
-                             render_kw={"autocomplete": "current-password", "maxlength": MAX_PASSWORD})
+    password = PasswordField(
+        "Password",
+        [InputRequired("Enter your password."), Length(max=MAX_PASSWORD)],
+        render_kw={"autocomplete": "current-password", "maxlength": MAX_PASSWORD},
+    )
 
 
 class NewKeyForm(FlaskForm):
-    name = StringField("Name", [DataRequired("Name the key, for instance after the app that will use it."),
-                                Length(max=60, message="A name has at most 60 characters."),
-                                Regexp(r"[^\x00-\x1f\x7f]+\Z", message="A name is printable text.")],
-                       filters=[_stripped], render_kw={"maxlength": 60, "placeholder": "e.g. checkout server"})
+    name = StringField(
+        "Name",
+        [
+            DataRequired("Name the key, for instance after the app that will use it."),
+            Length(max=60, message="A name has at most 60 characters."),
+            Regexp(r"[^\x00-\x1f\x7f]+\Z", message="A name is printable text."),
+        ],
+        filters=[_stripped],
+        render_kw={"maxlength": 60, "placeholder": "e.g. checkout server"},
+    )
     expires_days = SelectField(
         "Expires",
         choices=[SelectChoice(str(d), f"in {d} days") for d in EXPIRY_DAYS] + [SelectChoice("none", "never")],

@@ -13,7 +13,8 @@ from flask import current_app
 from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.accounts.models import KEY_PREFIX, KeyRecord, find_key, record_use, utcnow
-from corridor.service.errors import ApiError
+from corridor.state import current_service
+from corridor.state.errors import ApiError
 
 # A revoked, expired or deleted key stops working within KEY_TRUST_SECONDS (a setting, 5 by default) on every
 # instance: each process keeps what it learnt of a key that long. At most MAX_KEYS live keys are kept (about 200
@@ -28,8 +29,9 @@ _FORMAT = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{43}")  # what creat
 
 def unavailable() -> ApiError:
     """The 503 of an account key while the database cannot be asked (now, or a moment ago)."""
-    return ApiError(503, "unavailable", "API keys cannot be checked right now; try again in a minute.",
-                    {"Retry-After": "60"})
+    return ApiError(
+        503, "unavailable", "API keys cannot be checked right now; try again in a minute.", {"Retry-After": "60"}
+    )
 
 
 class AccountKeys:
@@ -71,7 +73,7 @@ class AccountKeys:
                 self._unknown.pop(digest, None)
 
     def _look_up(self, digest: str) -> KeyRecord | None:
-        metrics = current_app.extensions["corridor"].metrics
+        metrics = current_service().metrics
         if self._clock() < self._down_until:
             if metrics is not None:
                 metrics.key_error.inc()
@@ -83,8 +85,9 @@ class AccountKeys:
                 metrics.key_error.inc()
             self._down_until = self._clock() + DOWN_SECONDS
             reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-            current_app.logger.error("The accounts database failed (%s); account keys answer 503 for %.0f s.",
-                                     reason, DOWN_SECONDS)
+            current_app.logger.error(
+                "The accounts database failed (%s); account keys answer 503 for %.0f s.", reason, DOWN_SECONDS
+            )
             raise unavailable() from None
         with self._lock:
             if record is None:

@@ -35,8 +35,9 @@ class Account(db.Model):
     email: Mapped[str] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
-    keys: Mapped[list[ApiKey]] = relationship(back_populates="account", cascade="all, delete-orphan",
-                                              passive_deletes=True, order_by="ApiKey.id")
+    keys: Mapped[list[ApiKey]] = relationship(
+        back_populates="account", cascade="all, delete-orphan", passive_deletes=True, order_by="ApiKey.id"
+    )
 
 
 class ApiKey(db.Model):
@@ -81,8 +82,10 @@ def normal_email(email: str) -> str:
 
 # checked when no account has the email, so that an unknown email takes as long as a wrong password: the
 # hash, with Werkzeug's default method, of a random text nobody kept
-_STAND_IN_HASH = ("scrypt:32768:8:1$lGmV62vWyypx3ACL$efb06110694a2407076f9505f274188978de2d765a8191904a264db4a7a63720"
-                  "cf655b5eb47f8176f9761db22b16e68b8e03dee068972161c1951b960fbe0289")
+_STAND_IN_HASH = (
+    "scrypt:32768:8:1$lGmV62vWyypx3ACL$efb06110694a2407076f9505f274188978de2d765a8191904a264db4a7a63720"
+    "cf655b5eb47f8176f9761db22b16e68b8e03dee068972161c1951b960fbe0289"
+)
 
 
 def create_account(email: str, password: str) -> Account:
@@ -117,12 +120,21 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
     # one writer at a time in, so counting after the insert sees every other key made
     db.session.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     key = KEY_PREFIX + secrets.token_urlsafe(32)  # 43 characters, 256 bits
-    row = ApiKey(account=account, name=name, shown=key[:SHOWN_CHARS], digest=key_digest(key).hex(), created_at=now,
-                 expires_at=now + dt.timedelta(days=expires_days) if expires_days else None)
+    row = ApiKey(
+        account=account,
+        name=name,
+        shown=key[:SHOWN_CHARS],
+        digest=key_digest(key).hex(),
+        created_at=now,
+        expires_at=now + dt.timedelta(days=expires_days) if expires_days else None,
+    )
     db.session.add(row)
     db.session.flush()
-    live = db.session.scalar(select(func.count()).select_from(ApiKey).where(
-        ApiKey.account_id == account.id, (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now)))
+    live = db.session.scalar(
+        select(func.count())
+        .select_from(ApiKey)
+        .where(ApiKey.account_id == account.id, (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now))
+    )
     if live > MAX_LIVE_KEYS:
         db.session.rollback()
         raise TooManyKeys()
@@ -158,6 +170,10 @@ def find_key(digest: str) -> KeyRecord | None:
 
 def record_use(key_id: int, now: dt.datetime, every: dt.timedelta) -> None:
     """Set the key's last use to `now` unless one was written less than `every` ago (by any instance)."""
-    db.session.execute(update(ApiKey).where(ApiKey.id == key_id).where(
-        ApiKey.last_used_at.is_(None) | (ApiKey.last_used_at <= now - every)).values(last_used_at=now))
+    db.session.execute(
+        update(ApiKey)
+        .where(ApiKey.id == key_id)
+        .where(ApiKey.last_used_at.is_(None) | (ApiKey.last_used_at <= now - every))
+        .values(last_used_at=now)
+    )
     db.session.commit()

@@ -28,7 +28,8 @@ from corridor.accounts.models import (
 )
 from corridor.data.database import db
 from corridor.limits import count_failed_sign_in, limit_password_check, refuse_spent_email
-from corridor.service.policy import Policy
+from corridor.state import current_service
+from corridor.state.policy import Policy
 
 POLICY = Policy(error_page="account/error.html")  # for browsers: errors come as pages
 # no script at all on these pages, no framing, forms posted only here
@@ -138,14 +139,30 @@ def overview(account: Account) -> Any:
     return keys_page(account, new_key=session.pop("new_key", None))
 
 
-def keys_page(account: Account, status: int = 200, new_key: str | None = None, key_form: NewKeyForm | None = None,
-              delete_form: PasswordForm | None = None, key_error: str | None = None) -> tuple[str, int]:
+def keys_page(
+    account: Account,
+    status: int = 200,
+    new_key: str | None = None,
+    key_form: NewKeyForm | None = None,
+    delete_form: PasswordForm | None = None,
+    key_error: str | None = None,
+) -> tuple[str, int]:
     """The account's page: its keys, and the forms to make one and to delete the account."""
     now = utcnow()
-    return page("account.html", status, account=account, keys=account.keys, now=now, new_key=new_key,
-                live=sum(not key.expired(now) for key in account.keys), max_keys=MAX_LIVE_KEYS,
-                key_form=key_form or NewKeyForm(formdata=None), delete_form=delete_form or PasswordForm(formdata=None),
-                action=ActionForm(formdata=None), key_error=key_error)
+    return page(
+        "account.html",
+        status,
+        account=account,
+        keys=account.keys,
+        now=now,
+        new_key=new_key,
+        live=sum(not key.expired(now) for key in account.keys),
+        max_keys=MAX_LIVE_KEYS,
+        key_form=key_form or NewKeyForm(formdata=None),
+        delete_form=delete_form or PasswordForm(formdata=None),
+        action=ActionForm(formdata=None),
+        key_error=key_error,
+    )
 
 
 @bp.post("/keys")
@@ -158,10 +175,13 @@ def new_key(account: Account) -> Any:
     try:
         key, row = create_key(account, form.name.data, days)
     except TooManyKeys:
-        return keys_page(account, 400, key_form=form,
-                         key_error=f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: "
-                                   "revoke one first.")
-    current_app.extensions["corridor"].account_keys.forget(row.digest)
+        return keys_page(
+            account,
+            400,
+            key_form=form,
+            key_error=f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: revoke one first.",
+        )
+    current_service().account_keys.forget(row.digest)
     current_app.logger.info("Account %d made API key %d.", account.id, row.id)
     # shown by the page this redirect opens, which forgets it: a reload there makes nothing and shows it no more
     session["new_key"] = key
@@ -180,7 +200,7 @@ def revoke(account: Account, key_id: int) -> Any:
     digest = revoke_key(account, key_id)
     if digest is None:
         raise NotFound()  # another holder's key, or none: the same answer
-    current_app.extensions["corridor"].account_keys.forget(digest)
+    current_service().account_keys.forget(digest)
     current_app.logger.info("Account %d revoked API key %d.", account.id, key_id)
     flash("The key is revoked: it stops working within seconds.")
     return redirect(url_for(".overview"), 303)
@@ -199,7 +219,7 @@ def delete(account: Account) -> Any:
         form.password.errors.append("The password is wrong; the account is kept.")
         return keys_page(account, 400, delete_form=form)
     account_id = account.id
-    current_app.extensions["corridor"].account_keys.forget(*delete_account(account))
+    current_service().account_keys.forget(*delete_account(account))
     current_app.logger.info("Account %d deleted with its keys.", account_id)
     session.clear()
     flash("Your account and its keys are deleted.")

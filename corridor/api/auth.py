@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from flask import current_app, request
+from flask import request
 
 from corridor.limits import charge, limit_key_lookup, limit_refused_key
-from corridor.service.errors import ApiError
+from corridor.state import current_service
+from corridor.state.errors import ApiError
 
 _REALM = 'Bearer realm="corridor-api"'
 
@@ -22,14 +23,21 @@ def require_api_key() -> None:
     header = request.headers.get("Authorization")
     if header is None:
         limit_refused_key()
-        raise ApiError(401, "missing_api_key", "Send your API key in the header 'Authorization: Bearer <key>'.",
-                       {"WWW-Authenticate": _REALM})
-    service = current_app.extensions["corridor"]
+        raise ApiError(
+            401,
+            "missing_api_key",
+            "Send your API key in the header 'Authorization: Bearer <key>'.",
+            {"WWW-Authenticate": _REALM},
+        )
+    service = current_service()
     scheme, _, token = header.partition(" ")
     token = token.strip(" ")
     # corridor.data.keys.key_digest's formula, inline on every Group A request
-    digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest() if scheme.lower() == "bearer" and token \
+    digest = (
+        hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+        if scheme.lower() == "bearer" and token
         else None
+    )
     operator = False
     for known in service.keys:  # every live key, not stopping early, in constant time
         operator |= hmac.compare_digest(digest or b"", known)
@@ -41,9 +49,12 @@ def require_api_key() -> None:
             (service.metrics.key_miss if record is None else service.metrics.key_hit).inc()
     if not operator and record is None:
         limit_refused_key()  # 429 instead once the address has spent its budget
-        raise ApiError(401, "invalid_api_key",
-                       "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
-                       {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'})
+        raise ApiError(
+            401,
+            "invalid_api_key",
+            "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
+            {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},
+        )
     if service.limits is not None:
         charge("api", digest.hex())  # the key's budget, by its digest, never the key
     if record is not None:

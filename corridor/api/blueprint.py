@@ -14,7 +14,7 @@ from marshmallow import Schema
 from corridor.api.auth import require_api_key
 from corridor.api.caching import answer_kept, cached
 from corridor.api.queries import QueryParser
-from corridor.service.policy import Policy
+from corridor.state.policy import Policy
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -23,8 +23,9 @@ class Blueprint(flask_smorest.Blueprint):
 
     ARGUMENTS_PARSER = QueryParser()
 
-    def __init__(self, name: str, import_name: str, *, policy: Policy, tag: str, tag_description: str,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, name: str, import_name: str, *, policy: Policy, tag: str, tag_description: str, **kwargs: Any
+    ) -> None:
         super().__init__(name, import_name, **kwargs)
         self.policy, self.tag, self.tag_description = policy, tag, tag_description
         if policy.bearer_key:
@@ -43,13 +44,21 @@ class Blueprint(flask_smorest.Blueprint):
         """As `cached`, each request costing `weight(**query)` units of its budget (a history range, by its rates)."""
         return functools.partial(cached, cache_control=self.policy.cache_control, weight=weight)
 
-    def response_either(self, *schemas: type[Schema],
-                        headers: dict | None = None) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+    def response_either(
+        self, *schemas: type[Schema], headers: dict | None = None
+    ) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
         """A 200 in one of `schemas`, the one the view returns with its value as `(schema, value)`, or `(schema, value,
         headers)`; documented as their oneOf, with `headers` if given."""
         dumpers = {schema: schema() for schema in schemas}
-        documented = self.doc(responses={200: {"description": "OK", "content": {
-            "application/json": {"schema": {"oneOf": list(schemas)}}}, **({"headers": headers} if headers else {})}})
+        documented = self.doc(
+            responses={
+                200: {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"oneOf": list(schemas)}}},
+                    **({"headers": headers} if headers else {}),
+                }
+            }
+        )
 
         def decorate(view: Callable[..., tuple[type[Schema], Any]]) -> Callable[..., Response]:
             @documented

@@ -17,7 +17,8 @@ from flask_smorest import Blueprint as SmorestBlueprint
 
 from corridor.api.errors import problem
 from corridor.limits import charge
-from corridor.service.responses import CACHE_LOOKUP, TRIM_AFTER_BYTES, Kept, release_free_heap
+from corridor.state import current_service
+from corridor.state.responses import CACHE_LOOKUP, TRIM_AFTER_BYTES, Kept, release_free_heap
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
@@ -25,12 +26,18 @@ _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 GZIP_MIN_BYTES = 1024
 # the lists of every corridor, whole: at 2,000 corridors the longest takes over a second to build (make bench-scale)
 WHOLE_LISTS = ("/api/corridors", "/api/poc/corridors", "/api/poc/providers", "/api/poc/full")
-NOT_MODIFIED = {"description": "Not Modified: If-None-Match named the current ETag, or If-Modified-Since "
-                               "is not older than the data."}
+NOT_MODIFIED = {
+    "description": "Not Modified: If-None-Match named the current ETag, or If-Modified-Since "
+    "is not older than the data."
+}
 
 
-def cached(view: Callable[..., Response], cache_control: str, weight: Callable[..., int] | None = None,
-           unless_given: frozenset[str] = frozenset()) -> Callable[..., Response]:
+def cached(
+    view: Callable[..., Response],
+    cache_control: str,
+    weight: Callable[..., int] | None = None,
+    unless_given: frozenset[str] = frozenset(),
+) -> Callable[..., Response]:
     """Keep a view's response by endpoint and loaded query in the data version's cache, the view given that version's
     catalog; answer conditionally. A request costs `weight(**query)` units of its budget in all, if given. A query
     that gives a parameter of `unless_given` is answered the same way, but neither kept nor compressed."""
@@ -39,7 +46,7 @@ def cached(view: Callable[..., Response], cache_control: str, weight: Callable[.
     @SmorestBlueprint.doc(responses={304: NOT_MODIFIED})
     @wraps(view)
     def respond(**query: Any) -> Response:
-        service = current_app.extensions["corridor"]
+        service = current_service()
         data = service.data  # once: a refresh swaps it whole
         extra = 0  # charged beyond the unit its budget's hook charged
         if weight is not None and "rate_budget" in g:
@@ -79,7 +86,7 @@ def build_whole_lists(app: Flask) -> None:
     for url in WHOLE_LISTS:
         with app.test_request_context(url, headers={"Accept-Encoding": "gzip"}):
             # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
-            if answer_kept(current_app.extensions["corridor"].policy(request.blueprint).cache_control) is None:
+            if answer_kept(current_service().policy(request.blueprint).cache_control) is None:
                 app.view_functions[request.endpoint]()
     release_free_heap()  # what built them is freed: its pages go back before the workers fork
 
@@ -90,7 +97,7 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     range's weight). Compressed if the client accepts gzip and it is over GZIP_MIN_BYTES; with its validators and
     Cache-Control, or the 304 or 412 the request's conditions ask for."""
     environ = request.environ
-    service = current_app.extensions["corridor"]
+    service = current_service()
     data = service.data
     if kept is None:
         # the URL as sent is its key in the cache, beside the loaded queries' keys
@@ -124,8 +131,11 @@ def conditional(response: Response) -> Response:
         # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304; a value
         # that holds no tag (an empty one) is ignored, as Werkzeug ignores it
         if request.if_match and not request.if_match.contains(response.get_etag()[0]):
-            return problem(412, "precondition_failed", "If-Match names no current ETag of this resource; "
-                                                       "send it without If-Match, or with the ETag you hold.")
+            return problem(
+                412,
+                "precondition_failed",
+                "If-Match names no current ETag of this resource; send it without If-Match, or with the ETag you hold.",
+            )
         del environ["HTTP_IF_MATCH"]
     try:
         response.make_conditional(request)

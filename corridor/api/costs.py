@@ -20,27 +20,55 @@ from schemas.query import LINK_HEADER, CostCorridorsQuery, CostsQuery, PeriodRan
 if TYPE_CHECKING:
     from corridor.api.blueprint import Blueprint
 
-CSV_COLUMNS = ("period", "published_average_total_cost_pct", "average_total_cost_pct", "average_total_cost_pct_500",
-               "smart_pct", "lowest_total_cost_pct", "observations", "transparent_observations")
-_CSV_EXAMPLE = ("period,published_average_total_cost_pct,average_total_cost_pct,average_total_cost_pct_500,smart_pct,"
-                "lowest_total_cost_pct,observations,transparent_observations\r\n2020Q3,5.46,,,,,,\r\n"
-                "2025Q3,,4.12,3.05,1.28,0.46,44,44\r\n")
-CORRIDORS_CSV_COLUMNS = ("corridor", "source_country_name", "destination_country_name", "from_currency", "to_currency",
-                         "latest_period", "latest_published_period", "latest_published_average_total_cost_pct",
-                         "latest_computed_period", "latest_computed_average_total_cost_pct", "annual_flow_bn",
-                         "flow_year")
-_CORRIDORS_CSV_EXAMPLE = (",".join(CORRIDORS_CSV_COLUMNS) + "\r\nUSA-MEX,United States,Mexico,USD,MXN,2025Q3,2020Q3,"
-                          "5.46,2025Q3,3.82,52.6,2021\r\n")
-_CSV_FILE = {"Content-Disposition": {"schema": {"type": "string"},
-                                     "description": 'attachment; filename="SRC-DST_costs.csv".'}}
-_CSV_ONLY = {200: {"description": "The periods as a CSV file, one line each (the averages by kind of firm are left "
-                                  "out); an empty figure is null.",
-                   "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
-                   "headers": _CSV_FILE}}
+CSV_COLUMNS = (
+    "period",
+    "published_average_total_cost_pct",
+    "average_total_cost_pct",
+    "average_total_cost_pct_500",
+    "smart_pct",
+    "lowest_total_cost_pct",
+    "observations",
+    "transparent_observations",
+)
+_CSV_EXAMPLE = (
+    "period,published_average_total_cost_pct,average_total_cost_pct,average_total_cost_pct_500,smart_pct,"
+    "lowest_total_cost_pct,observations,transparent_observations\r\n2020Q3,5.46,,,,,,\r\n"
+    "2025Q3,,4.12,3.05,1.28,0.46,44,44\r\n"
+)
+CORRIDORS_CSV_COLUMNS = (
+    "corridor",
+    "source_country_name",
+    "destination_country_name",
+    "from_currency",
+    "to_currency",
+    "latest_period",
+    "latest_published_period",
+    "latest_published_average_total_cost_pct",
+    "latest_computed_period",
+    "latest_computed_average_total_cost_pct",
+    "annual_flow_bn",
+    "flow_year",
+)
+_CORRIDORS_CSV_EXAMPLE = (
+    ",".join(CORRIDORS_CSV_COLUMNS) + "\r\nUSA-MEX,United States,Mexico,USD,MXN,2025Q3,2020Q3,"
+    "5.46,2025Q3,3.82,52.6,2021\r\n"
+)
+_CSV_FILE = {
+    "Content-Disposition": {"schema": {"type": "string"}, "description": 'attachment; filename="SRC-DST_costs.csv".'}
+}
+_CSV_ONLY = {
+    200: {
+        "description": "The periods as a CSV file, one line each (the averages by kind of firm are left "
+        "out); an empty figure is null.",
+        "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
+        "headers": _CSV_FILE,
+    }
+}
 
 
-def register_cost_views(bp: Blueprint, *, costs_schema: type[Schema], global_schema: type[Schema],
-                        corridors_schema: Schema, enveloped: bool) -> None:
+def register_cost_views(
+    bp: Blueprint, *, costs_schema: type[Schema], global_schema: type[Schema], corridors_schema: Schema, enveloped: bool
+) -> None:
     """Declare on `bp` the cost endpoints, each dumped by the schema given for it; `enveloped`: the list of corridors
     is dumped from its page (Group B's `count`, `next`), not as a bare list."""
 
@@ -48,15 +76,27 @@ def register_cost_views(bp: Blueprint, *, costs_schema: type[Schema], global_sch
     @bp.arguments(CostCorridorsQuery(), location="query", as_kwargs=True)
     @bp.cached
     @bp.response(200, corridors_schema, headers=LINK_HEADER)
-    @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CORRIDORS_CSV_EXAMPLE,
-                     success=True)
-    def cost_corridors(catalog: Catalog, format: str, from_country: str | None = None, to_country: str | None = None,
-                       limit: int | None = None, cursor: int | None = None) -> Any:
+    @bp.alt_response(
+        200, content_type="text/csv", schema={"type": "string"}, example=_CORRIDORS_CSV_EXAMPLE, success=True
+    )
+    def cost_corridors(
+        catalog: Catalog,
+        format: str,
+        from_country: str | None = None,
+        to_country: str | None = None,
+        limit: int | None = None,
+        cursor: int | None = None,
+    ) -> Any:
         """Every corridor with a published or a computed cost figure, by country pair, with its latest figures and the
         money sent in it; those from or to a country; whole, or `limit` of them after `cursor`."""
-        listed, headers = paging.listing_of(catalog.cost_corridors_of(from_country, to_country), limit, cursor,
-                                            catalog.dataset.as_of, lambda c: c.position,
-                                            {"from_country": from_country, "to_country": to_country})
+        listed, headers = paging.listing_of(
+            catalog.cost_corridors_of(from_country, to_country),
+            limit,
+            cursor,
+            catalog.dataset.as_of,
+            lambda c: c.position,
+            {"from_country": from_country, "to_country": to_country},
+        )
         if format == "csv":
             response = corridors_csv(listed.items)
             response.headers.update(headers)
@@ -68,10 +108,12 @@ def register_cost_views(bp: Blueprint, *, costs_schema: type[Schema], global_sch
     @bp.alt_response(404)
     @bp.cached
     @bp.response(200, costs_schema)
-    @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE,
-                     success=True)
-    def costs(catalog: Catalog, corridor: str, format: str, start: str | None = None,
-              end: str | None = None) -> CorridorCosts | Response:
+    @bp.alt_response(
+        200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
+    )
+    def costs(
+        catalog: Catalog, corridor: str, format: str, start: str | None = None, end: str | None = None
+    ) -> CorridorCosts | Response:
         """A corridor's survey averages by period, the World Bank's method: JSON, or CSV with format=csv."""
         found = catalog.corridor_costs(corridor, start, end)
         return periods_csv(found) if format == "csv" else found
@@ -105,14 +147,19 @@ def periods_csv(costs: CorridorCosts) -> Response:
     def computed(p: PeriodCosts | None) -> str:
         if p is None:
             return ",,,,,"
-        return (f"{figure(p.average)},{figure(p.average_500)},{figure(p.smart)},{figure(p.lowest)},{p.observations},"
-                f"{p.transparent_observations}")
+        return (
+            f"{figure(p.average)},{figure(p.average_500)},{figure(p.smart)},{figure(p.lowest)},{p.observations},"
+            f"{p.transparent_observations}"
+        )
 
     lines = [",".join(CSV_COLUMNS)] + [
         f"{p.period},{figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
     ]
-    return current_app.response_class("\r\n".join(lines) + "\r\n", mimetype="text/csv",
-                                      headers={"Content-Disposition": f'attachment; filename="{costs.key}_costs.csv"'})
+    return current_app.response_class(
+        "\r\n".join(lines) + "\r\n",
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{costs.key}_costs.csv"'},
+    )
 
 
 def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
@@ -126,10 +173,24 @@ def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
 
     for c in corridors:
         costs = c.costs
-        writer.writerow([costs.key, costs.source_name, costs.destination_name, costs.from_currency or "",
-                         costs.to_currency or "", c.latest_period, c.latest_published_period or "",
-                         figure(c.latest_published_average), c.latest_computed_period or "",
-                         figure(c.latest_computed_average), figure(c.annual_flow_bn, 1),
-                         "" if c.flow_year is None else c.flow_year])
-    return current_app.response_class(buffer.getvalue(), mimetype="text/csv",
-                                      headers={"Content-Disposition": 'attachment; filename="cost_corridors.csv"'})
+        writer.writerow(
+            [
+                costs.key,
+                costs.source_name,
+                costs.destination_name,
+                costs.from_currency or "",
+                costs.to_currency or "",
+                c.latest_period,
+                c.latest_published_period or "",
+                figure(c.latest_published_average),
+                c.latest_computed_period or "",
+                figure(c.latest_computed_average),
+                figure(c.annual_flow_bn, 1),
+                "" if c.flow_year is None else c.flow_year,
+            ]
+        )
+    return current_app.response_class(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="cost_corridors.csv"'},
+    )

@@ -20,7 +20,8 @@ from corridor.domain.catalog import (
     UnknownCurrency,
 )
 from corridor.domain.history import NoHistory
-from corridor.service.errors import ApiError, shown
+from corridor.state import current_service
+from corridor.state.errors import ApiError, shown
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -50,7 +51,7 @@ def register_error_handlers(app: Flask) -> None:
 def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
     """The one way an error response is built: problem+json, or the page the blueprint declares for errors."""
     body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
-    page = current_app.extensions["corridor"].policy(request.blueprint).error_page
+    page = current_service().policy(request.blueprint).error_page
     if page:
         response = current_app.response_class(render_template(page, **body), mimetype="text/html")
     else:
@@ -82,8 +83,10 @@ def ambiguous_corridor_detail(error: AmbiguousCorridor) -> str:
     """The sentence a 400 for a currency pair several corridors share says: which to ask for instead."""
     first = error.corridors[0]
     named = ", ".join(f"{c.countries} ({c.source} → {c.destination}, id {c.id})" for c in error.corridors)
-    return (f"{len(error.corridors)} active corridors have the currencies {first.from_currency}→{first.to_currency}: "
-            f"{named}; name one by its countries, such as corridor={first.countries}, or by its id.")
+    return (
+        f"{len(error.corridors)} active corridors have the currencies {first.from_currency}→{first.to_currency}: "
+        f"{named}; name one by its countries, such as corridor={first.countries}, or by its id."
+    )
 
 
 def ambiguous_corridor(error: AmbiguousCorridor) -> Response:
@@ -94,18 +97,29 @@ def no_survey_data(error: NoSurveyData) -> Response:
     corridor = error.corridor
     if corridor is None:
         return problem(404, "no_survey_data", "This service holds no World Bank survey data yet.")
-    return problem(404, "no_survey_data", f"The World Bank's survey has no observation of {corridor.countries} "
-                                          f"({corridor.source} → {corridor.destination}) in this service.")
+    return problem(
+        404,
+        "no_survey_data",
+        f"The World Bank's survey has no observation of {corridor.countries} "
+        f"({corridor.source} → {corridor.destination}) in this service.",
+    )
 
 
 def no_offers_detail(error: NoOffers) -> str:
     """What a country pair without offers has instead."""
     costs = error.costs
-    kinds = [f"{name}, {periods[0].period} to {periods[-1].period}" for name, periods in (
-        ("the World Bank's published average cost", [p for p in costs.periods if p.published]),
-        ("average costs computed from its survey rows", [p for p in costs.periods if p.computed])) if periods]
-    return (f"{costs.key} ({costs.source_name} → {costs.destination_name}) has no offers in this service: only "
-            f"{' and '.join(kinds)}; ask /api/costs?corridor={costs.key}.")
+    kinds = [
+        f"{name}, {periods[0].period} to {periods[-1].period}"
+        for name, periods in (
+            ("the World Bank's published average cost", [p for p in costs.periods if p.published]),
+            ("average costs computed from its survey rows", [p for p in costs.periods if p.computed]),
+        )
+        if periods
+    ]
+    return (
+        f"{costs.key} ({costs.source_name} → {costs.destination_name}) has no offers in this service: only "
+        f"{' and '.join(kinds)}; ask /api/costs?corridor={costs.key}."
+    )
 
 
 def no_history(error: NoHistory) -> Response:

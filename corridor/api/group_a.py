@@ -6,7 +6,7 @@ from corridor.api.costs import register_cost_views
 from corridor.api.shared import register_shared_views
 from corridor.domain.catalog import Catalog
 from corridor.domain.pricing import MidRate, Quote
-from corridor.service.policy import Policy
+from corridor.state.policy import Policy
 from schemas.api import (
     BenchmarkSchema,
     CorridorSummarySchema,
@@ -20,9 +20,15 @@ from schemas.query import AMOUNTS, LINK_HEADER, CorridorQuery, CurrencyPairQuery
 
 # a key belongs on a server, so browsers get no CORS here; its answers are for the key holder alone
 POLICY = Policy(bearer_key=True, budget="api", cache_control="private, max-age=60")
-bp = Blueprint("api", __name__, url_prefix="/api", policy=POLICY, tag="Group A",
-               tag_description="snake_case figures; needs `Authorization: Bearer <key>`, a key made at /account or the "
-                           "operator's.")
+bp = Blueprint(
+    "api",
+    __name__,
+    url_prefix="/api",
+    policy=POLICY,
+    tag="Group A",
+    tag_description="snake_case figures; needs `Authorization: Bearer <key>`, a key made at /account or the "
+    "operator's.",
+)
 
 
 @bp.route("/corridors")
@@ -55,7 +61,13 @@ def midrate(catalog: Catalog, from_currency: str, to_currency: str) -> MidRate:
     return catalog.mid_rate(from_currency, to_currency)
 
 
-register_shared_views(bp, currencies_schema=CurrencySchema(many=True), benchmark_schema=BenchmarkSchema,
-                      history_schema=HistorySchema)
-register_cost_views(bp, costs_schema=CostsSchema, global_schema=GlobalCostsSchema,
-                    corridors_schema=CostCorridorSchema(many=True), enveloped=False)
+register_shared_views(
+    bp, currencies_schema=CurrencySchema(many=True), benchmark_schema=BenchmarkSchema, history_schema=HistorySchema
+)
+register_cost_views(
+    bp,
+    costs_schema=CostsSchema,
+    global_schema=GlobalCostsSchema,
+    corridors_schema=CostCorridorSchema(many=True),
+    enveloped=False,
+)

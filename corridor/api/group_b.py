@@ -2,8 +2,6 @@
 
 import time
 
-from flask import current_app
-
 from corridor import __version__
 from corridor.api import paging
 from corridor.api.blueprint import Blueprint
@@ -11,7 +9,8 @@ from corridor.api.costs import register_cost_views
 from corridor.api.shared import register_shared_views
 from corridor.domain.catalog import Catalog
 from corridor.domain.pricing import CorridorFigures
-from corridor.service.policy import Policy, exempt
+from corridor.state import current_service
+from corridor.state.policy import Policy, exempt
 from schemas.costs import CostsResponse, GlobalCostsResponse
 from schemas.guide import guide_entries
 from schemas.poc import (
@@ -38,12 +37,17 @@ from schemas.query import (
 )
 
 POLICY = Policy(cache_control="public, max-age=60", cors=True)
-bp = Blueprint("poc", __name__, url_prefix="/api/poc", policy=POLICY, tag="Group B",
-               tag_description="camelCase display strings in an `ok` envelope; public.")
+bp = Blueprint(
+    "poc",
+    __name__,
+    url_prefix="/api/poc",
+    policy=POLICY,
+    tag="Group B",
+    tag_description="camelCase display strings in an `ok` envelope; public.",
+)
 
 NO_STORE = "no-store"
 _CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id: digits, no leading zero."}
-
 
 
 @bp.route("/corridors")
@@ -51,8 +55,13 @@ _CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id
 @bp.alt_response(404)
 @bp.cached
 @bp.response_either(CorridorListResponse, CorridorResponse, headers=LINK_HEADER)
-def corridors(catalog: Catalog, from_currency: str | None = None, to_currency: str | None = None,
-              limit: int | None = None, cursor: int | None = None) -> tuple:
+def corridors(
+    catalog: Catalog,
+    from_currency: str | None = None,
+    to_currency: str | None = None,
+    limit: int | None = None,
+    cursor: int | None = None,
+) -> tuple:
     """Every active corridor by id, whole or `limit` of them after `cursor`; or the one `from` and `to` name."""
     if from_currency:
         return CorridorResponse, {"corridor": catalog.corridor(f"{from_currency}_{to_currency}")}
@@ -96,37 +105,64 @@ def full(catalog: Catalog, limit: int | None = None, cursor: int | None = None) 
 @bp.response(200, GuideResponse)
 def guide(catalog: Catalog) -> list[dict]:
     """Every field name of every Group B payload, generated from the schemas."""
-    return guide_entries(CorridorListResponse(), CorridorResponse(), ProvidersResponse(), ProviderGroupsResponse(),
-                         CurrenciesResponse(), FullResponse(), GuideResponse(), HealthResponse(), HistoryResponse(),
-                         BenchmarkResponse(), CostsResponse(), GlobalCostsResponse(), ProblemSchema())
+    return guide_entries(
+        CorridorListResponse(),
+        CorridorResponse(),
+        ProvidersResponse(),
+        ProviderGroupsResponse(),
+        CurrenciesResponse(),
+        FullResponse(),
+        GuideResponse(),
+        HealthResponse(),
+        HistoryResponse(),
+        BenchmarkResponse(),
+        CostsResponse(),
+        GlobalCostsResponse(),
+        ProblemSchema(),
+    )
 
 
 @bp.route("/health")
 @bp.arguments(NoQuery(), location="query", as_kwargs=True)
-@bp.response(200, HealthResponse, headers={"Cache-Control": {"schema": {"type": "string", "enum": [NO_STORE]},
-                                                              "required": True}})
-@bp.alt_response(503, schema=HealthResponse, description="The instance is draining before it stops: take it out "
-                  "of rotation; it still serves every other request until it stops.")
+@bp.response(
+    200, HealthResponse, headers={"Cache-Control": {"schema": {"type": "string", "enum": [NO_STORE]}, "required": True}}
+)
+@bp.alt_response(
+    503,
+    schema=HealthResponse,
+    description="The instance is draining before it stops: take it out "
+    "of rotation; it still serves every other request until it stops.",
+)
 @exempt  # probes must always get through
 def health() -> tuple[dict, int, dict]:
     """Liveness, readiness and data facts; never cached."""
-    service = current_app.extensions["corridor"]
+    service = current_service()
     catalog = service.data.catalog
     draining = service.drain is not None and service.drain.draining
-    return {
-        "ok": not draining,
-        "status": "draining" if draining else "ok",
-        "version": __version__,
-        "data_as_of": catalog.dataset.as_of,
-        "corridors": len(catalog.corridors),
-        "uptime_seconds": int(time.monotonic() - service.started),
-        "history_start": catalog.history.first,
-        "history_end": catalog.history.last,
-        "rates": service.feed_report(),
-    }, 503 if draining else 200, {"Cache-Control": NO_STORE}
+    return (
+        {
+            "ok": not draining,
+            "status": "draining" if draining else "ok",
+            "version": __version__,
+            "data_as_of": catalog.dataset.as_of,
+            "corridors": len(catalog.corridors),
+            "uptime_seconds": int(time.monotonic() - service.started),
+            "history_start": catalog.history.first,
+            "history_end": catalog.history.last,
+            "rates": service.feed_report(),
+        },
+        503 if draining else 200,
+        {"Cache-Control": NO_STORE},
+    )
 
 
-register_shared_views(bp, currencies_schema=CurrenciesResponse, benchmark_schema=BenchmarkResponse,
-                      history_schema=HistoryResponse)
-register_cost_views(bp, costs_schema=CostsResponse, global_schema=GlobalCostsResponse,
-                    corridors_schema=CostCorridorListResponse(), enveloped=True)
+register_shared_views(
+    bp, currencies_schema=CurrenciesResponse, benchmark_schema=BenchmarkResponse, history_schema=HistoryResponse
+)
+register_cost_views(
+    bp,
+    costs_schema=CostsResponse,
+    global_schema=GlobalCostsResponse,
+    corridors_schema=CostCorridorListResponse(),
+    enveloped=True,
+)

@@ -15,8 +15,9 @@ from werkzeug.http import generate_etag
 from corridor import __version__
 from corridor.api.caching import conditional
 from corridor.api.errors import PROBLEM_MEDIA_TYPE
-from corridor.service.policy import Policy, is_exempt
 from corridor.serving.http import CorridorIdConverter
+from corridor.state import current_service
+from corridor.state.policy import Policy, is_exempt
 from schemas.fields import PercentText
 from schemas.problem import ProblemSchema
 
@@ -173,8 +174,10 @@ class SharedParts(BasePlugin):
         """Every dumped field is present, but for those whose metadata says when they are left out
         (`x-omitted-when`), and nothing else is."""
         properties = definition.get("properties", {})
-        return {"required": [name for name, spec in properties.items() if OMITTED_WHEN not in spec],
-                "additionalProperties": False}
+        return {
+            "required": [name for name, spec in properties.items() if OMITTED_WHEN not in spec],
+            "additionalProperties": False,
+        }
 
 
 def _problem(status: int, cors: dict[str, Any]) -> dict[str, Any]:
@@ -268,5 +271,5 @@ def serve_document(app: Flask, api: Api) -> None:
         response.headers["Cache-Control"] = "public, max-age=60"
         return conditional(response)
 
-    app.extensions["corridor"].declare(bp, Policy(cors=True))
+    current_service(app).declare(bp, Policy(cors=True))
     app.register_blueprint(bp)

@@ -29,9 +29,14 @@ def listing(catalog: Catalog, limit: int | None, cursor: int | None) -> tuple[Li
     return listing_of(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
-def listing_of(items: Sequence, limit: int | None, cursor: int | None, updated: Any,
-               position: Callable[[Any], int] = corridor_id,
-               filters: Mapping[str, str | None] | None = None) -> tuple[Listing, dict[str, str]]:
+def listing_of(
+    items: Sequence,
+    limit: int | None,
+    cursor: int | None,
+    updated: Any,
+    position: Callable[[Any], int] = corridor_id,
+    filters: Mapping[str, str | None] | None = None,
+) -> tuple[Listing, dict[str, str]]:
     """`items` (in `position` order) after `cursor`, at most `limit`, and the page's Link header; the links keep the
     `filters` the list was narrowed by (as loaded: every spelling of a query links alike)."""
     page = page_of(items, cursor, limit, position)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
 from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
 
-from corridor.service.errors import ApiError, shown
+from corridor.state import current_service
+from corridor.state.errors import ApiError, shown
 from schemas.query import PAGE_PARAMETERS, ServedContext
 
 
@@ -45,7 +45,7 @@ class QueryParser(FlaskParser):
                 raise ApiError(400, "missing_parameter", f"Query parameter '{key}' needs a value{example}.")
         try:
             # equal queries load equal: a history range is cut to the days served (HistoryQuery)
-            with ServedContext({"history": current_app.extensions["corridor"].data.catalog.history}):
+            with ServedContext({"history": current_service().data.catalog.history}):
                 loaded = schema.load(given)
         except ValidationError as error:  # the first malformed parameter, in the schema's order
             key = next((key for key in fields if key in error.messages), None)

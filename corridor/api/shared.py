@@ -19,15 +19,24 @@ if TYPE_CHECKING:
     from corridor.api.blueprint import Blueprint
 
 _CSV_EXAMPLE = "date,rate\r\n2026-10-29,18.9015\r\n2026-10-30,18.9077\r\n"
-_CSV_FILE = {"Content-Disposition": {"schema": {"type": "string"},
-                                     "description": 'attachment; filename="FROM_TO_START_END.csv".'}}
-_CSV_ONLY = {200: {"description": "The series as a CSV file: `date,rate`, one line per point.",
-                   "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
-                   "headers": _CSV_FILE}}
+_CSV_FILE = {
+    "Content-Disposition": {
+        "schema": {"type": "string"},
+        "description": 'attachment; filename="FROM_TO_START_END.csv".',
+    }
+}
+_CSV_ONLY = {
+    200: {
+        "description": "The series as a CSV file: `date,rate`, one line per point.",
+        "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
+        "headers": _CSV_FILE,
+    }
+}
 
 
-def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark_schema: Schema,
-                          history_schema: Schema) -> None:
+def register_shared_views(
+    bp: Blueprint, *, currencies_schema: Schema, benchmark_schema: Schema, history_schema: Schema
+) -> None:
     """Declare on `bp` the endpoints every group serves, each dumped by the schema given for it."""
 
     @bp.route("/currencies")
@@ -51,8 +60,9 @@ def register_shared_views(bp: Blueprint, *, currencies_schema: Schema, benchmark
     @bp.alt_response(404)
     @bp.cached_weighing(range_weight)
     @bp.response(200, history_schema)
-    @bp.alt_response(200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE,
-                     success=True)
+    @bp.alt_response(
+        200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
+    )
     def history(
         catalog: Catalog,
         from_currency: str,

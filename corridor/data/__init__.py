@@ -1,1 +1,1 @@
-"""Data files: reading and validating them, writing them, importing ECB rates."""
+"""The store: the data file (read, validated, written), the operator's keys, and the database with its migrations."""

@@ -22,8 +22,14 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 UPGRADE = ".venv/bin/flask --app app db upgrade"
 # every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
 # compares the database with the last one without importing Alembic, which every process start would pay for
-REVISIONS = ("0001_accounts", "0002_survey", "0003_survey_regions", "0004_survey_notes", "0005_published_and_flows",
-             "0006_survey_by_pair")
+REVISIONS = (
+    "0001_accounts",
+    "0002_survey",
+    "0003_survey_regions",
+    "0004_survey_notes",
+    "0005_published_and_flows",
+    "0006_survey_by_pair",
+)
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3
 STATEMENT_TIMEOUT_S = 3
@@ -41,10 +47,12 @@ def engine_url(database_url: str) -> str:
     """DATABASE_URL as SQLAlchemy takes it: `postgres://` and `postgresql://` are psycopg 3's; or ConfigError."""
     scheme = urlsplit(database_url).scheme.lower()
     if scheme in ("postgres", "postgresql"):
-        database_url = "postgresql+psycopg" + database_url[len(scheme):]
+        database_url = "postgresql+psycopg" + database_url[len(scheme) :]
     elif scheme not in ("sqlite", "postgresql+psycopg"):
-        raise ConfigError("DATABASE_URL must start with sqlite:/// or postgresql://, "
-                          f"not {scheme + '://' if scheme else 'a value without a scheme'}.")
+        raise ConfigError(
+            "DATABASE_URL must start with sqlite:/// or postgresql://, "
+            f"not {scheme + '://' if scheme else 'a value without a scheme'}."
+        )
     try:
         make_url(database_url)
     except ArgumentError:
@@ -65,8 +73,11 @@ def init_database(app: Flask, check: bool) -> None:
     if url.startswith("postgresql"):
         # an unreachable server costs a request 3 s, not 2 minutes; a stalled one (a lock held, an overloaded server)
         # answers 503 after STATEMENT_TIMEOUT_S; one gone silent on the network is given up after TCP_TIMEOUT_MS
-        options["connect_args"] = {"connect_timeout": 3, "options": f"-c statement_timeout={STATEMENT_TIMEOUT_S}s",
-                                   "tcp_user_timeout": TCP_TIMEOUT_MS}
+        options["connect_args"] = {
+            "connect_timeout": 3,
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_S}s",
+            "tcp_user_timeout": TCP_TIMEOUT_MS,
+        }
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     if not check:  # a `flask` command: `flask db …` (Flask-Migrate, over Alembic) needs this, serving does not
@@ -96,8 +107,9 @@ def unpooled_engine(app: Flask) -> Engine:
     key = url.render_as_string(hide_password=False)
     if key not in _unpooled:
         options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
-        _unpooled[key] = create_engine(url, poolclass=NullPool, hide_parameters=True,
-                                       connect_args=options.get("connect_args", {}))
+        _unpooled[key] = create_engine(
+            url, poolclass=NullPool, hide_parameters=True, connect_args=options.get("connect_args", {})
+        )
     return _unpooled[key]
 
 
@@ -123,9 +135,11 @@ def check_migrated(app: Flask) -> None:
         raise ConfigError(f"The database {shown_url(app)} has no tables yet: run `{UPGRADE}` first.")
     if current <= set(REVISIONS):
         raise ConfigError(f"The database {shown_url(app)} is behind the code's migrations: run `{UPGRADE}` first.")
-    raise ConfigError(f"The database {shown_url(app)} is at revision {', '.join(sorted(current - set(REVISIONS)))}, "
-                      "which this code does not know: newer code migrated it; serve that code, or downgrade the "
-                      "database with it.")
+    raise ConfigError(
+        f"The database {shown_url(app)} is at revision {', '.join(sorted(current - set(REVISIONS)))}, "
+        "which this code does not know: newer code migrated it; serve that code, or downgrade the "
+        "database with it."
+    )
 
 
 T = TypeVar("T")

@@ -86,8 +86,14 @@ class Catalog:
     flows: Flows | None = None  # the remittance matrix's latest year, if imported
 
     @classmethod
-    def build(cls, dataset: Dataset, history: Histories, costs: CostHistory | None = None,
-              published: PublishedCosts | None = None, flows: Flows | None = None) -> Catalog:
+    def build(
+        cls,
+        dataset: Dataset,
+        history: Histories,
+        costs: CostHistory | None = None,
+        published: PublishedCosts | None = None,
+        flows: Flows | None = None,
+    ) -> Catalog:
         """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         by_key: dict[str, tuple[CorridorFigures, ...]] = {}
@@ -131,8 +137,14 @@ class Catalog:
         except KeyError:
             raise UnknownCorridorId(corridor_id) from None
 
-    def quotes(self, corridor: str, amount: float | None = None, payout: str | None = None, sort: str = "cost",
-               receive_amount: float | None = None) -> CorridorFigures:
+    def quotes(
+        self,
+        corridor: str,
+        amount: float | None = None,
+        payout: str | None = None,
+        sort: str = "cost",
+        receive_amount: float | None = None,
+    ) -> CorridorFigures:
         """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering
         `receive_amount`, sorted."""
         figures = self.corridor(corridor)
@@ -155,8 +167,9 @@ class Catalog:
             raise NoSurveyData(served)
         periods = in_range(corridor_periods(computed, published), start, end)
         if served is not None:
-            return CorridorCosts(corridor, served.source, served.destination, served.from_currency,
-                                 served.to_currency, periods)
+            return CorridorCosts(
+                corridor, served.source, served.destination, served.from_currency, served.to_currency, periods
+            )
         src, dst = corridor.split("-")
         names = self.published.names.get(corridor) if self.published else None
         # the export's own names only for a code CLDR does not know (KSV, ANT)
@@ -165,8 +178,9 @@ class Catalog:
             source = names[0] if source == src else source
             destination = names[1] if destination == dst else destination
         day = self.dataset.as_of
-        return CorridorCosts(corridor, source, destination, country_currency(src, day), country_currency(dst, day),
-                             periods)
+        return CorridorCosts(
+            corridor, source, destination, country_currency(src, day), country_currency(dst, day), periods
+        )
 
     @cached_property
     def cost_corridors(self) -> tuple[CostCorridor, ...]:
@@ -187,11 +201,16 @@ class Catalog:
                 found.append(CostCorridor(costs, None, None, None))
         return tuple(found)
 
-    def cost_corridors_of(self, from_country: str | None = None, to_country: str | None = None
-                          ) -> tuple[CostCorridor, ...]:
+    def cost_corridors_of(
+        self, from_country: str | None = None, to_country: str | None = None
+    ) -> tuple[CostCorridor, ...]:
         """The pairs with any cost figure sent from `from_country` and to `to_country` (either, both or neither)."""
-        return tuple(c for c in self.cost_corridors if (from_country is None or c.costs.key[:3] == from_country)
-                     and (to_country is None or c.costs.key[4:] == to_country))
+        return tuple(
+            c
+            for c in self.cost_corridors
+            if (from_country is None or c.costs.key[:3] == from_country)
+            and (to_country is None or c.costs.key[4:] == to_country)
+        )
 
     def global_costs(self, start: str | None = None, end: str | None = None) -> tuple[GlobalPeriod, ...]:
         """The survey's pooled figures and the published averages' mean over corridors, from period `start` to `end`;

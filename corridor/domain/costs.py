@@ -125,14 +125,17 @@ def corridor_periods(computed: Iterable[PeriodCosts], published: Iterable[tuple[
     return _merged(computed, ((period, PublishedFigure(cost)) for period, cost in published), CostPeriod)
 
 
-def _merged(computed: Iterable[Any], published: Iterable[tuple[str, Any]], make: Callable[[str, Any, Any], T]
-            ) -> tuple[T, ...]:
+def _merged(
+    computed: Iterable[Any], published: Iterable[tuple[str, Any]], make: Callable[[str, Any, Any], T]
+) -> tuple[T, ...]:
     """`make(period, computed figures or None, published figure or None)` for each period either kind has, oldest
     first."""
     by_computed = {p.period: p for p in computed}
     by_published = dict(published)
-    return tuple(make(period, by_computed.get(period), by_published.get(period))
-                 for period in sorted(by_computed.keys() | by_published.keys()))
+    return tuple(
+        make(period, by_computed.get(period), by_published.get(period))
+        for period in sorted(by_computed.keys() | by_published.keys())
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +267,10 @@ def cost_history(rows: Iterable[CostRow]) -> CostHistory:
 
     for row in rows:
         if group and (row.source_country, row.destination_country, row.period) != (
-                group[0].source_country, group[0].destination_country, group[0].period):
+            group[0].source_country,
+            group[0].destination_country,
+            group[0].period,
+        ):
             close()
             group = []
         group.append(row)

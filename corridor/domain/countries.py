@@ -20,9 +20,18 @@ _WORLD_BANK = {"KSV": "XK"}
 def _alpha2_of() -> dict[str, str]:
     """alpha-3 → alpha-2: CLDR lists each ISO 3166 alpha-3 code as an alias of its alpha-2 territory."""
     named = Locale("en").territories
-    return {alias: codes[0] for alias, codes in get_global("territory_aliases").items()
-            if len(alias) == 3 and alias.isalpha() and alias.isupper() and len(codes) == 1 and len(codes[0]) == 2
-            and codes[0] in named and codes[0] != "ZZ" and alias not in _WITHDRAWN}
+    return {
+        alias: codes[0]
+        for alias, codes in get_global("territory_aliases").items()
+        if len(alias) == 3
+        and alias.isalpha()
+        and alias.isupper()
+        and len(codes) == 1
+        and len(codes[0]) == 2
+        and codes[0] in named
+        and codes[0] != "ZZ"
+        and alias not in _WITHDRAWN
+    }
 
 
 @cache

@@ -28,5 +28,7 @@ def is_known_currency(code: str) -> bool:
 
 def named_currencies(sources: Mapping[str, RateSource]) -> tuple[Currency, ...]:
     """The currencies with their English names and their rates' sources, sorted by code."""
-    return tuple(Currency(code, get_currency_name(code, locale="en"), sources[code].source, sources[code].date)
-                 for code in sorted(sources))
+    return tuple(
+        Currency(code, get_currency_name(code, locale="en"), sources[code].source, sources[code].date)
+        for code in sorted(sources)
+    )

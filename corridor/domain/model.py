@@ -159,8 +159,12 @@ def build_dataset(raw: Mapping[str, Any]) -> Dataset:
     names = {p["id"]: p["name"] for p in raw["providers"]}
     rates = raw["rates"]
     given = rates.get("sources", {})
-    sources = {code: RateSource(given[code]["source"], given[code]["date"]) if code in given
-               else RateSource(DATA_FILE, raw["as_of"]) for code in rates["interbank"]}
+    sources = {
+        code: RateSource(given[code]["source"], given[code]["date"])
+        if code in given
+        else RateSource(DATA_FILE, raw["as_of"])
+        for code in rates["interbank"]
+    }
     return Dataset(
         as_of=raw["as_of"],
         reference_amount_usd=raw["reference_amount_usd"],

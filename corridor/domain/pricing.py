@@ -104,10 +104,19 @@ def _last_if_none(value: float | int | None) -> tuple[bool, float]:
 # the offers come in (the survey's rows) settle every remaining tie. By cost, a promotion's price comes after every
 # regular one known: it is not what the provider charges once the campaign ends.
 SORT_ORDERS: dict[str, Callable[[Quote, float | None], tuple]] = {
-    "cost": lambda q, cost: (cost is None, q.offer.promotion, cost or 0, *_last_if_none(_minus(q.offer.svc_score)),
-                             q.offer.provider),
-    "speed": lambda q, cost: (*_last_if_none(q.settlement_minutes), *_last_if_none(cost),
-                              *_last_if_none(_minus(q.offer.svc_score)), q.offer.provider),
+    "cost": lambda q, cost: (
+        cost is None,
+        q.offer.promotion,
+        cost or 0,
+        *_last_if_none(_minus(q.offer.svc_score)),
+        q.offer.provider,
+    ),
+    "speed": lambda q, cost: (
+        *_last_if_none(q.settlement_minutes),
+        *_last_if_none(cost),
+        *_last_if_none(_minus(q.offer.svc_score)),
+        q.offer.provider,
+    ),
     "score": lambda q, cost: (*_last_if_none(_minus(q.offer.svc_score)), *_last_if_none(cost), q.offer.provider),
 }
 
@@ -117,8 +126,14 @@ def _minus(score: int | None) -> int | None:
 
 
 def rank_offers(
-    offers: tuple[Offer, ...], mid: float | None, amount: float, sort: str = "cost", receive: float | None = None,
-    *, receiving: str = "", mids: Mapping[str, float | None] | None = None,
+    offers: tuple[Offer, ...],
+    mid: float | None,
+    amount: float,
+    sort: str = "cost",
+    receive: float | None = None,
+    *,
+    receiving: str = "",
+    mids: Mapping[str, float | None] | None = None,
 ) -> tuple[Quote, ...]:
     """The offers priced at `amount`, or at what delivers `receive` (in `receiving`, whatever an offer pays out in:
     its worth at the mid-market rate), in `sort` order, ranks from 1. `mid`: the mid-market rate to the corridor's
@@ -137,8 +152,10 @@ def rank_offers(
         quote = Quote(0, offer, _at(mid, margin), send, payout, _at(to_payout, margin))
         unranked.append((order(quote, quote.true_cost_pct if receive is None else quote.total_paid), quote))
     unranked.sort(key=lambda pair: pair[0])
-    return tuple(Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency, q.payout_rate)
-                 for rank, (_, q) in enumerate(unranked, start=1))
+    return tuple(
+        Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency, q.payout_rate)
+        for rank, (_, q) in enumerate(unranked, start=1)
+    )
 
 
 def _at(mid: float | None, margin: float | None) -> float | None:
@@ -244,13 +261,19 @@ def corridor_figures(
     """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference) or to deliver
     `receive`, sorted."""
     interbank = dataset.rates.interbank
-    mids = {code: cross_rate(interbank, corridor.from_currency, code) if code in interbank else None
-            for code in {corridor.to_currency, *(o.payout_currency for o in corridor.offers if o.payout_currency)}}
+    mids = {
+        code: cross_rate(interbank, corridor.from_currency, code) if code in interbank else None
+        for code in {corridor.to_currency, *(o.payout_currency for o in corridor.offers if o.payout_currency)}
+    }
     mid = mids[corridor.to_currency]
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)
-    return CorridorFigures(corridor, mid, amount,
-                           rank_offers(offers, mid, amount, sort, receive, receiving=corridor.to_currency, mids=mids))
+    return CorridorFigures(
+        corridor,
+        mid,
+        amount,
+        rank_offers(offers, mid, amount, sort, receive, receiving=corridor.to_currency, mids=mids),
+    )
 
 
 @dataclass(frozen=True, slots=True)

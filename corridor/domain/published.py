@@ -78,5 +78,8 @@ def with_flows(dataset: Dataset, flows: Flows | None) -> Dataset:
         return dataset
     corridors = tuple(
         dataclasses.replace(c, annual_flow_bn=flows.by_pair[c.countries] / 1000, flow_year=flows.year)
-        if c.countries in flows.by_pair else c for c in dataset.corridors)
+        if c.countries in flows.by_pair
+        else c
+        for c in dataset.corridors
+    )
     return dataclasses.replace(dataset, corridors=corridors)

@@ -58,8 +58,11 @@ def rate_moves(rates: Rates, feed: FeedRates) -> dict[str, float]:
     if rates.base not in per_base:
         return {}
     through = per_base[rates.base]
-    return {code: per_base[code] / through / rate for code, rate in rates.interbank.items()
-            if code != rates.base and code in per_base}
+    return {
+        code: per_base[code] / through / rate
+        for code, rate in rates.interbank.items()
+        if code != rates.base and code in per_base
+    }
 
 
 def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:

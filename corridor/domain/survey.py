@@ -25,11 +25,24 @@ if TYPE_CHECKING:
     from corridor.domain.costs import CostHistory
 
 # RPW's `speed actual` categories as the settlement texts the service serves: each the category's longest time
-SPEEDS = {"less than one hour": "1 hour", "same day": "1 day", "next day": "2 days", "2 days": "2 days",
-          "3-5 days": "5 days", "6 days or more": "6 days"}
+SPEEDS = {
+    "less than one hour": "1 hour",
+    "same day": "1 day",
+    "next day": "2 days",
+    "2 days": "2 days",
+    "3-5 days": "5 days",
+    "6 days or more": "6 days",
+}
 # RPW's pickup methods by a word they hold, the first that matches: `Own/partner Bank account` is a bank deposit
-PICKUP_WORDS = (("mobile", "mobile_wallet"), ("wallet", "mobile_wallet"), ("account", "bank_deposit"),
-                ("card", "card"), ("home", "home_delivery"), ("door", "home_delivery"), ("cash", "cash_pickup"))
+PICKUP_WORDS = (
+    ("mobile", "mobile_wallet"),
+    ("wallet", "mobile_wallet"),
+    ("account", "bank_deposit"),
+    ("card", "card"),
+    ("home", "home_delivery"),
+    ("door", "home_delivery"),
+    ("cash", "cash_pickup"),
+)
 USD = "USD"
 USD_LIKE = 2.0  # a rate within this factor of the USD rate, where the destination currency has none to compare, is USD
 MAX_PASSES = 4  # a rate implied in one pass lets the next decide the rows sent in that currency
@@ -206,8 +219,9 @@ class _RateBook:
         return None if low is None or high is None else high / low
 
 
-def with_survey(dataset: Dataset, survey: Survey | None, history: RateHistory | None = None,
-                today: dt.date | None = None) -> tuple[Dataset, list[str]]:
+def with_survey(
+    dataset: Dataset, survey: Survey | None, history: RateHistory | None = None, today: dt.date | None = None
+) -> tuple[Dataset, list[str]]:
     """The dataset with the survey's offers: a data-file corridor of the same countries takes them in place of its own,
     a pair it lacks becomes a corridor of its own; with the rates the survey implies for currencies without one. And
     what was left out, one line each: rows out of bounds, and corridors that cannot be served."""
@@ -237,21 +251,37 @@ def with_survey(dataset: Dataset, survey: Survey | None, history: RateHistory | 
             continue
         corridor_id = survey.corridor_ids.get(pair.countries)
         if corridor_id is None or corridor_id in ids:
-            notes.append(f"{name}: left out: its id {corridor_id} is the data file's corridor "
-                         f"{ids[corridor_id].pair if corridor_id in ids else '?'}'s too; the data file's ids must "
-                         "leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them).")
+            notes.append(
+                f"{name}: left out: its id {corridor_id} is the data file's corridor "
+                f"{ids[corridor_id].pair if corridor_id in ids else '?'}'s too; the data file's ids must "
+                "leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them)."
+            )
             continue
-        added.append(Corridor(
-            id=corridor_id, from_currency=pair.sending, to_currency=pair.receiving,
-            source=country_name(pair.countries[0]), destination=country_name(pair.countries[1]), active=True,
-            compliance=None, compliance_notes=None, score=None, annual_flow_bn=None, offers=offers,
-            source_country=pair.countries[0], destination_country=pair.countries[1]))
+        added.append(
+            Corridor(
+                id=corridor_id,
+                from_currency=pair.sending,
+                to_currency=pair.receiving,
+                source=country_name(pair.countries[0]),
+                destination=country_name(pair.countries[1]),
+                active=True,
+                compliance=None,
+                compliance_notes=None,
+                score=None,
+                annual_flow_bn=None,
+                offers=offers,
+                source_country=pair.countries[0],
+                destination_country=pair.countries[1],
+            )
+        )
     surveyed = dataclasses.replace(dataset, rates=_with_implied(dataset.rates, book))
     for corridor in [*replaced.values(), *added]:
         problem = _unservable(surveyed, corridor)
         if problem:
-            notes.append(f"{corridor.source_country}-{corridor.destination_country}: cannot be served ({problem}); "
-                         + ("the data file's offers stay." if corridor.id in replaced else "left out."))
+            notes.append(
+                f"{corridor.source_country}-{corridor.destination_country}: cannot be served ({problem}); "
+                + ("the data file's offers stay." if corridor.id in replaced else "left out.")
+            )
             replaced.pop(corridor.id, None)
             added = [c for c in added if c is not corridor]
     corridors = tuple(replaced.get(c.id, c) for c in dataset.corridors) + tuple(sorted(added, key=lambda c: c.id))
@@ -389,10 +419,14 @@ def _denominated(pairs: list[_Pair], book: _RateBook) -> dict[str, tuple[float, 
         for observation in pair.rows:
             point = observation.cc1
             # an amount equal to its dollars is dollars mislabelled, not a rate
-            if (book.per_base(observation.currency) is None and point.denomination
-                    and not math.isclose(point.amount, point.denomination)):
+            if (
+                book.per_base(observation.currency) is None
+                and point.denomination
+                and not math.isclose(point.amount, point.denomination)
+            ):
                 found.setdefault(observation.currency, []).append(
-                    (observation.collected or period_end(observation.period), usd * point.amount / point.denomination))
+                    (observation.collected or period_end(observation.period), usd * point.amount / point.denomination)
+                )
     return _newest_median(found)
 
 
@@ -412,20 +446,25 @@ def _offers(rows: list[_Row], pair: _Pair, book: _RateBook, notes: list[str]) ->
         observation = row.observation
         scale = 1.0 if row.sent_in == pair.sending else book.cross(row.sent_in, pair.sending, row.day)
         if scale is None:
-            notes.append(f"{observation.source_country}-{observation.destination_country} {observation.firm}: sent in "
-                         f"{row.sent_in}, which has no rate to {pair.sending}; left out.")
+            notes.append(
+                f"{observation.source_country}-{observation.destination_country} {observation.firm}: sent in "
+                f"{row.sent_in}, which has no rate to {pair.sending}; left out."
+            )
             continue
         offer = _offer(row, pair, scale)
-        alike = dataclasses.replace(offer, payout_methods=(), collected=None, pickup_method=None,
-                                    payment_instrument=None)
+        alike = dataclasses.replace(
+            offer, payout_methods=(), collected=None, pickup_method=None, payment_instrument=None
+        )
         held = offers.get(alike)
         if held is not None:
             methods = set(held.payout_methods) | set(offer.payout_methods)
             offer = dataclasses.replace(
-                held, payout_methods=tuple(m for m in PAYOUT_METHODS if m in methods),
+                held,
+                payout_methods=tuple(m for m in PAYOUT_METHODS if m in methods),
                 collected=max(filter(None, (held.collected, offer.collected)), default=None),
                 pickup_method=_listed(held.pickup_method, offer.pickup_method),
-                payment_instrument=_listed(held.payment_instrument, offer.payment_instrument))
+                payment_instrument=_listed(held.payment_instrument, offer.payment_instrument),
+            )
         offers[alike] = offer
     return tuple(offers.values())
 
@@ -482,5 +521,6 @@ def _with_implied(rates: Rates, book: _RateBook) -> Rates:
     if not book.implied:
         return rates
     added = {code: book.interbank[code] for code in book.implied}
-    return Rates(rates.base, {**rates.interbank, **added}, {**rates.consumer, **added},
-                 {**rates.sources, **book.implied})
+    return Rates(
+        rates.base, {**rates.interbank, **added}, {**rates.consumer, **added}, {**rates.sources, **book.implied}
+    )

@@ -16,9 +16,10 @@ from flask import Flask, current_app, g, request
 from limits import RateLimitItem, parse_many
 
 from corridor.limits.counts import Count, RateLimits, store
-from corridor.service.errors import ApiError
-from corridor.service.policy import PUBLIC
 from corridor.settings import ConfigError
+from corridor.state import current_service
+from corridor.state.errors import ApiError
+from corridor.state.policy import PUBLIC
 
 BUDGETS = {  # name: its setting, how many times it, and whose budget it is, as a 429 says
     "api": ("RATE_LIMIT_API", 1, "this API key"),
@@ -40,7 +41,7 @@ def register_limits(app: Flask) -> None:
     uri = store(str(config["RATE_LIMIT_STORAGE"]).strip())
     if switch == "off":
         return
-    app.extensions["corridor"].limits = RateLimits(uri, budgets, app.logger)
+    current_service(app).limits = RateLimits(uri, budgets, app.logger)
     app.before_request(limit_request)  # corridor/serving/http.py sends where the request's budget stands
 
 
@@ -54,8 +55,9 @@ def budget(config: dict, setting: str, times: int = 1) -> RateLimitItem:
         items = []
     item = items[0] if len(items) == 1 else None
     if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
-        raise ConfigError(f"{setting} must be one limit such as 600/minute (N per second, minute, hour or day), "
-                          f"not {text!r}.")
+        raise ConfigError(
+            f"{setting} must be one limit such as 600/minute (N per second, minute, hour or day), not {text!r}."
+        )
     return type(item)(item.amount * times, item.multiples)
 
 
@@ -79,9 +81,12 @@ def limit_request() -> None:
     """The app's before-request hook: a request on a blueprint whose budget is its address's, counted against it;
     not an exempt view (a probe), nor a CORS preflight, which a browser reads nothing of once refused."""
     # Service.policy and policy.is_exempt, inline: every request runs this
-    policy = current_app.extensions["corridor"].policies.get(request.blueprint, PUBLIC)
-    if policy.budget != "public" or request.method == "OPTIONS" or \
-            getattr(current_app.view_functions.get(request.endpoint), "exempt_from_limits", False):
+    policy = current_service().policies.get(request.blueprint, PUBLIC)
+    if (
+        policy.budget != "public"
+        or request.method == "OPTIONS"
+        or getattr(current_app.view_functions.get(request.endpoint), "exempt_from_limits", False)
+    ):
         return
     address = request.remote_addr or ""
     charge("public", address if ":" not in address else _network(address))
@@ -90,7 +95,7 @@ def limit_request() -> None:
 def charge(budget: str, identity: str, cost: int = 1) -> None:
     """Count a request against a budget (the first it counts against is its own: a history range's extra cost goes
     there); keep the tightest count for the headers; 429 if it is over."""
-    limits = current_app.extensions["corridor"].limits
+    limits = current_service().limits
     if limits is None:
         return
     count = limits.count(budget, identity, cost)
@@ -107,7 +112,7 @@ def charge(budget: str, identity: str, cost: int = 1) -> None:
 
 def refuse_if_spent(budget: str, identity: str) -> None:
     """429 if nothing is left of a budget, counting nothing."""
-    limits = current_app.extensions["corridor"].limits
+    limits = current_service().limits
     count = limits.count(budget, identity, 0) if limits is not None else None
     if count is not None and count.remaining == 0:
         g.rate_limit = count
@@ -116,12 +121,16 @@ def refuse_if_spent(budget: str, identity: str) -> None:
 
 def too_many(limits: RateLimits, budget: str, count: Count) -> ApiError:
     """The 429 of a spent budget, counted in the metrics."""
-    metrics = current_app.extensions["corridor"].metrics
+    metrics = current_service().metrics
     if metrics is not None:
         metrics.refusals.labels(budget).inc()
-    return ApiError(429, "rate_limited", f"Too many requests: {describe(limits.budgets[budget])} for "
-                                         f"{BUDGETS[budget][2]}. Try again in {count.reset} seconds.",
-                    {"Retry-After": str(count.reset)})
+    return ApiError(
+        429,
+        "rate_limited",
+        f"Too many requests: {describe(limits.budgets[budget])} for "
+        f"{BUDGETS[budget][2]}. Try again in {count.reset} seconds.",
+        {"Retry-After": str(count.reset)},
+    )
 
 
 def describe(item: RateLimitItem) -> str:
@@ -133,7 +142,7 @@ def describe(item: RateLimitItem) -> str:
 def limit_key_lookup(digest: bytes) -> None:
     """Before the accounts database is asked about a key: count the request against its address (guessing keys is not
     free), and refuse it if the key's own budget is spent; a refused request never reaches the database."""
-    if current_app.extensions["corridor"].limits is not None:
+    if current_service().limits is not None:
         g.address_counted = True
         charge("public", client_address())
         refuse_if_spent("api", digest.hex())
@@ -160,11 +169,11 @@ def email_identity(email: str) -> str:
 
 def refuse_spent_email(email: str) -> None:
     """Before a password is checked: 429 if the email has had its budget of failed sign-ins."""
-    if current_app.extensions["corridor"].limits is not None:
+    if current_service().limits is not None:
         refuse_if_spent("email", email_identity(email))
 
 
 def count_failed_sign_in(email: str) -> None:
     """A wrong password for an email: counted against the email's budget of failed sign-ins."""
-    if current_app.extensions["corridor"].limits is not None:
+    if current_service().limits is not None:
         charge("email", email_identity(email))

@@ -88,8 +88,12 @@ class RateLimits:
         self._down_until = now + DOWN_SECONDS
         if now - self._warned_at >= WARN_EVERY_SECONDS:
             self._warned_at = now
-            self._logger.warning("Rate limits are not enforced: the store %s cannot be reached (%s); requests are "
-                                 "served unlimited until it answers.", store_name(self.uri), type(error).__name__)
+            self._logger.warning(
+                "Rate limits are not enforced: the store %s cannot be reached (%s); requests are "
+                "served unlimited until it answers.",
+                store_name(self.uri),
+                type(error).__name__,
+            )
 
 
 def redis_pool(uri: str) -> Any:
@@ -101,8 +105,13 @@ def redis_pool(uri: str) -> Any:
     from redis.retry import Retry
 
     return BlockingConnectionPool.from_url(
-        uri, max_connections=REDIS_CONNECTIONS, timeout=POOL_WAIT_SECONDS, socket_timeout=STORE_TIMEOUT_SECONDS,
-        socket_connect_timeout=STORE_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0))
+        uri,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=POOL_WAIT_SECONDS,
+        socket_timeout=STORE_TIMEOUT_SECONDS,
+        socket_connect_timeout=STORE_TIMEOUT_SECONDS,
+        retry=Retry(NoBackoff(), 0),
+    )
 
 
 def store_name(uri: str) -> str:

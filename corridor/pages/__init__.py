@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Flask
 
 from corridor.pages import comparison, docs
+from corridor.state import current_service
 
 
 def register_pages(app: Flask) -> None:
     """The page and the docs, each with its declared policy."""
     for page in (comparison, docs):
-        app.extensions["corridor"].declare(page.bp, page.POLICY)
+        current_service(app).declare(page.bp, page.POLICY)
         app.register_blueprint(page.bp)

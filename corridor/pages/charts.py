@@ -40,10 +40,18 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     def x(value: float) -> float:
         return round(BARS_START + BARS_SPAN * value / top, 2)
 
-    bars = [{"y": i * ROW + NAME + 6, "name_y": i * ROW + NAME, "width": max(0.2, round(x(cost) - BARS_START, 2)),
-             "end": x(cost), "provider": entry["provider"], "text": entry["trueCostPct"],
-             "over": cost > SDG_CEILING_PCT}
-            for i, (entry, cost) in enumerate(zip(entries, costs, strict=True))]
+    bars = [
+        {
+            "y": i * ROW + NAME + 6,
+            "name_y": i * ROW + NAME,
+            "width": max(0.2, round(x(cost) - BARS_START, 2)),
+            "end": x(cost),
+            "provider": entry["provider"],
+            "text": entry["trueCostPct"],
+            "over": cost > SDG_CEILING_PCT,
+        }
+        for i, (entry, cost) in enumerate(zip(entries, costs, strict=True))
+    ]
     height = len(bars) * ROW + 36
     # the guide lines cross the bars' bands only: a row's name and figure, written above its bar, are never on a
     # line, whatever the width the percentages stretch to
@@ -51,8 +59,14 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     # 3 % written to the left of its line and 5 % to the right of its own: apart however close the lines come (a
     # corridor with a 40 % offer puts them 7 px apart on a phone)
     guides = [
-        {"x": x(level), "label": f"{level:.0f}%", "height": height - 24, "anchor": anchor, "dx": dx,
-         "segments": segments}
+        {
+            "x": x(level),
+            "label": f"{level:.0f}%",
+            "height": height - 24,
+            "anchor": anchor,
+            "dx": dx,
+            "segments": segments,
+        }
         for level, anchor, dx in ((SDG_TARGET_PCT, "end", -3), (SDG_CEILING_PCT, "start", 3))
     ]
     return {
@@ -78,8 +92,10 @@ def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: st
     coordinates = " ".join(
         f"{LINE_SPACE * i / last:.1f},{LINE_SPACE * (top - rate) / (top - bottom):.1f}" for i, rate in enumerate(rates)
     )
-    ticks = [{"y": round(PLOT_TOP + PLOT_HEIGHT * (top - value) / (top - bottom), 1), "text": f"{value:.{decimals}f}"}
-             for value in reversed(values)]
+    ticks = [
+        {"y": round(PLOT_TOP + PLOT_HEIGHT * (top - value) / (top - bottom), 1), "text": f"{value:.{decimals}f}"}
+        for value in reversed(values)
+    ]
     middle = points[len(points) // 2].date.isoformat()
     return {
         "height": PLOT_TOP + PLOT_HEIGHT + 32,
@@ -137,13 +153,23 @@ def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
     guide_ys = (y(SDG_TARGET_PCT), y(SDG_CEILING_PCT))
 
     def series(name: str) -> dict[str, Any]:
-        points = [{"x": x(i), "y": y(value), "text": f"{round_half_up(value, 2):.2f}%", "named": i in labelled,
-                   "label_y": _label_y(y(value), name == "smart", guide_ys)}
-                  for i, p in enumerate(periods) if (value := getattr(p, name)) is not None]
+        points = [
+            {
+                "x": x(i),
+                "y": y(value),
+                "text": f"{round_half_up(value, 2):.2f}%",
+                "named": i in labelled,
+                "label_y": _label_y(y(value), name == "smart", guide_ys),
+            }
+            for i, p in enumerate(periods)
+            if (value := getattr(p, name)) is not None
+        ]
         joined = {i for i, p in enumerate(periods) if getattr(p, name) is not None}
-        segments = [{"x1": x(i), "y1": y(getattr(periods[i], name)), "x2": x(i + 1),
-                     "y2": y(getattr(periods[i + 1], name))} for i in range(len(periods) - 1)
-                    if i in joined and i + 1 in joined]
+        segments = [
+            {"x1": x(i), "y1": y(getattr(periods[i], name)), "x2": x(i + 1), "y2": y(getattr(periods[i + 1], name))}
+            for i in range(len(periods) - 1)
+            if i in joined and i + 1 in joined
+        ]
         return {"points": points, "segments": segments}
 
     target, ceiling = guide_ys
@@ -158,10 +184,13 @@ def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
         "smart": series("smart"),
         "published": series("published_average"),
         # the 5 % label left out where it would run into the 3 % one: the legend names both lines
-        "guides": [{"y": target, "label": "3%", "name": "target"},
-                   {"y": ceiling, "label": "5%" if target - ceiling >= TREND_GAP else None, "name": "ceiling"}],
-        "periods": [{"x": x(i), "text": f"{p.period[:4]} {p.period[4:]}"} for i, p in enumerate(periods)
-                    if i in labelled],
+        "guides": [
+            {"y": target, "label": "3%", "name": "target"},
+            {"y": ceiling, "label": "5%" if target - ceiling >= TREND_GAP else None, "name": "ceiling"},
+        ],
+        "periods": [
+            {"x": x(i), "text": f"{p.period[:4]} {p.period[4:]}"} for i, p in enumerate(periods) if i in labelled
+        ],
     }
 
 
@@ -173,11 +202,10 @@ def _label_y(point_y: float, below: bool, guide_ys: Sequence[float]) -> float:
         return not any(baseline - TEXT_PX - 1 <= line <= baseline + DESCENT + 1 for line in guide_ys)
 
     sides = (point_y + 18, point_y - 8)
-    for baseline in (sides if below else sides[::-1]):
+    for baseline in sides if below else sides[::-1]:
         if clear(baseline):
             return round(baseline, 1)
     baseline, step = (sides[0], 1) if below else (sides[1], -1)
     while not clear(baseline):
         baseline += step
     return round(baseline, 1)
-

@@ -17,7 +17,8 @@ from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.pricing import reference_amount
 from corridor.domain.rounding import round_half_up, round_significant
 from corridor.pages.charts import cost_chart, rate_chart, trend_chart
-from corridor.service.policy import Policy
+from corridor.state import current_service
+from corridor.state.policy import Policy
 from schemas.fields import MONTHS, display_date
 from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
@@ -44,7 +45,7 @@ _corridors = CorridorSchema(many=True)
 @bp.get("/")
 def comparison() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
-    catalog = current_app.extensions["corridor"].data.catalog
+    catalog = current_service().data.catalog
     costs_only = _costs_only(request.args, catalog)
     if costs_only is not None:
         state, error = costs_only, None
@@ -52,10 +53,16 @@ def comparison() -> Response:
         state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
     page = render_template(
         "page.html",
-        **state, error=error, payout_methods=PAYOUT_METHODS, corridors=_corridors.dump(catalog.corridors),
+        **state,
+        error=error,
+        payout_methods=PAYOUT_METHODS,
+        corridors=_corridors.dump(catalog.corridors),
         countries={f.corridor.countries: f"{f.corridor.source} → {f.corridor.destination}" for f in catalog.corridors},
-        cost_history_only=[(c.costs.key, f"{c.costs.source_name} → {c.costs.destination_name}")
-                           for c in catalog.cost_corridors if c.costs.key not in catalog.by_countries],
+        cost_history_only=[
+            (c.costs.key, f"{c.costs.source_name} → {c.costs.destination_name}")
+            for c in catalog.cost_corridors
+            if c.costs.key not in catalog.by_countries
+        ],
         reference_usd=catalog.dataset.reference_amount_usd,
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
@@ -74,8 +81,12 @@ def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] |
         catalog.corridor(corridor)
     except NoOffers as err:
         costs = err.costs
-        return {"costs_only": True, "countries_key": costs.key, "trend": _trend(catalog, costs.key),
-                "title": f"{costs.source_name} → {costs.destination_name}"}
+        return {
+            "costs_only": True,
+            "countries_key": costs.key,
+            "trend": _trend(catalog, costs.key),
+            "title": f"{costs.source_name} → {costs.destination_name}",
+        }
     except (NotServed, AmbiguousCorridor):
         pass
     return None
@@ -166,14 +177,17 @@ def trend_sentence(costs: CorridorCosts) -> str:
 
     def said(figures: list[tuple[str, float]]) -> str:
         shown = [figures[0], figures[-1]] if len(figures) > 1 else figures
-        return ", ".join(f"{round_half_up(value, 1):.1f} % {'on average ' * (i == 0)}in {period[:4]} {period[4:]}"
-                         for i, (period, value) in enumerate(shown))
+        return ", ".join(
+            f"{round_half_up(value, 1):.1f} % {'on average ' * (i == 0)}in {period[:4]} {period[4:]}"
+            for i, (period, value) in enumerate(shown)
+        )
 
     sentences = []
     published = [(p.period, p.published_average) for p in costs.periods if p.published_average is not None]
     if published:
-        sentences.append(f"The World Bank published that sending {SURVEY_POINT_USD} USD worth {route} cost "
-                         f"{said(published)}.")
+        sentences.append(
+            f"The World Bank published that sending {SURVEY_POINT_USD} USD worth {route} cost {said(published)}."
+        )
     computed = [p for p in costs.periods if p.computed]
     averaged = [(p.period, p.average) for p in computed if p.average is not None]
     if computed and not averaged:
@@ -192,6 +206,7 @@ def surveyed_text(surveyed: tuple | None) -> str | None:
     text = f"Surveyed by the World Bank, {period[:4]} {period[4:]}"
     if first is None:
         return text
+
     def month(day: object) -> str:
         return MONTHS[day.month - 1]  # English whatever the locale
 

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, s
 from werkzeug.exceptions import NotFound
 
 from corridor.pages.reference import DOCUMENTS, PICTURES, rendered
-from corridor.service.policy import Policy
+from corridor.state.policy import Policy
 
 POLICY = Policy()  # public pages, counted against the address's budget
 bp = Blueprint("docs", __name__, url_prefix="/api", template_folder="templates")
@@ -59,8 +59,9 @@ def asset(name: str) -> Response:
 def reference(name: str) -> Response:
     """docs/API.md at /api/docs/guide, and the documents it links to beside it."""
     title, body = rendered(DOCUMENTS[name])
-    response = current_app.response_class(render_template("reference.html", title=title, body=body),
-                                          mimetype="text/html")
+    response = current_app.response_class(
+        render_template("reference.html", title=title, body=body), mimetype="text/html"
+    )
     response.headers["Content-Security-Policy"] = _REFERENCE_POLICY
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response

@@ -10,8 +10,12 @@ from mdit_py_plugins.anchors import anchors_plugin
 
 # docs/ as the package carries it (links in a checkout, the files in an installed copy)
 PICTURES = Path(__file__).resolve().parent / "reference"
-DOCUMENTS = {"guide": "API.md", "DATA.md": "DATA.md", "OPERATIONS.md": "OPERATIONS.md",
-             "PERFORMANCE.md": "PERFORMANCE.md"}
+DOCUMENTS = {
+    "guide": "API.md",
+    "DATA.md": "DATA.md",
+    "OPERATIONS.md": "OPERATIONS.md",
+    "PERFORMANCE.md": "PERFORMANCE.md",
+}
 # GitHub's anchors (`Rate limits` → `rate-limits`), so that links written for GitHub work here too
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table").use(anchors_plugin, max_level=6)
 
@@ -35,8 +39,9 @@ def _label_cells(tokens: list) -> None:
         if token.type == "thead_open":
             headings = []
         elif token.type == "th_open":
-            headings.append("".join(child.content for child in following.children or []
-                                    if child.type in ("text", "code_inline")))
+            headings.append(
+                "".join(child.content for child in following.children or [] if child.type in ("text", "code_inline"))
+            )
         elif token.type == "tr_open":
             column = 0
         elif token.type == "td_open":

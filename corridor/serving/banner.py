@@ -12,8 +12,10 @@ from corridor.serving.logs import json_line
 def banner(port: int, made_key: str | None) -> list[str]:
     base = f"http://127.0.0.1:{port}"
     if made_key:
-        lines = [f"Development API key: {made_key}",
-                 f"Try: curl -H 'Authorization: Bearer {made_key}' {base}/api/corridors"]
+        lines = [
+            f"Development API key: {made_key}",
+            f"Try: curl -H 'Authorization: Bearer {made_key}' {base}/api/corridors",
+        ]
     else:
         lines = ["Using the keys in API_KEYS."]
     return [*lines, f"Docs: {base}/api/docs  Your own keys: {base}/account/signup"]

@@ -11,12 +11,22 @@ import re
 
 from flask import Flask, Response, request
 
+from corridor.state import current_service
+
 ALLOWED_METHODS = ("GET", "HEAD")
 # Authorization is allowed (and ignored) so that a page's fetch wrapper that adds a key to every call still reaches
 # Group B
 ALLOWED_HEADERS = ("Authorization", "Content-Type", "If-Modified-Since", "If-None-Match", "X-Request-ID")
-EXPOSED_HEADERS = ("ETag", "Last-Modified", "Link", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-                   "Retry-After", "X-Request-ID")
+EXPOSED_HEADERS = (
+    "ETag",
+    "Last-Modified",
+    "Link",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+    "X-Request-ID",
+)
 PREFLIGHT_MAX_AGE = 600  # seconds a browser may keep a preflight's answer
 
 _ALLOWED_LOWER = frozenset(name.lower() for name in ALLOWED_HEADERS)
@@ -26,7 +36,7 @@ _METHODS = ", ".join(ALLOWED_METHODS)
 
 def allow_any_origin(app: Flask) -> None:
     """Add the CORS headers to every answer under the prefix of a blueprint whose policy asks for them."""
-    service = app.extensions["corridor"]
+    service = current_service(app)
     prefixes = [bp.url_prefix for bp in app.blueprints.values() if service.policy(bp.name).cors]
     public = re.compile("|".join(rf"{re.escape(prefix)}(?:/|\Z)" for prefix in prefixes))
 

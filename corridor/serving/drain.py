@@ -54,8 +54,11 @@ class Drain:
                 stop(signum, frame)
                 return
             self._state[0] = DRAINING
-            log.info("TERM: draining for %d s (readiness fails, every request is served), then stopping; "
-                     "a second TERM stops now.", self.seconds)
+            log.info(
+                "TERM: draining for %d s (readiness fails, every request is served), then stopping; "
+                "a second TERM stops now.",
+                self.seconds,
+            )
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
 
         signal.signal(signal.SIGALRM, stop)

@@ -14,12 +14,13 @@ from corridor.serving.multiprocess import forget_process, remove_own_directory
 from corridor.serving.rates_process import RatesProcess
 from corridor.serving.refresher import Refresher
 from corridor.settings import whole_number
+from corridor.state import current_service, has_service
 
 
 def _ours(server: Any) -> Flask | None:
     """The app the master loaded, if it is this service (not the benchmark's bare floor under the same config)."""
     app = server.app.wsgi()
-    return app if "corridor" in getattr(app, "extensions", {}) else None
+    return app if has_service(app) else None
 
 
 def on_starting(server: Any) -> None:
@@ -35,7 +36,7 @@ def when_ready(server: Any) -> None:
     app = _ours(server)
     if app is None:
         return
-    service = app.extensions["corridor"]
+    service = current_service(app)
     # after on_reload, a reload forks the new workers and waits up to the graceful timeout for the old ones
     service.rates_process = RatesProcess(app, burst_s=server.cfg.graceful_timeout + 1)
     service.rates_report = service.rates_process.report  # before any worker forks: health reads each feed's try
@@ -54,7 +55,7 @@ def when_ready(server: Any) -> None:
 def post_worker_init(worker: Any) -> None:
     """A worker that gets a TERM while its instance drains serves on until the drain is over."""
     app = _ours(worker)
-    drain = app and app.extensions["corridor"].drain
+    drain = app and current_service(app).drain
     if drain is not None:
         drain.watch_worker()
 
@@ -64,7 +65,7 @@ def pre_request(worker: Any, req: Any) -> None:
     client's next request opens a new one, which the router sends to an instance still ready, and no connection is
     left open for the stop to reset."""
     app = _ours(worker)
-    drain = app and app.extensions["corridor"].drain
+    drain = app and current_service(app).drain
     if drain is not None and drain.draining:
         req.force_close()
 
@@ -79,7 +80,7 @@ def on_reload(server: Any) -> None:
     the rates the refresher brought if it sent the HUP (else it is an operator's, and the refresher is asked too), its
     whole lists built."""
     app = _ours(server)
-    process = app and app.extensions["corridor"].rates_process
+    process = app and current_service(app).rates_process
     if process is None:
         return
     try:
@@ -105,7 +106,7 @@ def on_reload(server: Any) -> None:
 def on_exit(server: Any) -> None:
     """Stop the rates refresher with the master, and remove the metrics' folder if the master made it."""
     app = _ours(server)
-    process = app and app.extensions["corridor"].rates_process
+    process = app and current_service(app).rates_process
     if process is not None:
         process.stop()
     remove_own_directory()

@@ -24,8 +24,9 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def escape_control(text: str) -> str:
     """`text` with each control character written as an escape (`\\x0a`), so that it stays on its line."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100 else
-                        f"\\u{ord(match[0]):04x}", text)
+    return _CONTROL.sub(
+        lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100 else f"\\u{ord(match[0]):04x}", text
+    )
 
 
 class EscapeControl(logging.Filter):
@@ -93,8 +94,9 @@ class JsonFormatter(logging.Formatter):
 
 def json_line(message: str, logger: str, level: int = logging.INFO) -> str:
     """`message` as the JSON object `logger` would log it with LOG_FORMAT=json: a command's output line."""
-    record = logging.makeLogRecord({"name": logger, "msg": message, "levelno": level,
-                                    "levelname": logging.getLevelName(level)})
+    record = logging.makeLogRecord(
+        {"name": logger, "msg": message, "levelno": level, "levelname": logging.getLevelName(level)}
+    )
     return JsonFormatter().format(record)
 
 

@@ -12,16 +12,16 @@ import time
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, request
 
 from corridor.limits import limit_refused_key
-from corridor.service import Service
-from corridor.service.errors import ApiError
-from corridor.service.policy import Policy
-from corridor.service.responses import CACHE_LOOKUP
 from corridor.serving.http import ROUTE, route_template
 from corridor.serving.multiprocess import MULTIPROC_DIR
 from corridor.settings import ConfigError
+from corridor.state import Service, current_service
+from corridor.state.errors import ApiError
+from corridor.state.policy import Policy
+from corridor.state.responses import CACHE_LOOKUP
 
 SHORTEST_TOKEN = 16
 DEFAULT_METRICS_HOST = "127.0.0.1"
@@ -35,14 +35,16 @@ def register_metrics(app: Flask) -> None:
     """Count every request when metrics are on, and serve /metrics when METRICS_TOKEN is set; check both settings."""
     token = str(app.config["METRICS_TOKEN"]).strip()
     if token and len(token) < SHORTEST_TOKEN:
-        raise ConfigError(f"METRICS_TOKEN must be at least {SHORTEST_TOKEN} characters; make one with "
-                          "`.venv/bin/flask --app app keys generate`.")
+        raise ConfigError(
+            f"METRICS_TOKEN must be at least {SHORTEST_TOKEN} characters; make one with "
+            "`.venv/bin/flask --app app keys generate`."
+        )
     port = metrics_address(app.config)
     if not token and port is None:
         return  # /metrics is an unknown path, and nothing is counted
-    from corridor.service.metrics import Metrics  # metrics off: prometheus_client is never imported
+    from corridor.serving.prometheus import Metrics  # metrics off: prometheus_client is never imported
 
-    service: Service = app.extensions["corridor"]
+    service: Service = current_service(app)
     service.metrics = Metrics(lambda: service.data, route_template)
     service.metrics_token = hashlib.sha256(token.encode()).digest() if token else None
     app.wsgi_app = RequestMetrics(app.wsgi_app, service.metrics.request)  # type: ignore[method-assign]
@@ -59,8 +61,10 @@ def metrics_address(config: MutableMapping[str, Any]) -> tuple[str, int] | None:
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or DEFAULT_METRICS_HOST
     if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise ConfigError(f"METRICS_PORT must be a port (1 to 65535), optionally after an address and a colon "
-                          f"(0.0.0.0:9100), not {text!r}.")
+        raise ConfigError(
+            f"METRICS_PORT must be a port (1 to 65535), optionally after an address and a colon "
+            f"(0.0.0.0:9100), not {text!r}."
+        )
     return host, int(port)
 
 
@@ -82,8 +86,13 @@ class RequestMetrics:
             return start_response(status_line, headers, exc_info)
 
         body = self.app(environ, start)
-        self.record(environ.get("REQUEST_METHOD", ""), environ.get(ROUTE), status, environ.get(CACHE_LOOKUP, ""),
-                    time.perf_counter() - started)
+        self.record(
+            environ.get("REQUEST_METHOD", ""),
+            environ.get(ROUTE),
+            status,
+            environ.get(CACHE_LOOKUP, ""),
+            time.perf_counter() - started,
+        )
         return body
 
 
@@ -103,13 +112,17 @@ def metrics() -> Response:
     """Every process's counts, to a scraper that sends the token."""
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-    service: Service = current_app.extensions["corridor"]
+    service: Service = current_service()
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     digest = hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).digest()
     if scheme.lower() != "bearer" or not hmac.compare_digest(digest, service.metrics_token):
         limit_refused_key()  # guessing the token costs the guesser's address, and 429 once its budget is spent
-        raise ApiError(401, "invalid_metrics_token", "Send the metrics token in 'Authorization: Bearer <token>'.",
-                       {"WWW-Authenticate": 'Bearer realm="corridor-metrics"'})
+        raise ApiError(
+            401,
+            "invalid_metrics_token",
+            "Send the metrics token in 'Authorization: Bearer <token>'.",
+            {"WWW-Authenticate": 'Bearer realm="corridor-metrics"'},
+        )
     body = generate_latest(scrape_registry(service))
     return Response(body, headers={"Content-Type": CONTENT_TYPE_LATEST, "Cache-Control": "no-store"})
 

@@ -22,20 +22,31 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from corridor.data.live import report_json
+from corridor.rates.live import report_json
 from corridor.serving.refresher import Refresher, refresh_minutes
+from corridor.state import current_service
 
 if TYPE_CHECKING:
     from flask import Flask
 
-    from corridor.data.live import LiveRates
+    from corridor.rates.live import LiveRates
 
 SNAPSHOT, REPORT = "rates.pickle", "feeds.json"
 PROCESS_NAME = "corridor-rates"  # what `ps -o comm` shows for the refresher, beside gunicorn's workers
 RESTART_AFTER_S = 60  # a refresher that dies is started again at once, then at most this often
 # the signals gunicorn's master handles: its handlers must not run in the refresher
-_MASTER_SIGNALS = ("SIGHUP", "SIGQUIT", "SIGINT", "SIGTERM", "SIGTTIN", "SIGTTOU", "SIGUSR1", "SIGUSR2", "SIGWINCH",
-                   "SIGCHLD")
+_MASTER_SIGNALS = (
+    "SIGHUP",
+    "SIGQUIT",
+    "SIGINT",
+    "SIGTERM",
+    "SIGTTIN",
+    "SIGTTOU",
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGWINCH",
+    "SIGCHLD",
+)
 
 
 class RatesProcess:
@@ -140,7 +151,7 @@ class RatesProcess:
             except ChildProcessError:
                 pass  # gunicorn's own reaping took it first: gone all the same
             self.gone.set()
-            drain = self.app.extensions["corridor"].drain
+            drain = current_service(self.app).drain
             if self.stopping.is_set() or (drain is not None and drain.draining):
                 return  # a platform that stops an instance signals every process of it, this one too
             due = self.restarted + RESTART_AFTER_S - time.monotonic()

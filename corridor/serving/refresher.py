@@ -15,17 +15,17 @@ from flask import Flask
 from flask.cli import run_command
 from werkzeug.serving import is_running_from_reloader
 
-from corridor.data.live import LiveRates, refresh_live
-from corridor.service import live_keys, serving
-from corridor.service.versions import data_version, read_sources
+from corridor.rates.live import LiveRates, refresh_live
 from corridor.settings import whole_number
+from corridor.state import current_service, live_keys, serving
+from corridor.state.versions import data_version, read_sources
 
 
 class Refresher:
     """One app's keys, data file and feeds, as last read: starting from what it serves."""
 
     def __init__(self, app: Flask) -> None:
-        service = app.extensions["corridor"]
+        service = current_service(app)
         self.app, self.log = app, app.logger
         self.keys, self.sources, self.live = service.keys, service.data.sources, service.data.live
 
@@ -34,7 +34,7 @@ class Refresher:
         logged, and the last good kept. The rates refresher reads the data file alone, quietly: the master says it."""
         if keys:
             try:
-                self.keys = live_keys(self.app, self.app.extensions["corridor"].env_keys).digests
+                self.keys = live_keys(self.app, current_service(self.app).env_keys).digests
                 self.log.info("Keys refresh: %d API key(s) live.", len(self.keys))
             except Exception as err:  # nothing in a keys file may stop a refresh
                 self.log.error("Keys refresh refused; the live keys stay. %s", err)
@@ -52,7 +52,7 @@ class Refresher:
         """Ask both feeds once (`now`: the time to record, the clock's by default)."""
         now = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.live = refresh_live(self.live, self.sources.dataset, set(self.sources.history.currencies), now, self.log)
-        metrics = self.app.extensions["corridor"].metrics
+        metrics = current_service(self.app).metrics
         if metrics is not None:
             for feed in self.live.report(self.sources.dataset):
                 if feed["status"] != "off":
@@ -61,7 +61,7 @@ class Refresher:
     def serve(self) -> None:
         """Serve the keys, the data and the rates as last read in this process; if they cannot be priced, say why and
         serve on as before."""
-        service = self.app.extensions["corridor"]
+        service = current_service(self.app)
         try:
             service.serve(data_version(self.app, self.sources, self.live), self.keys)
         except Exception as err:  # a refresh must never take the service down, whatever the file holds

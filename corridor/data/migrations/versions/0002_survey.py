@@ -70,8 +70,9 @@ def upgrade():
         sa.ForeignKeyConstraint(["import_id"], ["survey_imports.id"]),
         sa.PrimaryKeyConstraint("id"),
     )
-    op.create_index("ix_survey_observations_pair_period", "survey_observations",
-                    ["source_country", "destination_country", "period"])
+    op.create_index(
+        "ix_survey_observations_pair_period", "survey_observations", ["source_country", "destination_country", "period"]
+    )
     op.create_index("ix_survey_observations_period_import", "survey_observations", ["period", "import_id"])
 
 

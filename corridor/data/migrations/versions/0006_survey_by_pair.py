@@ -30,8 +30,10 @@ def _periods(*by: str) -> None:
         sa.PrimaryKeyConstraint(*by),
     )
     columns = ", ".join(by)
-    op.execute(f"INSERT INTO survey_periods ({columns}, import_id, digest, rows) "
-               f"SELECT {columns}, max(import_id), '', count(*) FROM survey_observations GROUP BY {columns}")
+    op.execute(
+        f"INSERT INTO survey_periods ({columns}, import_id, digest, rows) "
+        f"SELECT {columns}, max(import_id), '', count(*) FROM survey_observations GROUP BY {columns}"
+    )
 
 
 def upgrade():

@@ -1,7 +1,7 @@
-"""The app's state, one typed object every package reads: `current_app.extensions["corridor"]`.
+"""The app's state, one typed object every package reads through `current_service()`.
 
 It holds the operator's live keys, the data version served (swapped whole on refresh), what each blueprint declared it
-needs (corridor/service/policy.py), and the features that are on, as attributes.
+needs (corridor/state/policy.py), and the features that are on, as attributes.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from flask import Blueprint, Flask, current_app
 from flask.cli import run_command
 
 from corridor.data.keys import SHORT_KEY, Keys, parse_api_keys, with_keys_file
-from corridor.data.live import report_from_json
-from corridor.service.policy import PUBLIC, Policy
-from corridor.service.versions import DataVersion, load_data
+from corridor.rates.live import report_from_json
+from corridor.state.policy import PUBLIC, Policy
+from corridor.state.versions import DataVersion, load_data
 
 if TYPE_CHECKING:
     from corridor.accounts.keys import AccountKeys
     from corridor.limits.counts import RateLimits
-    from corridor.service.metrics import Metrics
     from corridor.serving.drain import Drain
+    from corridor.serving.prometheus import Metrics
     from corridor.serving.rates_process import RatesProcess
 
 
@@ -70,9 +70,17 @@ class Service:
         return self.data.live.report(self.data.sources.dataset)
 
 
-def current_service() -> Service:
-    """The current app's state."""
-    return current_app.extensions["corridor"]
+EXTENSION = "corridor"  # the state's key in `app.extensions`: read only here
+
+
+def current_service(app: Flask | None = None) -> Service:
+    """The app's state: the current app's, or `app`'s."""
+    return (current_app if app is None else app).extensions[EXTENSION]
+
+
+def has_service(app: object) -> bool:
+    """Whether `app` is this service's (not the benchmark's bare floor under the same gunicorn config)."""
+    return EXTENSION in getattr(app, "extensions", {})
 
 
 def serving() -> bool:
@@ -99,7 +107,7 @@ def init_service(app: Flask) -> Service:
     # API_KEYS leaves the config here, only its digests stay; `flask` commands other than `run` load neither keys
     # nor data, so they work whatever those are
     entries = app.config.pop("API_KEYS")
-    service = app.extensions["corridor"] = Service(parse_api_keys(entries) if serving() else Keys((), ()))
+    service = app.extensions[EXTENSION] = Service(parse_api_keys(entries) if serving() else Keys((), ()))
     if not serving():
         return service
     service.keys = live_keys(app, service.env_keys).digests

@@ -16,8 +16,20 @@ from corridor.domain.rates import FeedRates, live_rates
 from corridor.settings import ConfigError
 
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-           "October", "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 
 

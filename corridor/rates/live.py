@@ -9,7 +9,9 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from corridor.data.feeds import (
+from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
+from corridor.domain.rates import FeedRates, live_rates, too_far
+from corridor.rates.feeds import (
     frankfurter_days,
     frankfurter_latest,
     frankfurter_series,
@@ -18,9 +20,7 @@ from corridor.data.feeds import (
     parse_ecb_daily,
     parse_frankfurter,
 )
-from corridor.data.fetch import FeedError, feed_url, get, shown_url
-from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
-from corridor.domain.rates import FeedRates, live_rates, too_far
+from corridor.rates.fetch import FeedError, feed_url, get, shown_url
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
 NOT_YET = "not fetched yet"
@@ -69,8 +69,10 @@ class LiveRates:
     @classmethod
     def configured(cls, config: Mapping[str, object]) -> LiveRates:
         """Nothing fetched yet, from the feeds ECB_RATES_URL and FRANKFURTER_URL name."""
-        return cls(FeedState(ECB, feed_url("ECB_RATES_URL", str(config["ECB_RATES_URL"]))),
-                   FeedState(FRANKFURTER, feed_url("FRANKFURTER_URL", str(config["FRANKFURTER_URL"]))))
+        return cls(
+            FeedState(ECB, feed_url("ECB_RATES_URL", str(config["ECB_RATES_URL"]))),
+            FeedState(FRANKFURTER, feed_url("FRANKFURTER_URL", str(config["FRANKFURTER_URL"]))),
+        )
 
     @property
     def feeds(self) -> tuple[FeedState, FeedState]:
@@ -236,8 +238,11 @@ def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | 
     if moved is not None:
         move, codes = moved
         taken = live_rates(file_rates, [rates])
-        if not all(taken.sources[code] == file_rates.sources[code]
-                   and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code] for code in codes):
+        if not all(
+            taken.sources[code] == file_rates.sources[code]
+            and float(f"{taken.interbank[code]:.6g}") == file_rates.interbank[code]
+            for code in codes
+        ):
             return move
     # the rates in force are the feeds' last accepted days, which a feed could walk far in steps each under the bound;
     # the data file's only an operator changes

@@ -14,10 +14,10 @@ from array import array
 from functools import lru_cache
 from importlib import resources
 
-from corridor.data.ecb import CURRENCY_CODE
 from corridor.data.load import DataError, read_data_file
 from corridor.domain.history import RateHistory
 from corridor.domain.model import RATE_RANGE
+from corridor.rates.ecb import CURRENCY_CODE
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MISSING = {"", "N/A"}
@@ -57,8 +57,15 @@ def _unzip(path: str, data: bytes, max_bytes: int) -> bytes:
                 raise DataError(f"{path}: the zip holds {len(members)} CSV files; the ECB's holds one.")
             with archive.open(members[0]) as member:
                 data = member.read(max_bytes + 1)  # the sizes a zip declares may lie
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, RuntimeError,
-            NotImplementedError) as err:  # a corrupt, encrypted or oddly compressed member among them
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        EOFError,
+        zlib.error,
+        RuntimeError,
+        NotImplementedError,
+    ) as err:  # a corrupt, encrypted or oddly compressed member among them
         raise DataError(f"{path}: not a readable zip file: {err}.") from None
     if len(data) > max_bytes:
         raise DataError(f"{path}: the CSV in the zip is over {max_bytes:,} bytes, the limit DATA_MAX_MB sets.")

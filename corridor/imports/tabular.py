@@ -95,16 +95,21 @@ class _Clock:
     def add(self, seconds: float) -> None:
         self.spent += seconds
         if self.spent > READ_SECONDS:
-            raise ImportRefused(f"{self.path}: refused: reading it takes more than {READ_SECONDS / 60:g} minutes; "
-                                "nothing of it was stored.")
+            raise ImportRefused(
+                f"{self.path}: refused: reading it takes more than {READ_SECONDS / 60:g} minutes; "
+                "nothing of it was stored."
+            )
 
 
 def _check_archive(path: str) -> None:
     """ImportRefused if the XML parts openpyxl reads whole (all but the worksheets, which it streams) would take more
     than READ_BYTES of memory: about 30 bytes an XML tag and twice their text, from what the archive says it holds."""
     with zipfile.ZipFile(path) as archive:
-        whole = [part for part in archive.infolist() if not part.filename.startswith("xl/worksheets/")
-                 and part.filename.endswith((".xml", ".rels"))]
+        whole = [
+            part
+            for part in archive.infolist()
+            if not part.filename.startswith("xl/worksheets/") and part.filename.endswith((".xml", ".rels"))
+        ]
         need = 0
         for part in whole:
             need += 2 * part.file_size
@@ -113,8 +118,10 @@ def _check_archive(path: str) -> None:
             with archive.open(part) as stream:  # zipfile yields no more than the declared size
                 need += 30 * sum(block.count(b"<") for block in iter(lambda: stream.read(1 << 20), b""))
     if need > READ_BYTES:
-        raise ImportRefused(f"{path}: refused: reading it would take more than {READ_BYTES // 2**20} MB of memory (its "
-                            "shared strings, styles or other parts hold too much); nothing of it was stored.")
+        raise ImportRefused(
+            f"{path}: refused: reading it would take more than {READ_BYTES // 2**20} MB of memory (its "
+            "shared strings, styles or other parts hold too much); nothing of it was stored."
+        )
 
 
 def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table], Callable[[], None]]:
@@ -127,8 +134,9 @@ def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table
     except ImportRefused:
         raise
     except Exception as err:  # openpyxl's own, zipfile's, a missing part's KeyError: all say the same to the operator
-        raise ImportRefused(f"{path} is a zip file but not an Excel workbook (.xlsx) openpyxl can read: {err}"
-                            ) from None
+        raise ImportRefused(
+            f"{path} is a zip file but not an Excel workbook (.xlsx) openpyxl can read: {err}"
+        ) from None
     clock.add(time.monotonic() - start)
     tables = []
     for name in book.sheetnames:
@@ -136,8 +144,9 @@ def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table
         size = sheet.max_row  # as its <dimension> says: enough to show progress by
         # read-only mode trusts <dimension>: stale, it cuts the rows short; huge, it pads them to millions of cells
         sheet.reset_dimensions()
-        tables.append(Table(name, clock.timed(enumerate(sheet.iter_rows(values_only=True, max_col=columns),
-                                                        start=1)), size))
+        tables.append(
+            Table(name, clock.timed(enumerate(sheet.iter_rows(values_only=True, max_col=columns), start=1)), size)
+        )
     return tables, book.close
 
 
@@ -175,8 +184,10 @@ def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
         try:
             yield decoder.decode(line)
         except UnicodeDecodeError as err:
-            raise ImportRefused(f"{path} line {number}: byte 0x{err.object[err.start]:02x} is not "
-                                f"{ENCODINGS[encoding]} text; save the file as CSV UTF-8 and import that.") from None
+            raise ImportRefused(
+                f"{path} line {number}: byte 0x{err.object[err.start]:02x} is not "
+                f"{ENCODINGS[encoding]} text; save the file as CSV UTF-8 and import that."
+            ) from None
 
 
 def _csv_rows(reader: Any, path: str) -> Rows:

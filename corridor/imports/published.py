@@ -14,8 +14,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import db, read_versioned
-from corridor.data.tabular import ImportRefused, Skips, column_key, open_tables
 from corridor.domain.published import PublishedCosts
+from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
 
 SERIES = "ATCR.CORR"
 # a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`
@@ -23,8 +23,13 @@ _QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")
 _CODE = re.compile(r"^[A-Z]{3}$")
 NO_FIGURE = ".."
 LOWEST, HIGHEST = -100.0, 1000.0  # a cost in percent no survey can leave (the survey import's bounds)
-_COLUMNS = {"sending": "sendingcountriescode", "sending_name": "sendingcountriesname", "series": "seriescode",
-            "receiving": "receivingcountriescode", "receiving_name": "receivingcountriesname"}
+_COLUMNS = {
+    "sending": "sendingcountriescode",
+    "sending_name": "sendingcountriesname",
+    "series": "seriescode",
+    "receiving": "receivingcountriescode",
+    "receiving_name": "receivingcountriesname",
+}
 
 
 class PublishedImport(db.Model):
@@ -73,15 +78,21 @@ class PublishedReport:
 
     def lines(self) -> list[str]:
         name = os.path.basename(self.path)
-        first = (f"{name}: {self.rows:,} rows read, {len(self.figures):,} figures of {self.corridors:,} corridors, "
-                 f"{self.periods[0]} to {self.periods[-1]}")
+        first = (
+            f"{name}: {self.rows:,} rows read, {len(self.figures):,} figures of {self.corridors:,} corridors, "
+            f"{self.periods[0]} to {self.periods[-1]}"
+        )
         if self.import_id is None:
             lines = [f"{first}. Nothing changed: every figure is stored already."]
         else:
-            lines = [f"{first}; import {self.import_id}: {self.added:,} new, {self.revised:,} revised, "
-                     f"{self.removed:,} withdrawn."]
-        lines += [f"  skipped, {reason}: {count:,} ({', '.join(self.skips.first[reason])}{', …' if count > 5 else ''})"
-                  for reason, count in sorted(self.skips.counts.items())]
+            lines = [
+                f"{first}; import {self.import_id}: {self.added:,} new, {self.revised:,} revised, "
+                f"{self.removed:,} withdrawn."
+            ]
+        lines += [
+            f"  skipped, {reason}: {count:,} ({', '.join(self.skips.first[reason])}{', …' if count > 5 else ''})"
+            for reason, count in sorted(self.skips.counts.items())
+        ]
         return lines
 
 
@@ -104,15 +115,16 @@ def read_published(path: str) -> PublishedReport:
         quarters = {i: p for i, name in enumerate(header[1]) if (p := period_of_column(str(name)))}
         if missing or not quarters:
             lacks = f"missing: {', '.join(missing)}" if missing else "no quarter column"
-            raise ImportRefused(f"{path} is not a DataBank export of the corridors' average cost: its first line "
-                                "needs the columns Sending Countries Code, Receiving Countries Code, Series Code and "
-                                f"quarters such as 2015Q2 [YR2015Q2]; {lacks}.")
+            raise ImportRefused(
+                f"{path} is not a DataBank export of the corridors' average cost: its first line "
+                "needs the columns Sending Countries Code, Receiving Countries Code, Series Code and "
+                f"quarters such as 2015Q2 [YR2015Q2]; {lacks}."
+            )
         at = {name: keys.index(key) for name, key in _COLUMNS.items()}
         report = PublishedReport(path, sorted(quarters.values()))
         for number, cells in rows:
             report.rows += 1
-            _read_row(report, number, [str(cell).strip() if cell is not None else "" for cell in cells], at,
-                      quarters)
+            _read_row(report, number, [str(cell).strip() if cell is not None else "" for cell in cells], at, quarters)
     finally:
         close()
     if not report.figures:
@@ -120,8 +132,9 @@ def read_published(path: str) -> PublishedReport:
     return report
 
 
-def _read_row(report: PublishedReport, number: int, cells: list[str], at: dict[str, int],
-              quarters: dict[int, str]) -> None:
+def _read_row(
+    report: PublishedReport, number: int, cells: list[str], at: dict[str, int], quarters: dict[int, str]
+) -> None:
     def cell(name: str) -> str:
         index = at[name]
         return cells[index] if index < len(cells) else ""
@@ -169,9 +182,11 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
         c = _COSTS.c
-        stored = {(r.source_country, r.destination_country, r.period): (r.cost, r.source_name, r.destination_name)
-                  for r in connection.execute(select(_COSTS).where(c.period.in_(report.periods)))
-                  if (r.source_country, r.destination_country) in pairs}
+        stored = {
+            (r.source_country, r.destination_country, r.period): (r.cost, r.source_name, r.destination_name)
+            for r in connection.execute(select(_COSTS).where(c.period.in_(report.periods)))
+            if (r.source_country, r.destination_country) in pairs
+        }
         changed = {key: value for key, value in report.figures.items() if stored.get(key) != value}
         gone = stored.keys() - report.figures.keys()
         if not changed and not gone:
@@ -180,22 +195,35 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
         report.added = sum(key not in stored for key in changed)
         report.revised, report.removed = len(changed) - report.added, len(gone)
         for keys in _batches(list(changed.keys() & stored.keys()) + list(gone)):
-            connection.execute(delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period)
-                                                    .in_(keys)))
+            connection.execute(
+                delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period).in_(keys))
+            )
         for keys in _batches(list(changed)):
-            connection.execute(insert(_COSTS), [
-                {"source_country": src, "destination_country": dst, "period": period, "cost": cost,
-                 "source_name": src_name, "destination_name": dst_name}
-                for (src, dst, period), (cost, src_name, dst_name) in ((key, changed[key]) for key in keys)])
-        report.import_id = connection.execute(insert(PublishedImport).values(
-            file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures))
+            connection.execute(
+                insert(_COSTS),
+                [
+                    {
+                        "source_country": src,
+                        "destination_country": dst,
+                        "period": period,
+                        "cost": cost,
+                        "source_name": src_name,
+                        "destination_name": dst_name,
+                    }
+                    for (src, dst, period), (cost, src_name, dst_name) in ((key, changed[key]) for key in keys)
+                ],
+            )
+        report.import_id = connection.execute(
+            insert(PublishedImport).values(
+                file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures)
+            )
         ).inserted_primary_key[0]
     return report
 
 
 def _batches(keys: list) -> Iterator[list]:
     for start in range(0, len(keys), BATCH):
-        yield keys[start:start + BATCH]
+        yield keys[start : start + BATCH]
 
 
 def read_published_costs(engine: Engine) -> PublishedCosts | None:
@@ -205,5 +233,9 @@ def read_published_costs(engine: Engine) -> PublishedCosts | None:
 
 def _every_figure(connection: Connection, version: int) -> PublishedCosts:
     c = _COSTS.c
-    return PublishedCosts.build(version, connection.execute(select(
-        c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)))
+    return PublishedCosts.build(
+        version,
+        connection.execute(
+            select(c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)
+        ),
+    )

@@ -119,8 +119,9 @@ class _Fetch:
                 raise FeedError(f"no whole answer within {self.timeout:g} s")
             target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
             try:
-                self._connection.request("GET", target, headers={"User-Agent": f"corridor-api/{__version__}",
-                                                                 "Accept-Encoding": "identity"})
+                self._connection.request(
+                    "GET", target, headers={"User-Agent": f"corridor-api/{__version__}", "Accept-Encoding": "identity"}
+                )
             except TimeoutError:
                 raise
             except OSError as err:

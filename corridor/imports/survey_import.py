@@ -10,11 +10,11 @@ from contextlib import AbstractContextManager
 
 from sqlalchemy.engine import Engine
 
-from corridor.data.rpw import Sheet, observations, open_rpw
-from corridor.data.survey_db import ImportResult, import_observations
-from corridor.data.tabular import ImportRefused, Skips
 from corridor.domain.model import Corridor
 from corridor.domain.survey import Observation
+from corridor.imports.rpw import Sheet, observations, open_rpw
+from corridor.imports.survey_db import ImportResult, import_observations
+from corridor.imports.tabular import ImportRefused, Skips
 
 # wraps a sheet's rows so as to show how far reading is: click's progress bar on a terminal
 Progress = Callable[[Sheet], AbstractContextManager[Iterator[tuple[int, tuple]]]]
@@ -41,36 +41,59 @@ class ImportReport:
         read = self.imported + self.skips.total
         periods = self.result.periods
         if self.result.import_id is None:
-            return [f"{name} ({where}): {read:,} rows read. Nothing changed: {_listed(sorted(periods))} "
-                    f"{'is' if len(periods) == 1 else 'are'} imported already with these very rows."]
-        lines = [f"{name} ({where}): {read:,} rows read, {self.imported:,} imported, {self.skips.total:,} skipped; "
-                 f"import {self.result.import_id}."]
+            return [
+                f"{name} ({where}): {read:,} rows read. Nothing changed: {_listed(sorted(periods))} "
+                f"{'is' if len(periods) == 1 else 'are'} imported already with these very rows."
+            ]
+        lines = [
+            f"{name} ({where}): {read:,} rows read, {self.imported:,} imported, {self.skips.total:,} skipped; "
+            f"import {self.result.import_id}."
+        ]
         for period, done in sorted(periods.items()):
             revised = f"revised: replaces the {_count(done.replaced, 'row')} imported before"
-            states = [(counts, state) for counts, state in (
-                (done.new, "new"), (done.revised, revised), (done.unchanged, "unchanged, kept")) if counts.pairs]
+            states = [
+                (counts, state)
+                for counts, state in ((done.new, "new"), (done.revised, revised), (done.unchanged, "unchanged, kept"))
+                if counts.pairs
+            ]
             if len(states) == 1:
                 lines.append(f"  {period}: {_count(done.rows, 'row')}, {states[0][1]}")
                 continue
             pairs = sum(counts.pairs for counts, _ in states)
-            lines.append(f"  {period}: {_count(done.rows, 'row')} of {_count(pairs, 'country pair')}: " + "; ".join(
-                f"{_count(counts.pairs, 'pair')} ({_count(counts.rows, 'row')}) {state}" for counts, state in states))
+            lines.append(
+                f"  {period}: {_count(done.rows, 'row')} of {_count(pairs, 'country pair')}: "
+                + "; ".join(
+                    f"{_count(counts.pairs, 'pair')} ({_count(counts.rows, 'row')}) {state}" for counts, state in states
+                )
+            )
         lines += skipped_lines(self.skips)
         new, joined = self.result.new_corridors, self.result.joined
-        lines.append(f"{_count(len(self.result.pairs), 'country pair')}, {_count(len(self.result.firms), 'firm')}"
-                     + "".join(f"; {what}: {', '.join(names)}" for what, names in (
-                         ("joined the data file's corridors",
-                          [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(joined.items())]),
-                         ("new corridors", [f"{a}-{b} (id {i})" for (a, b), i in sorted(new.items())])) if names)
-                     + ".")
+        lines.append(
+            f"{_count(len(self.result.pairs), 'country pair')}, {_count(len(self.result.firms), 'firm')}"
+            + "".join(
+                f"; {what}: {', '.join(names)}"
+                for what, names in (
+                    (
+                        "joined the data file's corridors",
+                        [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(joined.items())],
+                    ),
+                    ("new corridors", [f"{a}-{b} (id {i})" for (a, b), i in sorted(new.items())]),
+                )
+                if names
+            )
+            + "."
+        )
         lines.append("A running service serves it from its next rates refresh, or at once on HUP.")
         return lines
 
 
 def skipped_lines(skips: Skips) -> list[str]:
     """Each reason rows were skipped for: how many, and the first five."""
-    return [f"  skipped, {reason}: {count:,} row{'s' if count > 1 else ''} ({', '.join(skips.first[reason])}"
-            f"{', …' if count > 5 else ''})" for reason, count in sorted(skips.counts.items())]
+    return [
+        f"  skipped, {reason}: {count:,} row{'s' if count > 1 else ''} ({', '.join(skips.first[reason])}"
+        f"{', …' if count > 5 else ''})"
+        for reason, count in sorted(skips.counts.items())
+    ]
 
 
 def _count(number: int, noun: str) -> str:
@@ -81,19 +104,22 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def import_rpw(engine: Engine, path: str, progress: Progress,
-               file_corridors: Callable[[], Iterable[Corridor]]) -> ImportReport:
+def import_rpw(
+    engine: Engine, path: str, progress: Progress, file_corridors: Callable[[], Iterable[Corridor]]
+) -> ImportReport:
     """Read the survey file at `path` into the database in one transaction, each country pair the data file has
     (`file_corridors`) joining its corridor; ImportRefused (nothing stored) if it cannot be imported at all."""
     kind, sheets, close = open_rpw(path)
     skips = Skips()
     try:
         digest = _sha256(path)
-        result = import_observations(engine, _read(sheets, skips, progress), os.path.basename(path), digest,
-                                     file_corridors)
+        result = import_observations(
+            engine, _read(sheets, skips, progress), os.path.basename(path), digest, file_corridors
+        )
     except _NoRow:
-        raise ImportRefused(f"{path}: no row can be imported ({skips.total:,} skipped):\n"
-                       + "\n".join(skipped_lines(skips))) from None
+        raise ImportRefused(
+            f"{path}: no row can be imported ({skips.total:,} skipped):\n" + "\n".join(skipped_lines(skips))
+        ) from None
     finally:
         close()
     return ImportReport(path, kind, [s.name for s in sheets], skips, result)

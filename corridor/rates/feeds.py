@@ -1,5 +1,5 @@
 """The two rate feeds' answers, read and checked: the ECB's daily reference file and Frankfurter's rates (fetched by
-corridor/data/fetch.py)."""
+corridor/rates/fetch.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import urllib.parse
 from collections.abc import Iterable, Mapping
 from xml.etree import ElementTree
 
-from corridor.data.ecb import CURRENCY_CODE, parse_daily_xml
-from corridor.data.fetch import FeedError
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE
 from corridor.domain.rates import FeedRates
+from corridor.rates.ecb import CURRENCY_CODE, parse_daily_xml
+from corridor.rates.fetch import FeedError
 
 
 def parse_ecb_daily(body: bytes) -> FeedRates:
@@ -92,8 +92,9 @@ def frankfurter_series(rows: list[tuple[dt.date, str, float]]) -> dict[str, dict
     return series
 
 
-def merged_series(held: Mapping[str, Mapping[dt.date, float]], fetched: Mapping[str, Mapping[dt.date, float]],
-                  since: dt.date) -> dict[str, dict[dt.date, float]]:
+def merged_series(
+    held: Mapping[str, Mapping[dt.date, float]], fetched: Mapping[str, Mapping[dt.date, float]], since: dt.date
+) -> dict[str, dict[dt.date, float]]:
     """The held series extended (and corrected) by the fetched one, without days before `since`."""
     merged = {code: {day: rate for day, rate in days.items() if day >= since} for code, days in held.items()}
     for code, days in fetched.items():

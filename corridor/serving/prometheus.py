@@ -37,17 +37,34 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self.state = StateCollector(data)
         self.registry.register(self.state)
-        self.durations = Histogram(DURATIONS, "Time from a request reaching the app to its response, by method, route "
-                                   "template, status, and the response cache's answer (hit, miss, or none asked).",
-                                   DURATION_LABELS, buckets=DURATION_BUCKETS, registry=self.registry)
-        self.refusals = Counter("corridor_rate_limit_refusals", "Requests refused with 429, by the budget spent.",
-                                ("budget",), registry=self.registry)
-        keys = Counter("corridor_account_key_checks", "Group A keys that are not the operator's, checked: hit (a live "
-                       "account key), miss (no live key) or error (the accounts database failed: 503).", ("result",),
-                       registry=self.registry)
+        self.durations = Histogram(
+            DURATIONS,
+            "Time from a request reaching the app to its response, by method, route "
+            "template, status, and the response cache's answer (hit, miss, or none asked).",
+            DURATION_LABELS,
+            buckets=DURATION_BUCKETS,
+            registry=self.registry,
+        )
+        self.refusals = Counter(
+            "corridor_rate_limit_refusals",
+            "Requests refused with 429, by the budget spent.",
+            ("budget",),
+            registry=self.registry,
+        )
+        keys = Counter(
+            "corridor_account_key_checks",
+            "Group A keys that are not the operator's, checked: hit (a live "
+            "account key), miss (no live key) or error (the accounts database failed: 503).",
+            ("result",),
+            registry=self.registry,
+        )
         self.key_hit, self.key_miss, self.key_error = keys.labels("hit"), keys.labels("miss"), keys.labels("error")
-        self.fetches = Counter("corridor_feed_fetches", "Tries of each rates feed, by what the try gave (ok, held, "
-                               "failing).", ("feed", "outcome"), registry=self.registry)
+        self.fetches = Counter(
+            "corridor_feed_fetches",
+            "Tries of each rates feed, by what the try gave (ok, held, failing).",
+            ("feed", "outcome"),
+            registry=self.registry,
+        )
         # every child by its labels, made once: a request looks its two up in one dictionary
         self._children: dict[tuple[str, str, str, str], Any] = {}
 
@@ -79,8 +96,9 @@ class RequestCounts:
         self.source = source
 
     def collect(self) -> Iterator[Metric]:
-        requests = CounterMetricFamily("http_requests", "HTTP requests answered, by method, route template and status.",
-                                       labels=REQUEST_LABELS)
+        requests = CounterMetricFamily(
+            "http_requests", "HTTP requests answered, by method, route template and status.", labels=REQUEST_LABELS
+        )
         lookups = dict.fromkeys(CACHE_RESULTS, 0.0)  # both, from the first scrape on
         for metric in self.source.collect():
             yield metric
@@ -96,8 +114,11 @@ class RequestCounts:
             for labels, count in answered.items():
                 requests.add_metric(labels, count)
         yield requests
-        cache = CounterMetricFamily("corridor_response_cache_lookups", "Answers looked for in the response cache: hit "
-                                    "when a kept answer was sent, miss when it had to be made.", labels=("result",))
+        cache = CounterMetricFamily(
+            "corridor_response_cache_lookups",
+            "Answers looked for in the response cache: hit when a kept answer was sent, miss when it had to be made.",
+            labels=("result",),
+        )
         for result, count in lookups.items():
             cache.add_metric((result,), count)
         yield cache
@@ -117,9 +138,12 @@ class StateCollector:
     def collect(self) -> Iterator[Metric]:
         data = self.data()
         now = self.clock()
-        age = GaugeMetricFamily("corridor_rates_age_seconds", "Seconds since the start (00:00 UTC) of the day of the "
-                                "rates in force from each feed; a feed that never gave rates: of the data file's.",
-                                labels=("feed",))
+        age = GaugeMetricFamily(
+            "corridor_rates_age_seconds",
+            "Seconds since the start (00:00 UTC) of the day of the "
+            "rates in force from each feed; a feed that never gave rates: of the data file's.",
+            labels=("feed",),
+        )
         for feed in data.live.report(data.sources.dataset):
             day = feed["date"] or data.catalog.dataset.as_of
             age.add_metric((feed["source"],), now - _midnight(day))

@@ -13,15 +13,25 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from corridor.data.tabular import ImportRefused, Skips, column_key, open_tables
 from corridor.domain.countries import is_country
 from corridor.domain.currencies import is_known_currency
 from corridor.domain.survey import Observation, OutOfBounds, PricePoint, bounded, last_period
+from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
 
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
-REQUIRED = ("period", "source code", "destination code", "firm", "cc1 lcu amount", "cc1 lcu code", "cc1 lcu fee",
-            "cc1 fx margin", "cc1 total cost %", "transparent")
+REQUIRED = (
+    "period",
+    "source code",
+    "destination code",
+    "firm",
+    "cc1 lcu amount",
+    "cc1 lcu code",
+    "cc1 lcu fee",
+    "cc1 fx margin",
+    "cc1 total cost %",
+    "transparent",
+)
 # an optional figure under either name: the older sheet's, or the newer's
 ALIASES = {"pickup method": ("pickup method", "pick-up method"), "note1": ("note1", "standard note")}
 _PERIOD = re.compile(r"([0-9]{4})\s*[-_ ]?\s*(?:Q([1-4])|([1-4])Q)", re.IGNORECASE)
@@ -68,8 +78,11 @@ def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
     close()
     if kind == "CSV":
         raise ImportRefused(f"{path}: no header row with the required columns; missing: {', '.join(missing['CSV'])}.")
-    raise ImportRefused(f"{path}: no sheet has a header row with the required columns; "
-                        + "; ".join(f"{name!r} lacks {', '.join(lack)}" for name, lack in missing.items()) + ".")
+    raise ImportRefused(
+        f"{path}: no sheet has a header row with the required columns; "
+        + "; ".join(f"{name!r} lacks {', '.join(lack)}" for name, lack in missing.items())
+        + "."
+    )
 
 
 def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | list[str]:
@@ -125,10 +138,23 @@ def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
     return get
 
 
-_OPTIONAL = ("firm type", "payment instrument", "speed actual", "pickup method", "date", "inter lcu bank fx",
-             "cc1 denomination amount", "source region", "destination region", "note1", "note2",
-             *(f"cc2 {name}" for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin",
-                                          "total cost %")))
+_OPTIONAL = (
+    "firm type",
+    "payment instrument",
+    "speed actual",
+    "pickup method",
+    "date",
+    "inter lcu bank fx",
+    "cc1 denomination amount",
+    "source region",
+    "destination region",
+    "note1",
+    "note2",
+    *(
+        f"cc2 {name}"
+        for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin", "total cost %")
+    ),
+)
 
 
 def _observation(cells: tuple, get: Callable[[tuple, str], Any]) -> Observation:

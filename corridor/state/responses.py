@@ -21,7 +21,7 @@ ENTRY_OVERHEAD = 370
 # system then (corridor/api/caching.py)
 TRIM_AFTER_BYTES = 1 << 20
 # the environ's key for how this request's answer was looked for in the cache, `hit` or `miss`, which the request's
-# metrics carry as a label (corridor/service/metrics.py): a field of the environ costs nothing, a count of its own did
+# metrics carry as a label (corridor/serving/prometheus.py): a field of the environ costs nothing; a count did
 CACHE_LOOKUP = "corridor.cache"
 GZIP_LEVEL = 6  # zlib's default: made once per answer, so a higher level would cost little, and gain 1–2 % at most
 
@@ -77,7 +77,7 @@ class ResponseCache(LRUCache):
             with self._lock:
                 self[key] = kept
                 if pointer and pointer.size <= self.maxsize:  # as keep_url does; inline, as a first request's path
-                    self[url] = pointer                       # is kept short (python -m bench.call_path)
+                    self[url] = pointer  # is kept short (python -m bench.call_path)
         return kept
 
     def keep_url(self, url: str, key: str, extra: int) -> None:
@@ -97,8 +97,9 @@ class ResponseCache(LRUCache):
         if kept.size > self.maxsize:  # not kept, so it would be compressed anew for every request: sent as it is
             return kept
         body = gzip.compress(kept.body, compresslevel=GZIP_LEVEL, mtime=0)  # mtime 0: the same bytes every time
-        headers = tuple(("ETag", f'{value[:-1]}-gzip"') if name == "ETag" else (name, value)
-                        for name, value in kept.headers) + (("Content-Encoding", "gzip"),)
+        headers = tuple(
+            ("ETag", f'{value[:-1]}-gzip"') if name == "ETag" else (name, value) for name, value in kept.headers
+        ) + (("Content-Encoding", "gzip"),)
         zipped = Kept(body, headers, len(body) + sum(sys.getsizeof(v) for _, v in headers) + 2 * ENTRY_OVERHEAD)
         if zipped.size <= self.maxsize:
             with self._lock:

@@ -99,8 +99,10 @@ class SurveyObservation(db.Model):
     """One row of the survey as published: a service's two price points in a period."""
 
     __tablename__ = "survey_observations"
-    __table_args__ = (Index("ix_survey_observations_pair_period", "source_country", "destination_country", "period"),
-                      Index("ix_survey_observations_period_import", "period", "import_id"))
+    __table_args__ = (
+        Index("ix_survey_observations_pair_period", "source_country", "destination_country", "period"),
+        Index("ix_survey_observations_period_import", "period", "import_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     import_id: Mapped[int] = mapped_column(ForeignKey("survey_imports.id"))
@@ -137,9 +139,26 @@ _OBSERVATIONS = SurveyObservation.__table__
 
 def _values(observation: Observation) -> dict:
     """The row's columns, but for its import and row number."""
-    values = {name: getattr(observation, name) for name in (
-        "period", "source_country", "destination_country", "firm", "firm_type", "payment", "speed", "pickup",
-        "currency", "interbank", "transparent", "collected", "source_region", "destination_region", "note")}
+    values = {
+        name: getattr(observation, name)
+        for name in (
+            "period",
+            "source_country",
+            "destination_country",
+            "firm",
+            "firm_type",
+            "payment",
+            "speed",
+            "pickup",
+            "currency",
+            "interbank",
+            "transparent",
+            "collected",
+            "source_region",
+            "destination_region",
+            "note",
+        )
+    }
     for prefix, point in (("cc1", observation.cc1), ("cc2", observation.cc2)):
         for name in ("amount", "denomination", "fee", "margin", "total"):
             values[f"{prefix}_{name}"] = getattr(point, name) if point else None
@@ -196,8 +215,12 @@ KEYS_AT_ONCE = 500  # (period, pair) keys in one statement: within every databas
 
 
 def import_observations(
-    engine: Engine, rows: Iterable[tuple[int, Observation]], file_name: str, file_sha256: str,
-    file_corridors: Callable[[], Iterable[Corridor]] = tuple, now: dt.datetime | None = None,
+    engine: Engine,
+    rows: Iterable[tuple[int, Observation]],
+    file_name: str,
+    file_sha256: str,
+    file_corridors: Callable[[], Iterable[Corridor]] = tuple,
+    now: dt.datetime | None = None,
 ) -> ImportResult:
     """Store `rows` (row number, observation) as one import in one transaction; a country pair's period already stored
     with the same rows is left as it is. `file_corridors`: the data file's, which the pairs they have join, and whose
@@ -206,8 +229,9 @@ def import_observations(
     with engine.connect() as connection, connection.begin() as transaction:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
-        import_id = connection.execute(insert(SurveyImport).values(
-            file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)).inserted_primary_key[0]
+        import_id = connection.execute(
+            insert(SurveyImport).values(file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)
+        ).inserted_primary_key[0]
         digests: dict[Key, Any] = {}
         counts: dict[Key, int] = {}
         result = ImportResult(import_id)
@@ -225,8 +249,10 @@ def import_observations(
                 batch = []
         if batch:
             connection.execute(insert(_OBSERVATIONS), batch)
-        stored = {(p.period, p.source_country, p.destination_country): p.digest
-                  for p in connection.execute(select(SurveyPeriod))}
+        stored = {
+            (p.period, p.source_country, p.destination_country): p.digest
+            for p in connection.execute(select(SurveyPeriod))
+        }
         unchanged, revised, new = [], [], []
         for key, digest in sorted(digests.items()):
             done = result.periods.setdefault(key[0], PeriodResult())
@@ -248,9 +274,20 @@ def import_observations(
             result.periods[keys[0][0]].replaced += replaced.rowcount
             p = SurveyPeriod.__table__.c
             connection.execute(delete(SurveyPeriod).where(_keyed(p, keys)))
-        connection.execute(insert(SurveyPeriod), [
-            {"period": key[0], "source_country": key[1], "destination_country": key[2], "import_id": import_id,
-             "digest": digests[key].hexdigest(), "rows": counts[key]} for key in (*revised, *new)])
+        connection.execute(
+            insert(SurveyPeriod),
+            [
+                {
+                    "period": key[0],
+                    "source_country": key[1],
+                    "destination_country": key[2],
+                    "import_id": import_id,
+                    "digest": digests[key].hexdigest(),
+                    "rows": counts[key],
+                }
+                for key in (*revised, *new)
+            ],
+        )
         corridors = list(file_corridors())
         in_file = {(c.source_country, c.destination_country): c for c in corridors}
         result.joined = {pair: in_file[pair] for pair in result.pairs if pair in in_file}
@@ -263,7 +300,7 @@ def _chunks(keys: list[Key]) -> Iterator[list[Key]]:
     for _, run in itertools.groupby(keys, key=lambda key: key[0]):
         run = list(run)
         for start in range(0, len(run), KEYS_AT_ONCE):
-            yield run[start:start + KEYS_AT_ONCE]
+            yield run[start : start + KEYS_AT_ONCE]
 
 
 def _keyed(columns: Any, keys: list[Key]) -> ColumnElement[bool]:
@@ -291,8 +328,11 @@ def read_survey(engine: Engine) -> Survey | None:
     when an import is newer than the one last read."""
     url = engine.url.render_as_string(hide_password=False)
     with engine.connect() as connection:
-        periods = tuple(connection.execute(select(func.max(SurveyPeriod.import_id), func.count(),
-                                                  func.sum(SurveyPeriod.rows))).one())
+        periods = tuple(
+            connection.execute(
+                select(func.max(SurveyPeriod.import_id), func.count(), func.sum(SurveyPeriod.rows))
+            ).one()
+        )
         if not periods[1]:
             return None
         last = last_period(dt.date.today())
@@ -300,15 +340,26 @@ def read_survey(engine: Engine) -> Survey | None:
         if held is not None and held[0] == (periods, last):
             return held[1]
         # a period after `last` was stored before the import refused it: it must not hide the pair's real latest
-        latest = (select(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country,
-                         func.max(_OBSERVATIONS.c.period).label("period"))
-                  .where(_OBSERVATIONS.c.period <= last)
-                  .group_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country).subquery())
+        latest = (
+            select(
+                _OBSERVATIONS.c.source_country,
+                _OBSERVATIONS.c.destination_country,
+                func.max(_OBSERVATIONS.c.period).label("period"),
+            )
+            .where(_OBSERVATIONS.c.period <= last)
+            .group_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country)
+            .subquery()
+        )
         rows = connection.execute(
-            select(_OBSERVATIONS).join(latest, (_OBSERVATIONS.c.source_country == latest.c.source_country)
-                                       & (_OBSERVATIONS.c.destination_country == latest.c.destination_country)
-                                       & (_OBSERVATIONS.c.period == latest.c.period))
-            .order_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country, _OBSERVATIONS.c.id))
+            select(_OBSERVATIONS)
+            .join(
+                latest,
+                (_OBSERVATIONS.c.source_country == latest.c.source_country)
+                & (_OBSERVATIONS.c.destination_country == latest.c.destination_country)
+                & (_OBSERVATIONS.c.period == latest.c.period),
+            )
+            .order_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country, _OBSERVATIONS.c.id)
+        )
         observations = tuple(_observation(row) for row in rows)
         ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(select(SurveyCorridor))}
         costs = _cost_history(connection, last)
@@ -317,8 +368,17 @@ def read_survey(engine: Engine) -> Survey | None:
     return survey
 
 
-_COST_COLUMNS = ("period", "source_country", "destination_country", "cc1_total", "transparent", "cc2_total",
-                 "firm_type", "speed", "destination_region")
+_COST_COLUMNS = (
+    "period",
+    "source_country",
+    "destination_country",
+    "cc1_total",
+    "transparent",
+    "cc2_total",
+    "firm_type",
+    "speed",
+    "destination_region",
+)
 
 
 def _cost_history(connection: Connection, last: str) -> CostHistory:
@@ -327,22 +387,31 @@ def _cost_history(connection: Connection, last: str) -> CostHistory:
     none."""
     o = _OBSERVATIONS.c
     rows = connection.execution_options(yield_per=5000).execute(
-        select(*(o[name] for name in _COST_COLUMNS)).where(_in_bounds(last))
-        .order_by(o.source_country, o.destination_country, o.period))
-    return cost_history(CostRow(period, src, dst, total, bool(transparent), total_500, firm_type, speed, region)
-                        for period, src, dst, total, transparent, total_500, firm_type, speed, region in rows)
+        select(*(o[name] for name in _COST_COLUMNS))
+        .where(_in_bounds(last))
+        .order_by(o.source_country, o.destination_country, o.period)
+    )
+    return cost_history(
+        CostRow(period, src, dst, total, bool(transparent), total_500, firm_type, speed, region)
+        for period, src, dst, total, transparent, total_500, firm_type, speed, region in rows
+    )
 
 
 def _in_bounds(last: str) -> ColumnElement[bool]:
     """A row within the bounds `bounded` holds it to, in SQL (`last`: the latest period)."""
     o = _OBSERVATIONS.c
-    period = and_(o.period.between(FIRST_PERIOD, last), o.period.like("____Q_"),
-                  func.substr(o.period, 6, 1).between("1", "4"))
+    period = and_(
+        o.period.between(FIRST_PERIOD, last), o.period.like("____Q_"), func.substr(o.period, 6, 1).between("1", "4")
+    )
 
     def point(prefix: str) -> ColumnElement[bool]:
         amount = o[f"{prefix}_amount"]
-        return and_(amount > 0, amount < AMOUNT_BELOW, o[f"{prefix}_fee"].between(0, FEE_TIMES * amount),
-                    *(o[f"{prefix}_{name}"].between(PERCENT_FROM, PERCENT_TO) for name in ("margin", "total")))
+        return and_(
+            amount > 0,
+            amount < AMOUNT_BELOW,
+            o[f"{prefix}_fee"].between(0, FEE_TIMES * amount),
+            *(o[f"{prefix}_{name}"].between(PERCENT_FROM, PERCENT_TO) for name in ("margin", "total")),
+        )
 
     return and_(period, point("cc1"), or_(o.cc2_amount.is_(None), point("cc2")))
 
@@ -352,11 +421,28 @@ def _observation(row: object) -> Observation:
         amount = getattr(row, f"{prefix}_amount")
         if amount is None:
             return None
-        return PricePoint(amount, getattr(row, f"{prefix}_fee"), getattr(row, f"{prefix}_margin"),
-                          getattr(row, f"{prefix}_total"), getattr(row, f"{prefix}_denomination"))
+        return PricePoint(
+            amount,
+            getattr(row, f"{prefix}_fee"),
+            getattr(row, f"{prefix}_margin"),
+            getattr(row, f"{prefix}_total"),
+            getattr(row, f"{prefix}_denomination"),
+        )
 
     return Observation(
-        period=row.period, source_country=row.source_country, destination_country=row.destination_country,
-        firm=row.firm, currency=row.currency, cc1=point("cc1"), transparent=row.transparent, cc2=point("cc2"),
-        interbank=row.interbank, firm_type=row.firm_type, speed=row.speed, pickup=row.pickup, collected=row.collected,
-        note=row.note, payment=row.payment)
+        period=row.period,
+        source_country=row.source_country,
+        destination_country=row.destination_country,
+        firm=row.firm,
+        currency=row.currency,
+        cc1=point("cc1"),
+        transparent=row.transparent,
+        cc2=point("cc2"),
+        interbank=row.interbank,
+        firm_type=row.firm_type,
+        speed=row.speed,
+        pickup=row.pickup,
+        collected=row.collected,
+        note=row.note,
+        payment=row.payment,
+    )

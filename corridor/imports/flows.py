@@ -13,9 +13,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import db, read_versioned
-from corridor.data.tabular import ImportRefused, open_tables
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
+from corridor.imports.tabular import ImportRefused, open_tables
 
 WORLD = "WORLD"
 MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and its WORLD column
@@ -23,17 +23,46 @@ SOURCE = "KNOMAD/World Bank Bilateral Remittance Matrix"
 BATCH = 2000
 # the World Bank's names that CLDR names otherwise, or not at all; its codes where ISO 3166 has none (KSV, CHI)
 WORLD_BANK_NAMES = {
-    "Antigua and Barbuda": "ATG", "Bahamas, The": "BHS", "Bosnia and Herzegovina": "BIH", "Brunei Darussalam": "BRN",
-    "Cabo Verde": "CPV", "Channel Islands": "CHI", "Congo, Dem. Rep.": "COD", "Congo, Rep.": "COG",
-    "Cote d'Ivoire": "CIV", "Curacao": "CUW", "Czech Republic": "CZE", "Egypt, Arab Rep.": "EGY",
-    "Faeroe Islands": "FRO", "Gambia, The": "GMB", "Hong Kong SAR, China": "HKG", "Iran, Islamic Rep.": "IRN",
-    "Korea, Dem. Rep.": "PRK", "Korea, Rep.": "KOR", "Kosovo": "KSV", "Kyrgyz Republic": "KGZ", "Lao PDR": "LAO",
-    "Macao SAR, China": "MAC", "Micronesia, Fed. Sts.": "FSM", "Myanmar": "MMR", "Russian Federation": "RUS",
-    "Sao Tome and Principe": "STP", "Sint Maarten (Dutch part)": "SXM", "Slovak Republic": "SVK",
-    "St. Kitts and Nevis": "KNA", "St. Lucia": "LCA", "St. Martin (French part)": "MAF",
-    "St. Vincent and the Grenadines": "VCT", "Syrian Arab Republic": "SYR", "Trinidad and Tobago": "TTO",
-    "Turkey": "TUR", "Turks and Caicos Islands": "TCA", "Venezuela, RB": "VEN", "Virgin Islands (U.S.)": "VIR",
-    "West Bank and Gaza": "PSE", "Yemen, Rep.": "YEM",
+    "Antigua and Barbuda": "ATG",
+    "Bahamas, The": "BHS",
+    "Bosnia and Herzegovina": "BIH",
+    "Brunei Darussalam": "BRN",
+    "Cabo Verde": "CPV",
+    "Channel Islands": "CHI",
+    "Congo, Dem. Rep.": "COD",
+    "Congo, Rep.": "COG",
+    "Cote d'Ivoire": "CIV",
+    "Curacao": "CUW",
+    "Czech Republic": "CZE",
+    "Egypt, Arab Rep.": "EGY",
+    "Faeroe Islands": "FRO",
+    "Gambia, The": "GMB",
+    "Hong Kong SAR, China": "HKG",
+    "Iran, Islamic Rep.": "IRN",
+    "Korea, Dem. Rep.": "PRK",
+    "Korea, Rep.": "KOR",
+    "Kosovo": "KSV",
+    "Kyrgyz Republic": "KGZ",
+    "Lao PDR": "LAO",
+    "Macao SAR, China": "MAC",
+    "Micronesia, Fed. Sts.": "FSM",
+    "Myanmar": "MMR",
+    "Russian Federation": "RUS",
+    "Sao Tome and Principe": "STP",
+    "Sint Maarten (Dutch part)": "SXM",
+    "Slovak Republic": "SVK",
+    "St. Kitts and Nevis": "KNA",
+    "St. Lucia": "LCA",
+    "St. Martin (French part)": "MAF",
+    "St. Vincent and the Grenadines": "VCT",
+    "Syrian Arab Republic": "SYR",
+    "Trinidad and Tobago": "TTO",
+    "Turkey": "TUR",
+    "Turks and Caicos Islands": "TCA",
+    "Venezuela, RB": "VEN",
+    "Virgin Islands (U.S.)": "VIR",
+    "West Bank and Gaza": "PSE",
+    "Yemen, Rep.": "YEM",
 }
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 
@@ -77,8 +106,10 @@ class FlowReport:
 
     def lines(self) -> list[str]:
         total = sum(self.flows.values())
-        first = (f"{os.path.basename(self.path)}: {self.year}, {self.countries} countries, {len(self.flows):,} "
-                 f"non-zero pairs, US$ {total:,.1f} millions in all")
+        first = (
+            f"{os.path.basename(self.path)}: {self.year}, {self.countries} countries, {len(self.flows):,} "
+            f"non-zero pairs, US$ {total:,.1f} millions in all"
+        )
         if self.import_id is None:
             return [f"{first}. Nothing changed: {self.year} is imported already with these very figures."]
         state = "a new year" if self.replaced is None else f"replaces the {self.replaced:,} figures imported before"
@@ -91,8 +122,10 @@ def code_of(name: str, cell: str) -> str:
     name = " ".join(str(name).split())
     code = WORLD_BANK_NAMES.get(name) or country_code(name)
     if code is None:
-        raise ImportRefused(f"cell {cell}: {name!r} is no country this import knows; nothing was stored. Add it to "
-                       "WORLD_BANK_NAMES in corridor/data/flows.py with its ISO 3166 alpha-3 code.")
+        raise ImportRefused(
+            f"cell {cell}: {name!r} is no country this import knows; nothing was stored. Add it to "
+            "WORLD_BANK_NAMES in corridor/imports/flows.py with its ISO 3166 alpha-3 code."
+        )
     return code
 
 
@@ -124,8 +157,10 @@ def read_flows(path: str) -> FlowReport:
             return _read_matrix(path, year, across, rows)
     finally:
         close()
-    raise ImportRefused(f"{path} is not a bilateral remittance matrix: no sheet has the receiving countries across its "
-                   "second row under a label that says so.")
+    raise ImportRefused(
+        f"{path} is not a bilateral remittance matrix: no sheet has the receiving countries across its "
+        "second row under a label that says so."
+    )
 
 
 def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
@@ -151,8 +186,9 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
             if value in (None, "", 0):
                 continue
             if not isinstance(value, int | float) or value < 0:
-                raise ImportRefused(f"cell {_cell_name(number, column)}: {value!r} is not a sum of money; nothing was "
-                               "stored.")
+                raise ImportRefused(
+                    f"cell {_cell_name(number, column)}: {value!r} is not a sum of money; nothing was stored."
+                )
             if source != destination:
                 report.flows[(source, destination)] = float(value)
     raise ImportRefused(f"{path}: column A has no {WORLD} row; the matrix ends there.")
@@ -166,19 +202,24 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
         c = _FLOWS.c
-        stored = {(r.source_country, r.destination_country): r.usd_millions
-                  for r in connection.execute(select(_FLOWS).where(c.year == report.year))}
+        stored = {
+            (r.source_country, r.destination_country): r.usd_millions
+            for r in connection.execute(select(_FLOWS).where(c.year == report.year))
+        }
         if stored == report.flows:
             transaction.rollback()
             return report
         report.replaced = len(stored) if stored else None
         connection.execute(delete(_FLOWS).where(c.year == report.year))
-        values = [{"year": report.year, "source_country": src, "destination_country": dst, "usd_millions": amount}
-                  for (src, dst), amount in report.flows.items()]
+        values = [
+            {"year": report.year, "source_country": src, "destination_country": dst, "usd_millions": amount}
+            for (src, dst), amount in report.flows.items()
+        ]
         for start in range(0, len(values), BATCH):
-            connection.execute(insert(_FLOWS), values[start:start + BATCH])
-        report.import_id = connection.execute(insert(FlowImport).values(
-            file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)).inserted_primary_key[0]
+            connection.execute(insert(_FLOWS), values[start : start + BATCH])
+        report.import_id = connection.execute(
+            insert(FlowImport).values(file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)
+        ).inserted_primary_key[0]
     return report
 
 
@@ -190,5 +231,8 @@ def read_latest_flows(engine: Engine) -> Flows | None:
 def _latest_year(connection: Connection, version: int) -> Flows:
     c = _FLOWS.c
     year = connection.execute(select(func.max(c.year))).scalar()
-    return Flows.build(version, year or 0, connection.execute(
-        select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year)))
+    return Flows.build(
+        version,
+        year or 0,
+        connection.execute(select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year)),
+    )

@@ -9,20 +9,20 @@ from flask import Flask
 from werkzeug.http import http_date
 
 from corridor.data.database import unpooled_engine
-from corridor.data.flows import read_latest_flows
-from corridor.data.history import default_history_path, load_history
-from corridor.data.live import LiveRates
 from corridor.data.load import DataError, load_dataset, summary
-from corridor.data.published import read_published_costs
-from corridor.data.survey_db import read_survey
 from corridor.domain.catalog import Catalog
 from corridor.domain.history import Histories, RateHistory
 from corridor.domain.model import FRANKFURTER, Dataset
 from corridor.domain.published import Flows, PublishedCosts, with_flows
 from corridor.domain.rates import recorded_ecb_days, with_live_rates
 from corridor.domain.survey import Survey, with_survey
-from corridor.service.responses import ResponseCache
+from corridor.imports.flows import read_latest_flows
+from corridor.imports.published import read_published_costs
+from corridor.imports.survey_db import read_survey
+from corridor.rates.history import default_history_path, load_history
+from corridor.rates.live import LiveRates
 from corridor.settings import ConfigError, whole_number
+from corridor.state.responses import ResponseCache
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,10 +111,13 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
         # the file's own ECB rates come last: any live rate is newer
         feeds = live.feed_rates + recorded_ecb_days(sources.dataset.rates, sources.history)
         dataset = with_live_rates(sources.dataset, feeds)
-        history = Histories(sources.history.with_days(live.ecb_days),
-                            RateHistory.from_series(live.series, live.series_base, FRANKFURTER))
-        catalog = Catalog.build(dataset, history, sources.survey.costs if sources.survey else None, sources.published,
-                                sources.flows)
+        history = Histories(
+            sources.history.with_days(live.ecb_days),
+            RateHistory.from_series(live.series, live.series_base, FRANKFURTER),
+        )
+        catalog = Catalog.build(
+            dataset, history, sources.survey.costs if sources.survey else None, sources.published, sources.flows
+        )
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{sources.path}: cannot be served: {type(err).__name__}: {err}") from err
     changed = [dt.datetime.combine(day, dt.time(), dt.UTC) for day in (dataset.as_of, history.last)]
