@@ -88,9 +88,9 @@ def sign_in(account: Account) -> Response:
 
 
 def _forget(*digests: str) -> None:
-    """This process forgets what it learnt of the keys (the accounts' registration made it its AccountKeys)."""
+    """This process forgets what it learnt of the keys."""
     keys = current_service().account_keys
-    assert keys is not None
+    assert keys is not None, "register_accounts made it"
     keys.forget(*digests)
 
 

@@ -212,7 +212,7 @@ class CorridorFigures:
     def settlement(self) -> str | None:
         """The fastest offer's settlement text; among equally fast ones, the best ranked."""
         timed = [(minutes, q.offer.settlement) for q in self.quotes if (minutes := q.settlement_minutes) is not None]
-        return min(timed, key=lambda timed: timed[0])[1] if timed else None
+        return min(timed, key=lambda pair: pair[0])[1] if timed else None
 
     @property
     def sdg_target_met(self) -> bool | None:
