@@ -58,16 +58,17 @@ run: survey  ## apply the database migrations, import what data/ ships, then ser
 test: $(VENV)/.dev tools  ## the whole suite
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
-lint: $(VENV)/.dev  ## ruff's rules and format on the whole tree (pyproject.toml)
+lint: $(VENV)/.dev  ## ruff's rules and format on the whole tree, mypy on the package (pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # the whole suite on the newest release of every direct dependency, in a venv of its own
 test-latest: tools  ## the whole suite on the newest releases (no pins)
 	rm -rf .venv-latest
 	$(call new_venv,.venv-latest)
 	$(call uv_install,.venv-latest) --upgrade -r requirements.in -r requirements-dev.in
-	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|openpyxl|prometheus-client|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|pytest|pytest-xdist|ruff|schemathesis|selenium) '
+	.venv-latest/bin/python -m pip list --disable-pip-version-check | grep -iE '^(alembic|apispec|babel|cachetools|click|email-validator|flask|flask-migrate|flask-smorest|flask-sqlalchemy|flask-wtf|gevent|gunicorn|marshmallow|mdit-py-plugins|openpyxl|prometheus-client|psycopg|sqlalchemy|swagger-ui-bundle|webargs|werkzeug|wtforms|hypothesis|openapi-[a-z-]+|mypy|pytest|pytest-xdist|ruff|schemathesis|selenium) '
 	.venv-latest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 # installs only as root with apt-get; anyone else is told what to install, and the tests that need a

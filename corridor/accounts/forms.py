@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SelectChoice, SelectField, StringField
+from wtforms import PasswordField, SelectField, StringField
+from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3: types-WTForms 3.2 lacks it
 from wtforms.validators import DataRequired, Email, InputRequired, Length, Regexp
 
 from corridor.accounts.models import EXPIRY_DAYS
@@ -12,6 +13,12 @@ MIN_PASSWORD = 12
 MAX_PASSWORD = 200  # hashing is memory-hard: a megabyte of password is refused, not hashed
 # email-validator's syntax rules, without asking DNS whether the domain takes mail
 _EMAIL = Email("Enter an email address such as ana@example.com.")
+
+
+def given(field: StringField) -> str:
+    """A validated field's text: its InputRequired or DataRequired refused a field without one."""
+    assert field.data is not None
+    return field.data
 
 
 def _stripped(value: str | None) -> str | None:

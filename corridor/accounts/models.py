@@ -13,6 +13,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from corridor.data.database import db
 from corridor.data.keys import key_digest
+from corridor.data.model_base import Model
 
 KEY_PREFIX = "cor_"  # secret scanners find leaked keys by it
 SHOWN_CHARS = 12  # of a key, shown in the account's table: the prefix and 8 random characters
@@ -25,7 +26,7 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
 
 
-class Account(db.Model):
+class Account(Model):
     """A holder: an email (lower case, unique) and a password hash (Werkzeug's scrypt)."""
 
     __tablename__ = "accounts"
@@ -40,7 +41,7 @@ class Account(db.Model):
     )
 
 
-class ApiKey(db.Model):
+class ApiKey(Model):
     """One of a holder's keys: its name, first characters and digest, never the key."""
 
     __tablename__ = "api_keys"
@@ -130,11 +131,11 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
     )
     db.session.add(row)
     db.session.flush()
-    live = db.session.scalar(
+    live = db.session.execute(
         select(func.count())
         .select_from(ApiKey)
         .where(ApiKey.account_id == account.id, (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now))
-    )
+    ).scalar_one()
     if live > MAX_LIVE_KEYS:
         db.session.rollback()
         raise TooManyKeys()

@@ -7,12 +7,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
 
-from corridor.accounts.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm
+from corridor.accounts.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm, given
 from corridor.accounts.models import (
     MAX_LIVE_KEYS,
     Account,
@@ -86,6 +87,13 @@ def sign_in(account: Account) -> Response:
     return redirect(url_for(".overview"), 303)
 
 
+def _forget(*digests: str) -> None:
+    """This process forgets what it learnt of the keys."""
+    keys = current_service().account_keys
+    assert keys is not None, "register_accounts made it"
+    keys.forget(*digests)
+
+
 def page(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
     return render_template(f"account/{template}", **context), status
 
@@ -102,9 +110,9 @@ def signup() -> Any:
         limit_password_check()
     if form.validate_on_submit():
         try:
-            account = create_account(form.email.data, form.password.data)
+            account = create_account(given(form.email), given(form.password))
         except EmailTaken:
-            form.email.errors.append("An account with this email exists: sign in instead.")
+            form.email.errors = ["An account with this email exists: sign in instead."]
         else:
             current_app.logger.info("Account %d signed up.", account.id)
             return sign_in(account)
@@ -117,11 +125,11 @@ def login() -> Any:
     if request.method == "POST":
         limit_password_check()
     if form.validate_on_submit():
-        refuse_spent_email(form.email.data)
-        account = authenticate(form.email.data, form.password.data)
+        refuse_spent_email(given(form.email))
+        account = authenticate(given(form.email), given(form.password))
         if account is not None:
             return sign_in(account)
-        count_failed_sign_in(form.email.data)
+        count_failed_sign_in(given(form.email))
         wrong = True
     return page("login.html", 400 if wrong else invalid(form), form=form, wrong=wrong)
 
@@ -173,7 +181,7 @@ def new_key(account: Account) -> Any:
         return keys_page(account, 400, key_form=form)
     days = None if form.expires_days.data == "none" else int(form.expires_days.data)
     try:
-        key, row = create_key(account, form.name.data, days)
+        key, row = create_key(account, given(form.name), days)
     except TooManyKeys:
         return keys_page(
             account,
@@ -181,7 +189,7 @@ def new_key(account: Account) -> Any:
             key_form=form,
             key_error=f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: revoke one first.",
         )
-    current_service().account_keys.forget(row.digest)
+    _forget(row.digest)
     current_app.logger.info("Account %d made API key %d.", account.id, row.id)
     # shown by the page this redirect opens, which forgets it: a reload there makes nothing and shows it no more
     session["new_key"] = key
@@ -200,7 +208,7 @@ def revoke(account: Account, key_id: int) -> Any:
     digest = revoke_key(account, key_id)
     if digest is None:
         raise NotFound()  # another holder's key, or none: the same answer
-    current_service().account_keys.forget(digest)
+    _forget(digest)
     current_app.logger.info("Account %d revoked API key %d.", account.id, key_id)
     flash("The key is revoked: it stops working within seconds.")
     return redirect(url_for(".overview"), 303)
@@ -214,12 +222,12 @@ def delete(account: Account) -> Any:
     if not form.validate_on_submit():
         return keys_page(account, 400, delete_form=form)
     refuse_spent_email(account.email)
-    if not password_matches(account, form.password.data):
+    if not password_matches(account, given(form.password)):
         count_failed_sign_in(account.email)
-        form.password.errors.append("The password is wrong; the account is kept.")
+        form.password.errors = ["The password is wrong; the account is kept."]
         return keys_page(account, 400, delete_form=form)
     account_id = account.id
-    current_service().account_keys.forget(*delete_account(account))
+    _forget(*delete_account(account))
     current_app.logger.info("Account %d deleted with its keys.", account_id)
     session.clear()
     flash("Your account and its keys are deleted.")

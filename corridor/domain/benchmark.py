@@ -32,7 +32,8 @@ class Benchmark:
     def apart(cls, corridors: Iterable[CorridorFigures], survey: GlobalPeriod | None = None) -> Benchmark:
         """The surveyed corridors' figures with the sample ones' apart; the sample ones' alone when none is surveyed:
         the two kinds of prices are never pooled."""
-        surveyed, sample = [], []
+        surveyed: list[CorridorFigures] = []
+        sample: list[CorridorFigures] = []
         for f in corridors:
             (sample if f.surveyed is None else surveyed).append(f)
         if not surveyed:
@@ -52,12 +53,16 @@ class Benchmark:
     @property
     def avg_cost(self) -> float | None:
         """The simple mean of the corridors' mean true costs."""
-        return fmean(f.avg_cost for f in self.corridors) if self.corridors else None
+        return _mean(f.avg_cost for f in self.active)
 
     @property
     def weighted_avg_cost(self) -> float | None:
         """The corridors' mean true costs weighted by their annual flows."""
-        weighed = [(f.avg_cost, f.corridor.annual_flow_bn) for f in self.corridors if f.corridor.annual_flow_bn]
+        weighed = [
+            (f.avg_cost, f.corridor.annual_flow_bn)
+            for f in self.active
+            if f.avg_cost is not None and f.corridor.annual_flow_bn
+        ]
         total = sum(flow for _, flow in weighed)
         if not total:
             return None
@@ -66,12 +71,12 @@ class Benchmark:
     @property
     def smart_avg_cost(self) -> float | None:
         """The mean over corridors of their three cheapest offers' mean true cost."""
-        return fmean(f.smart_cost for f in self.corridors) if self.corridors else None
+        return _mean(f.smart_cost for f in self.active)
 
     @property
     def corridors_meeting_target(self) -> int:
         """Corridors whose mean true cost is at most 3 %."""
-        return sum(f.sdg_target_met for f in self.corridors)
+        return sum(1 for f in self.corridors if f.sdg_target_met)
 
     @property
     def corridors_with_offer_over_5_pct(self) -> int:
@@ -81,9 +86,15 @@ class Benchmark:
     @property
     def cheapest(self) -> CorridorFigures | None:
         """The corridor with the lowest mean true cost (the first by id on a tie)."""
-        return min(self.corridors, key=lambda f: f.avg_cost, default=None)
+        return min(self.corridors, key=lambda f: fmean(f.costs), default=None)
 
     @property
     def costliest(self) -> CorridorFigures | None:
         """The corridor with the highest mean true cost (the first by id on a tie)."""
-        return max(self.corridors, key=lambda f: f.avg_cost, default=None)
+        return max(self.corridors, key=lambda f: fmean(f.costs), default=None)
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    """The mean of the values known (those of the corridors measured); None if none is."""
+    known = [value for value in values if value is not None]
+    return fmean(known) if known else None

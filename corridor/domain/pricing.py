@@ -34,8 +34,7 @@ def reference_amount(dataset: Dataset, currency: str) -> float:
 
 def provider_rate(mid: float, offer: Offer, amount: float | None = None) -> float | None:
     """The rate a provider gives for `amount`: mid-market less its margin there; None if it did not disclose it."""
-    margin = offer.spread_pct if amount is None else offer.margin(amount)
-    return None if margin is None else mid * (1 - margin / 100)
+    return _at(mid, offer.spread_pct if amount is None else offer.margin(amount))
 
 
 def true_cost_pct(offer: Offer, amount: float) -> float | None:
@@ -144,11 +143,11 @@ def rank_offers(
     for offer in offers:
         payout = offer.payout_currency or receiving
         to_payout = None if payout == receiving else (mids or {}).get(payout)
-        if receive is None:
-            margin, send = offer.margin(amount), amount
-        else:
+        if receive is not None:
             margin = None if mid is None else _margin_to_deliver(mid, offer, receive)
-            send = None if margin is None else receive / _at(mid, margin)
+            send = None if mid is None or margin is None else receive / (mid * (1 - margin / 100))
+        else:
+            margin, send = offer.margin(amount), amount
         quote = Quote(0, offer, _at(mid, margin), send, payout, _at(to_payout, margin))
         unranked.append((order(quote, quote.true_cost_pct if receive is None else quote.total_paid), quote))
     unranked.sort(key=lambda pair: pair[0])
@@ -168,7 +167,7 @@ def _margin_to_deliver(mid: float, offer: Offer, receive: float) -> float | None
     does (an offer of two points may take either, to deliver `receive`)."""
     if not offer.margins:
         return offer.spread_pct
-    fitting = [margin for _, margin in offer.margins if offer.margin(receive / _at(mid, margin)) == margin]
+    fitting = [margin for _, margin in offer.margins if offer.margin(receive / (mid * (1 - margin / 100))) == margin]
     return min(fitting or (margin for _, margin in offer.margins))
 
 
@@ -212,8 +211,8 @@ class CorridorFigures:
     @property
     def settlement(self) -> str | None:
         """The fastest offer's settlement text; among equally fast ones, the best ranked."""
-        timed = [q for q in self.quotes if q.settlement_minutes is not None]
-        return min(timed, key=lambda q: q.settlement_minutes).offer.settlement if timed else None
+        timed = [(minutes, q.offer.settlement) for q in self.quotes if (minutes := q.settlement_minutes) is not None]
+        return min(timed, key=lambda pair: pair[0])[1] if timed else None
 
     @property
     def sdg_target_met(self) -> bool | None:
@@ -236,11 +235,10 @@ class CorridorFigures:
     def surveyed(self) -> tuple[str, dt.date | None, dt.date | None] | None:
         """The survey's latest period among the offers, and the first and last days its offers were collected; None
         for a corridor with none of the survey's offers."""
-        offers = [q.offer for q in self.quotes if q.offer.period is not None]
-        if not offers:
+        period = max((q.offer.period for q in self.quotes if q.offer.period is not None), default=None)
+        if period is None:
             return None
-        period = max(o.period for o in offers)
-        days = [o.collected for o in offers if o.period == period and o.collected is not None]
+        days = [q.offer.collected for q in self.quotes if q.offer.period == period and q.offer.collected is not None]
         return period, min(days, default=None), max(days, default=None)
 
     @property

@@ -290,7 +290,7 @@ def with_survey(
 
 def _in_bounds(observations: Iterable[Observation], last: str, notes: list[str]) -> list[Observation]:
     """The rows within the bounds of `bounded`; the others noted, by country pair and reason."""
-    kept, left = [], Counter()
+    kept, left = [], Counter[tuple[str, str]]()
     for observation in observations:
         try:
             kept.append(bounded(observation, last))
@@ -318,15 +318,15 @@ def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]
     pairs = []
     for countries, rows in grouped.items():
         corridor = in_file.get(countries)
-        if corridor is not None:
-            sending, receiving = corridor.from_currency, corridor.to_currency
-        else:
+        if corridor is None:
             # the currency most rows are sent in (the first by code of equal counts); the destination's on the
             # newest collection day
             counts = Counter(row.currency for row in rows)
             sending = min(counts, key=lambda code: (-counts[code], code))
             day = max(row.collected or period_end(row.period) for row in rows)
             receiving = country_currency(countries[1], day)
+        else:
+            sending, receiving = corridor.from_currency, corridor.to_currency
         pairs.append(_Pair(countries, rows, corridor, sending, receiving))
     return pairs
 
@@ -337,7 +337,7 @@ def _decide(pairs: list[_Pair], book: _RateBook, notes: list[str]) -> list[_Row]
     waiting = [_Row(observation, pair) for pair in pairs for observation in pair.rows]
     decided: list[_Row] = []
     for _ in range(MAX_PASSES):
-        still = []
+        still: list[_Row] = []
         for row in waiting:
             done = _decided(row, book)
             (decided if done else still).append(done or row)
@@ -357,7 +357,7 @@ def _decided(row: _Row, book: _RateBook) -> _Row | None:
     """The row with its sending and payout currencies, or None while a rate it needs is unknown."""
     observation, pair = row.observation, row.pair
     receiving = pair.receiving or USD
-    sent_in, usd = observation.currency, book.per_base(USD)
+    sent_in, usd = observation.currency, book.interbank[USD]  # the data file has it (schemas/seed.py)
     sending = book.per_base(sent_in)
     point = observation.cc1
     # amounts that equal their US-dollar denomination in a currency far from the dollar are dollars, mislabelled
@@ -370,14 +370,18 @@ def _decided(row: _Row, book: _RateBook) -> _Row | None:
     if not observation.transparent or not rate or rate <= 0:
         return dataclasses.replace(row, sent_in=sent_in, payout=receiving)  # no rate to tell by: the destination's
     estimated = sending is None
-    if estimated:
+    if sending is None:
         if not point.denomination:
             return None
         sending = usd * point.amount / point.denomination  # the survey's own sense of the dollar's worth
 
     def expected(code: str) -> float:
         """Units of `code` per unit sent: on the collection day where the history has both, else as rates stand."""
-        return book.per_base(code) / sending if estimated else book.cross(sent_in, code, row.day)
+        if estimated:
+            return book.interbank[code] / sending
+        known = book.cross(sent_in, code, row.day)
+        assert known is not None, "asked only of currencies with a rate"
+        return known
 
     if receiving == USD:
         payout = USD
@@ -413,7 +417,7 @@ def _implied(rows: list[_Row], book: _RateBook) -> dict[str, tuple[float, dt.dat
 def _denominated(pairs: list[_Pair], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
     """The rates per base of currencies rows are sent in that nothing else gives: the units sent per US dollar aimed at
     (`cc1 lcu amount` ÷ `cc1 denomination amount`); from the rows of the newest collection day, the median."""
-    usd = book.per_base(USD)
+    usd = book.interbank[USD]
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for pair in pairs:
         for observation in pair.rows:
@@ -441,7 +445,7 @@ def _newest_median(found: dict[str, list[tuple[dt.date, float]]]) -> dict[str, t
 
 def _offers(rows: list[_Row], pair: _Pair, book: _RateBook, notes: list[str]) -> tuple[Offer, ...]:
     """The pair's offers, priced in the corridor's sending currency; rows alike in every figure served are one."""
-    offers: dict[tuple, Offer] = {}
+    offers: dict[Offer, Offer] = {}
     for row in rows:
         observation = row.observation
         scale = 1.0 if row.sent_in == pair.sending else book.cross(row.sent_in, pair.sending, row.day)
@@ -483,7 +487,7 @@ def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
     if second is not None and second.amount != first.amount:
         pct = 100 * (second.fee - first.fee) / (second.amount - first.amount)
         flat = first.fee - first.amount * pct / 100
-    margins = ()
+    margins: tuple[tuple[float, float], ...] = ()
     if observation.transparent and second is not None and second.margin != first.margin:
         margins = ((first.amount, first.margin), (second.amount, second.margin))
     firm = firm_name(observation.firm)

@@ -12,7 +12,8 @@ from sqlalchemy import DateTime, Double, Integer, String, delete, func, insert, 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import db, read_versioned
+from corridor.data.database import read_versioned
+from corridor.data.model_base import Model
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
 from corridor.imports.tabular import ImportRefused, open_tables
@@ -67,7 +68,7 @@ WORLD_BANK_NAMES = {
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 
 
-class FlowImport(db.Model):
+class FlowImport(Model):
     """One run of `flows import` that changed something: its number is the flows' version."""
 
     __tablename__ = "flow_imports"
@@ -79,7 +80,7 @@ class FlowImport(db.Model):
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
 
-class Flow(db.Model):
+class Flow(Model):
     """The money a country's residents sent to another's in a year, in US$ millions, as the matrix estimates it."""
 
     __tablename__ = "remittance_flows"
@@ -90,7 +91,7 @@ class Flow(db.Model):
     usd_millions: Mapped[float] = mapped_column(Double())
 
 
-_FLOWS = Flow.__table__
+_FLOWS = Flow.metadata.tables[Flow.__tablename__]
 
 
 @dataclass
@@ -218,8 +219,10 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
         for start in range(0, len(values), BATCH):
             connection.execute(insert(_FLOWS), values[start : start + BATCH])
         report.import_id = connection.execute(
-            insert(FlowImport).values(file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)
-        ).inserted_primary_key[0]
+            insert(FlowImport)
+            .values(file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)
+            .returning(FlowImport.id)
+        ).scalar_one()
     return report
 
 

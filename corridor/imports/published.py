@@ -13,7 +13,8 @@ from sqlalchemy import DateTime, Double, Integer, String, delete, insert, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import db, read_versioned
+from corridor.data.database import read_versioned
+from corridor.data.model_base import Model
 from corridor.domain.published import PublishedCosts
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
 
@@ -32,7 +33,7 @@ _COLUMNS = {
 }
 
 
-class PublishedImport(db.Model):
+class PublishedImport(Model):
     """One run of `prices import-published` that changed something: its number is the published figures' version."""
 
     __tablename__ = "published_imports"
@@ -44,7 +45,7 @@ class PublishedImport(db.Model):
     figures: Mapped[int] = mapped_column(Integer())
 
 
-class PublishedCost(db.Model):
+class PublishedCost(Model):
     """The World Bank's average total cost of sending USD 200 in a corridor in a period, in percent, as published."""
 
     __tablename__ = "published_costs"
@@ -57,7 +58,7 @@ class PublishedCost(db.Model):
     destination_name: Mapped[str] = mapped_column(String(255))
 
 
-_COSTS = PublishedCost.__table__
+_COSTS = PublishedCost.metadata.tables[PublishedCost.__tablename__]
 BATCH = 2000
 
 
@@ -214,10 +215,10 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
                 ],
             )
         report.import_id = connection.execute(
-            insert(PublishedImport).values(
-                file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures)
-            )
-        ).inserted_primary_key[0]
+            insert(PublishedImport)
+            .values(file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures))
+            .returning(PublishedImport.id)
+        ).scalar_one()
     return report
 
 

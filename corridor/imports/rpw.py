@@ -240,8 +240,9 @@ def _second_point(cells: tuple, get: Callable[[tuple, str], Any], currency: str)
     """The cc2 price point, if each of its figures can be read, it is in the sending currency, and its amount is
     above 0; else None (the row keeps cc1 alone)."""
     code = str(get(cells, "cc2 lcu code") or currency).strip().upper()
-    figures = [_optional(get(cells, f"cc2 {name}")) for name in ("lcu amount", "lcu fee", "fx margin", "total cost %")]
-    if code != currency or any(f is None for f in figures) or figures[0] <= 0:
+    names = ("lcu amount", "lcu fee", "fx margin", "total cost %")
+    figures = [figure for name in names if (figure := _optional(get(cells, f"cc2 {name}"))) is not None]
+    if code != currency or len(figures) < len(names) or figures[0] <= 0:
         return None
     amount, fee, margin, total = figures
     return PricePoint(amount, fee, margin, total, _optional(get(cells, "cc2 denomination amount")))

@@ -36,10 +36,10 @@ from sqlalchemy import (
     text,
     tuple_,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import db
+from corridor.data.model_base import Model
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
 from corridor.domain.survey import (
@@ -59,7 +59,7 @@ BATCH = 2000  # rows per INSERT: few round trips, little memory
 FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's
 
 
-class SurveyImport(db.Model):
+class SurveyImport(Model):
     """One run of `prices import-rpw` that changed something."""
 
     __tablename__ = "survey_imports"
@@ -71,7 +71,7 @@ class SurveyImport(db.Model):
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
 
-class SurveyPeriod(db.Model):
+class SurveyPeriod(Model):
     """A country pair's period as last imported: the import its rows came with, and their fingerprint."""
 
     __tablename__ = "survey_periods"
@@ -84,7 +84,7 @@ class SurveyPeriod(db.Model):
     rows: Mapped[int] = mapped_column(Integer())
 
 
-class SurveyCorridor(db.Model):
+class SurveyCorridor(Model):
     """The id a country pair's corridor has, from its first import on."""
 
     __tablename__ = "survey_corridors"
@@ -95,7 +95,7 @@ class SurveyCorridor(db.Model):
     destination_country: Mapped[str] = mapped_column(String(3))
 
 
-class SurveyObservation(db.Model):
+class SurveyObservation(Model):
     """One row of the survey as published: a service's two price points in a period."""
 
     __tablename__ = "survey_observations"
@@ -134,7 +134,7 @@ class SurveyObservation(db.Model):
     note: Mapped[str | None] = mapped_column(String(255))
 
 
-_OBSERVATIONS = SurveyObservation.__table__
+_OBSERVATIONS = SurveyObservation.metadata.tables[SurveyObservation.__tablename__]
 
 
 def _values(observation: Observation) -> dict:
@@ -230,8 +230,10 @@ def import_observations(
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
         import_id = connection.execute(
-            insert(SurveyImport).values(file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)
-        ).inserted_primary_key[0]
+            insert(SurveyImport)
+            .values(file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)
+            .returning(SurveyImport.id)
+        ).scalar_one()
         digests: dict[Key, Any] = {}
         counts: dict[Key, int] = {}
         result = ImportResult(import_id)
@@ -253,7 +255,9 @@ def import_observations(
             (p.period, p.source_country, p.destination_country): p.digest
             for p in connection.execute(select(SurveyPeriod))
         }
-        unchanged, revised, new = [], [], []
+        unchanged: list[Key] = []
+        revised: list[Key] = []
+        new: list[Key] = []
         for key, digest in sorted(digests.items()):
             done = result.periods.setdefault(key[0], PeriodResult())
             held = stored.get(key)
@@ -297,8 +301,8 @@ def import_observations(
 
 def _chunks(keys: list[Key]) -> Iterator[list[Key]]:
     """The keys in runs of one period each, at most KEYS_AT_ONCE long."""
-    for _, run in itertools.groupby(keys, key=lambda key: key[0]):
-        run = list(run)
+    for _, same_period in itertools.groupby(keys, key=lambda key: key[0]):
+        run = list(same_period)
         for start in range(0, len(run), KEYS_AT_ONCE):
             yield run[start : start + KEYS_AT_ONCE]
 
@@ -416,13 +420,10 @@ def _in_bounds(last: str) -> ColumnElement[bool]:
     return and_(period, point("cc1"), or_(o.cc2_amount.is_(None), point("cc2")))
 
 
-def _observation(row: object) -> Observation:
-    def point(prefix: str) -> PricePoint | None:
-        amount = getattr(row, f"{prefix}_amount")
-        if amount is None:
-            return None
+def _observation(row: Row[Any]) -> Observation:
+    def point(prefix: str) -> PricePoint:
         return PricePoint(
-            amount,
+            getattr(row, f"{prefix}_amount"),
             getattr(row, f"{prefix}_fee"),
             getattr(row, f"{prefix}_margin"),
             getattr(row, f"{prefix}_total"),
@@ -437,7 +438,7 @@ def _observation(row: object) -> Observation:
         currency=row.currency,
         cc1=point("cc1"),
         transparent=row.transparent,
-        cc2=point("cc2"),
+        cc2=None if row.cc2_amount is None else point("cc2"),
         interbank=row.interbank,
         firm_type=row.firm_type,
         speed=row.speed,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,9 @@ _corridors = CorridorSchema(many=True)
 @bp.get("/")
 def comparison() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
-    catalog = current_service().data.catalog
+    data = current_service().data
+    assert data is not None, "the app serves once its data is loaded"
+    catalog = data.catalog
     costs_only = _costs_only(request.args, catalog)
     if costs_only is not None:
         state, error = costs_only, None
@@ -132,10 +135,10 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         rates = {"missing": err.reason}
     except NotServed:  # a currency with no rate at all (a surveyed corridor paid out in dollars)
         rates = {"missing": f"No rate history for {pair.from_currency}→{pair.to_currency}."}
-    known = figures.mid_market is not None
-    sources = catalog.rate_sources(pair.from_currency, pair.to_currency) if known else []
+    mid = figures.mid_market
+    sources = catalog.rate_sources(pair.from_currency, pair.to_currency) if mid is not None else []
     return {
-        "mid_market": round_significant(figures.mid_market, 6) if known else None,
+        "mid_market": round_significant(mid, 6) if mid is not None else None,
         "mid_sources": "; ".join(f"{code}: {s.source} rate of {display_date(s.date)}" for code, s in sources),
         "paid_in": sorted({p["payoutCurrency"] for p in body["providers"]} - {pair.to_currency}),
         "corridor": body["corridor"],
@@ -198,16 +201,16 @@ def trend_sentence(costs: CorridorCosts) -> str:
     return " ".join(sentences)
 
 
-def surveyed_text(surveyed: tuple | None) -> str | None:
+def surveyed_text(surveyed: tuple[str, dt.date | None, dt.date | None] | None) -> str | None:
     """`Surveyed by the World Bank, 2025 Q3, collected 14 Aug – 1 Sep 2025`, or None for the data file's prices."""
     if surveyed is None:
         return None
     period, first, last = surveyed
     text = f"Surveyed by the World Bank, {period[:4]} {period[4:]}"
-    if first is None:
+    if first is None or last is None:  # both, or neither
         return text
 
-    def month(day: object) -> str:
+    def month(day: dt.date) -> str:
         return MONTHS[day.month - 1]  # English whatever the locale
 
     if first == last:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import Blueprint, Response, current_app, redirect, render_template, send_from_directory, url_for
+from flask import Blueprint, current_app, redirect, render_template, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
 
 from corridor.pages.reference import DOCUMENTS, PICTURES, rendered
 from corridor.state.policy import Policy

@@ -77,7 +77,8 @@ class _Fetch:
 
     def __init__(self, url: str, timeout: float, max_bytes: int) -> None:
         self.url, self.timeout, self.max_bytes = url, timeout, max_bytes
-        self.body, self.error = b"", None
+        self.body = b""
+        self.error: str | None = None  # why there is no body
         self._connection: http.client.HTTPConnection | None = None
         self._abandoned = False
 
@@ -114,6 +115,7 @@ class _Fetch:
         for _ in range(MAX_REDIRECTS + 1):
             parts = urllib.parse.urlsplit(self.url)
             kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+            assert parts.hostname is not None, "feed_url refuses a URL without one, and redirects keep it"
             self._connection = kind(parts.hostname, parts.port, timeout=self.timeout)
             if self._abandoned:
                 raise FeedError(f"no whole answer within {self.timeout:g} s")

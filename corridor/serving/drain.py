@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import mmap
 import signal
-from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -22,8 +21,6 @@ SERVING, DRAINING, STOPPING = 0, 1, 2
 # how long a worker that got a TERM waits for its master to say it drains: signals sent to every process of an instance
 # arrive together, and a TERM from a master that does not drain is gunicorn retiring the worker (a HUP, say)
 MASTER_WAIT_S = 0.5
-
-Handler = Callable[[int, FrameType | None], Any]
 
 
 class Drain:
@@ -42,6 +39,7 @@ class Drain:
         """In the master, once gunicorn is ready: a TERM starts the drain; DRAIN_SECONDS later (or at a second TERM)
         gunicorn's own TERM handler stops the instance."""
         gunicorn_term = signal.getsignal(signal.SIGTERM)
+        assert callable(gunicorn_term), "gunicorn set a function for TERM before any hook runs"
 
         def stop(signum: int, frame: FrameType | None) -> None:
             self._state[0] = STOPPING
@@ -68,6 +66,7 @@ class Drain:
         """In a worker, once booted: a TERM while the master drains is ignored (the master sends another when the
         drain is over); one from a master that does not drain is gunicorn's, handled as gunicorn handles it."""
         gunicorn_term = signal.getsignal(signal.SIGTERM)
+        assert callable(gunicorn_term), "gunicorn set a function for TERM before any hook runs"
 
         def decide(signum: int, frame: FrameType | None) -> None:
             if self._state[0] != DRAINING:

@@ -12,7 +12,8 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+if config.config_file_name is not None:
+    fileConfig(config.config_file_name)
 if current_app.config["LOG_FORMAT"] == "json":  # the migrations' lines as the service's own
     format_as_json(logging.getLogger())
 logger = logging.getLogger("alembic.env")
