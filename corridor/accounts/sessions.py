@@ -7,13 +7,13 @@ public one, which no cache in front could then share.
 
 from __future__ import annotations
 
-import functools
 import os
 import secrets
 from pathlib import Path
 
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 
 from corridor.settings import ConfigError, whole_number
 
@@ -30,11 +30,19 @@ def configure_sessions(app: Flask) -> None:
         SESSION_COOKIE_NAME="corridor_session",
         SESSION_COOKIE_SECURE=whole_number(app.config, "PROXY_HOPS") > 0,
     )
-    interface = SecureCookieSessionInterface()
-    # Flask builds a new signer for every request's session, one without a cookie too (a tenth of a kept answer's
-    # time: docs/PERFORMANCE.md); the key never changes once the app is made, so one signer serves them all
-    interface.get_signing_serializer = functools.cache(interface.get_signing_serializer)
-    app.session_interface = interface
+    app.session_interface = OneSignerSessions()
+
+
+class OneSignerSessions(SecureCookieSessionInterface):
+    """Flask's signed cookie, by one signer: Flask builds a new one for every request's session, one without a cookie
+    too (a tenth of a kept answer's time: docs/PERFORMANCE.md), though the key never changes once the app is made."""
+
+    signer: URLSafeTimedSerializer | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        if self.signer is None:
+            self.signer = super().get_signing_serializer(app)
+        return self.signer
 
 
 def secret_key(app: Flask) -> str:

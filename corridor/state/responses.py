@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gzip
 import sys
 import threading
-from functools import cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -17,9 +14,6 @@ from flask import Response
 # what a kept response costs besides its body, key and headers: its tuple, the bytes object and the
 # LRU's bookkeeping (measured with tracemalloc in tests/test_caching.py)
 ENTRY_OVERHEAD = 370
-# an answer this large was made from tens of MB of objects, all freed once it is sent: their pages go back to the
-# system then (corridor/api/caching.py)
-TRIM_AFTER_BYTES = 1 << 20
 # the environ's key for how this request's answer was looked for in the cache, `hit` or `miss`, which the request's
 # metrics carry as a label (corridor/serving/prometheus.py): a field of the environ costs nothing; a count did
 CACHE_LOOKUP = "corridor.cache"
@@ -110,17 +104,3 @@ class ResponseCache(LRUCache):
     def size(self) -> int:
         """The bytes counted for what is kept."""
         return self.currsize
-
-
-def release_free_heap() -> None:
-    """Give the C heap's free pages back to the system: glibc keeps them for the process to reuse, which after a
-    large answer is built is some 20 MB a worker holds for nothing (`make bench-scale`, worker PSS)."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim() -> ctypes._CFuncPtr | None:
-    name = ctypes.util.find_library("c")
-    return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None  # glibc's; not on musl or macOS
