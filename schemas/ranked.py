@@ -27,9 +27,9 @@ class RankedEntrySchema(Schema):
             raise ValueError(f"{type(self).__name__}.per_offer names no field {sorted(unknown)}")
         self._split = bool(self.per_offer) and self.only is None and not self.exclude
         # from a tuple: fromkeys of a dict sizes its table for twice the keys, and every entry copies the table
-        self._order = dict.fromkeys(tuple(self.dump_fields))
+        self._order = dict.fromkeys(tuple(field.data_key or name for name, field in self.dump_fields.items()))
         self._quote_fields = tuple(
-            (key, field) for key, field in self.dump_fields.items() if field.name not in self.per_offer
+            (field.data_key or name, field) for name, field in self.dump_fields.items() if name not in self.per_offer
         )
         paths = [field.name for _, field in self._quote_fields if "." in (field.attribute or "")]
         if self._split and paths:
