@@ -202,13 +202,9 @@ def _ok() -> fields.Constant:
     )
 
 
-class PeriodCostsEntry(CamelCaseSchema):
-    period = fields.String(**_meta("The survey's period, YYYYQn.", "2025Q1"))
+class PeriodCostsEntry(CamelCaseSchema, PeriodCostsSchema):
     published_average_total_cost_pct = PercentText(
         attribute="published.cost", **_meta(_PUBLISHED, "10.87%", _NOT_PUBLISHED)
-    )
-    published_source = fields.String(
-        attribute="published.source", **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED)
     )
     average_total_cost_pct = PercentText(
         allow_none=True, attribute="computed.average", **_meta(_AVERAGE, "11.14%", _NOT_COMPUTED)
@@ -220,13 +216,6 @@ class PeriodCostsEntry(CamelCaseSchema):
     lowest_total_cost_pct = PercentText(
         allow_none=True, attribute="computed.lowest", **_meta(_LOWEST, "1.98%", _NOT_COMPUTED)
     )
-    observations = fields.Integer(
-        attribute="computed.observations", **_meta("The services surveyed, a row each.", 16, _NOT_COMPUTED)
-    )
-    transparent_observations = fields.Integer(
-        attribute="computed.transparent_observations",
-        **_meta("Those that disclosed their rate: the averages' rows.", 16, _NOT_COMPUTED),
-    )
     by_firm_type = fields.Dict(
         keys=fields.String(),
         values=PercentText(),
@@ -236,9 +225,6 @@ class PeriodCostsEntry(CamelCaseSchema):
             {"Bank": "14.49%", "Mobile Operator": "1.98%", "Money Transfer Operator": "4.97%"},
             _NOT_COMPUTED,
         ),
-    )
-    computed_source = fields.String(
-        attribute="computed.source", **_meta(_COMPUTED_SOURCE, COMPUTED_SOURCE, _NOT_COMPUTED)
     )
 
 
@@ -264,8 +250,7 @@ class CostsResponse(CamelCaseSchema):
     )
 
 
-class GlobalPeriodEntry(CamelCaseSchema):
-    period = fields.String(**_meta("The survey's period, YYYYQn.", "2025Q3"))
+class GlobalPeriodEntry(CamelCaseSchema, GlobalPeriodSchema):
     published_mean_of_corridors_pct = PercentText(
         attribute="published.mean_of_corridors", **_meta(_GLOBAL_PUBLISHED, "6.97%", _NOT_PUBLISHED)
     )
@@ -277,35 +262,15 @@ class GlobalPeriodEntry(CamelCaseSchema):
             _NOT_PUBLISHED,
         ),
     )
-    published_source = fields.String(
-        attribute="published.source",
-        **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED),
-    )
     average_total_cost_pct = PercentText(
         allow_none=True, attribute="computed.average", **_meta(_GLOBAL_AVERAGE, "22.61%", _NOT_COMPUTED)
     )
     smart_pct = PercentText(allow_none=True, attribute="computed.smart", **_meta(_GLOBAL_SMART, "7.34%", _NOT_COMPUTED))
-    observations = fields.Integer(
-        attribute="computed.observations", **_meta("The services surveyed this period, a row each.", 80, _NOT_COMPUTED)
-    )
-    transparent_observations = fields.Integer(
-        attribute="computed.transparent_observations", **_meta("Those that disclosed their rate.", 80, _NOT_COMPUTED)
-    )
-    corridors = fields.Integer(attribute="computed.corridors", **_meta(_CORRIDORS, 8, _NOT_COMPUTED))
-    corridors_at_or_under_5_pct = fields.Integer(
-        attribute="computed.corridors_at_or_under_5_pct", **_meta(_AT_5, 0, _NOT_COMPUTED)
-    )
-    corridors_at_or_under_3_pct = fields.Integer(
-        attribute="computed.corridors_at_or_under_3_pct", **_meta(_AT_3, 0, _NOT_COMPUTED)
-    )
     by_region = fields.Dict(
         keys=fields.String(),
         values=PercentText(),
         attribute="computed.by_region",
         **_meta(_BY_REGION, {}, _NOT_COMPUTED),
-    )
-    computed_source = fields.String(
-        attribute="computed.source", **_meta(_COMPUTED_SOURCE, COMPUTED_SOURCE, _NOT_COMPUTED)
     )
 
 
@@ -326,17 +291,7 @@ class SurveyBenchmarkEntry(GlobalPeriodEntry):
     """The latest period's global figures, in Group B's benchmark."""
 
     source = fields.Constant(SURVEY, metadata=_SOURCE)
-
-    class Meta:
-        exclude = (
-            "by_region",
-            "observations",
-            "transparent_observations",
-            "published_mean_of_corridors_pct",
-            "published_corridors",
-            "published_source",
-            "computed_source",
-        )
+    Meta = SurveyBenchmarkSchema.Meta
 
 
 # --- the corridors with any cost figure -------------------------------------------------------------------------------
@@ -406,12 +361,7 @@ class CostCorridorSchema(Schema):
     flow_source = fields.String(allow_none=True, **_meta(_FLOW_SOURCE, "KNOMAD/World Bank Bilateral Remittance Matrix"))
 
 
-class CostCorridorEntry(CamelCaseSchema):
-    corridor = fields.String(attribute="costs.key", **_meta("The corridor's countries, SRC-DST.", "USA-MEX"))
-    source_country_name = fields.String(attribute="costs.source_name", **_meta("Sending country.", "United States"))
-    destination_country_name = fields.String(
-        attribute="costs.destination_name", **_meta("Receiving country.", "Mexico")
-    )
+class CostCorridorEntry(CamelCaseSchema, CostCorridorSchema):
     from_currency = fields.String(
         data_key="from",
         allow_none=True,
@@ -424,21 +374,19 @@ class CostCorridorEntry(CamelCaseSchema):
         attribute="costs.to_currency",
         **_meta("Currency received; null if the country's is not known.", "MXN"),
     )
-    latest_period = fields.String(**_meta(_LATEST_PERIOD, "2025Q3"))
     latest_published_period = fields.String(
-        allow_none=True,
-        **_meta("The period of latestPublishedAverageTotalCostPct.", "2020Q3"),
+        allow_none=True, **_meta("The period of latestPublishedAverageTotalCostPct.", "2020Q3")
     )
     latest_published_average_total_cost_pct = PercentText(
         allow_none=True, attribute="latest_published_average", **_meta(_LATEST_PUBLISHED, "5.34%")
     )
     latest_computed_period = fields.String(
-        allow_none=True,
-        **_meta("The period of latestComputedAverageTotalCostPct.", "2025Q3"),
+        allow_none=True, **_meta("The period of latestComputedAverageTotalCostPct.", "2025Q3")
     )
     latest_computed_average_total_cost_pct = PercentText(
         allow_none=True, attribute="latest_computed_average", **_meta(_LATEST_COMPUTED, "3.82%")
     )
     annual_flow_bn = BillionsText(allow_none=True, **_meta(_FLOW, "$52.6B"))
-    flow_year = fields.Integer(allow_none=True, **_meta(_FLOW_YEAR, 2021))
-    flow_source = fields.String(allow_none=True, **_meta(_FLOW_SOURCE, "KNOMAD/World Bank Bilateral Remittance Matrix"))
+
+    class Meta:
+        exclude = ("source_country", "destination_country")

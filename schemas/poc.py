@@ -5,7 +5,7 @@ Every field carries `description` and `example` metadata: the guide is generated
 
 from marshmallow import fields, pre_dump
 
-from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
+from schemas.api import CurrencySchema, HistorySchema
 from schemas.camel import CamelCaseSchema
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
@@ -489,16 +489,12 @@ class HealthResponse(CamelCaseSchema):
     rates = fields.List(fields.Nested(FeedHealthSchema), **_meta("The rate feeds, the ECB first."))
 
 
-class HistoryResponse(OkSchema):
+class HistoryResponse(HistorySchema, OkSchema):
     pair = fields.String(**_meta("The pair, FROM→TO.", "USD→MXN"))
-    from_currency = fields.String(data_key="from", **_meta("Currency sent.", "USD"))
-    to_currency = fields.String(data_key="to", **_meta("Currency received.", "MXN"))
-    source = fields.String(**_meta(SERIES_SOURCE, "ECB"))
-    interval = fields.String(**_meta("day, week or month: which business days are listed.", "day"))
-    start = fields.Date(**_meta("First day asked for (or defaulted), YYYY-MM-DD.", "2025-10-30"))
-    end = fields.Date(**_meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))
     count = fields.Integer(**_meta("Number of points in the list that follows.", 256))
-    points = SeriesPoints(**_meta("One point per listed business day, oldest first."))
+
+    class Meta:
+        fields = ("ok", "pair", "from_currency", "to_currency", "source", "interval", "start", "end", "count", "points")
 
 
 class CorridorCostSchema(CamelCaseSchema):
