@@ -7,13 +7,13 @@ public one, which no cache in front could then share.
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 from pathlib import Path
 
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import URLSafeTimedSerializer
 
 from corridor.settings import ConfigError, whole_number
 
@@ -35,14 +35,10 @@ def configure_sessions(app: Flask) -> None:
 
 class OneSignerSessions(SecureCookieSessionInterface):
     """Flask's signed cookie, by one signer: Flask builds a new one for every request's session, one without a cookie
-    too (a tenth of a kept answer's time: docs/PERFORMANCE.md), though the key never changes once the app is made."""
+    too (a tenth of a kept answer's time: docs/PERFORMANCE.md), though an app's key never changes once it is made."""
 
-    signer: URLSafeTimedSerializer | None = None
-
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        if self.signer is None:
-            self.signer = super().get_signing_serializer(app)
-        return self.signer
+    # the last app's: a process serves one; a cache of C's, so that no function of the project's runs per request
+    get_signing_serializer = functools.lru_cache(maxsize=1)(SecureCookieSessionInterface.get_signing_serializer)
 
 
 def secret_key(app: Flask) -> str:
