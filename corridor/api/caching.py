@@ -66,13 +66,10 @@ def cached(
             return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
         key = f"{request.endpoint}{sorted(query.items())}"
         kept = data.responses.get(key)
-        built = kept is None
-        request.environ[CACHE_LOOKUP] = "miss" if built else "hit"
-        if built:
-            kept = data.responses.keep(key, view(data.catalog, **query), g.url_key, extra)
-        else:  # another spelling of a kept query
-            data.responses.keep_url(g.url_key, key, extra)
-        return answer_kept(cache_control, key, kept)
+        request.environ[CACHE_LOOKUP] = "miss" if kept is None else "hit"
+        # built and kept, or another spelling of a kept query: either way, the URL as sent points at it
+        built = data.responses.keep(key, None if kept else view(data.catalog, **query), g.url_key, extra)
+        return answer_kept(cache_control, key, kept or built)
 
     return respond
 
@@ -121,8 +118,6 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
 def conditional(response: Response) -> Response:
     """`response`, or a 412 or 304 as its validators and the request's conditions say, in HTTP's order."""
     environ = request.environ
-    if not any(name in environ for name in _CONDITIONS):
-        return response
     if "HTTP_IF_MATCH" in environ:
         # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304; a value
         # that holds no tag (an empty one) is ignored, as Werkzeug ignores it

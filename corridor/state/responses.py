@@ -52,34 +52,31 @@ class ResponseCache(LRUCache):
         # under it ever yields to another greenlet
         self._lock = threading.Lock()
 
-    def keep(self, key: str, response: Response, url: str | None = None, extra: int = 0) -> Kept:
+    def keep(self, key: str, response: Response | None, url: str | None = None, extra: int = 0) -> Kept | None:
         """Keep `response`'s body, headers and a new strong ETag under `key`, unless it alone is over the limit; and
-        point `url`, the URL as sent, at it (`keep_url`)."""
-        response.add_etag()
-        headers = [("Content-Type", response.content_type), ("ETag", response.headers["ETag"])]
-        for name in ("Content-Disposition", "Link"):  # a file's name; a page's links
-            if name in response.headers:
-                headers.append((name, response.headers[name]))
-        body = response.get_data()
-        kept_headers = tuple(headers)
-        size = len(body) + sys.getsizeof(key) + sys.getsizeof(kept_headers) + ENTRY_OVERHEAD
-        for header in kept_headers:
-            size += sys.getsizeof(header) + sys.getsizeof(header[1])
-        kept = Kept(body, kept_headers, size)
-        if kept.size <= self.maxsize:
-            pointer = url and KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
-            with self._lock:
+        point `url`, the URL as sent, at what is kept there, with what its request was charged beyond one unit."""
+        kept = None
+        if response is not None:
+            response.add_etag()
+            headers = [("Content-Type", response.content_type), ("ETag", response.headers["ETag"])]
+            for name in ("Content-Disposition", "Link"):  # a file's name; a page's links
+                if name in response.headers:
+                    headers.append((name, response.headers[name]))
+            body = response.get_data()
+            kept_headers = tuple(headers)
+            size = len(body) + sys.getsizeof(key) + sys.getsizeof(kept_headers) + ENTRY_OVERHEAD
+            for header in kept_headers:
+                size += sys.getsizeof(header) + sys.getsizeof(header[1])
+            kept = Kept(body, kept_headers, size)
+            if kept.size > self.maxsize:
+                return kept
+        pointer = url and KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
+        with self._lock:
+            if kept is not None:
                 self[key] = kept
-                if pointer and pointer.size <= self.maxsize:  # as keep_url does; inline, as a first request's path
-                    self[url] = pointer  # is kept short (python -m bench.call_path)
-        return kept
-
-    def keep_url(self, url: str, key: str, extra: int) -> None:
-        """Point the URL as sent at the answer kept under `key`."""
-        pointer = KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
-        if pointer.size <= self.maxsize:
-            with self._lock:
+            if pointer and pointer.size <= self.maxsize:
                 self[url] = pointer
+        return kept
 
     def gzipped(self, key: str, kept: Kept) -> Kept:
         """`kept` compressed with gzip, made once and kept beside it under `gzip <key>`: its own strong ETag (the
