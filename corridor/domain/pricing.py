@@ -34,8 +34,7 @@ def reference_amount(dataset: Dataset, currency: str) -> float:
 
 def provider_rate(mid: float, offer: Offer, amount: float | None = None) -> float | None:
     """The rate a provider gives for `amount`: mid-market less its margin there; None if it did not disclose it."""
-    margin = offer.spread_pct if amount is None else offer.margin(amount)
-    return None if margin is None else mid * (1 - margin / 100)
+    return _at(mid, offer.spread_pct if amount is None else offer.margin(amount))
 
 
 def true_cost_pct(offer: Offer, amount: float) -> float | None:
