@@ -153,25 +153,7 @@ class CorridorSummarySchema(Schema):
 
 
 class RankedProviderSchema(RankedEntrySchema):
-    per_offer = (
-        "provider",
-        "flat_fee",
-        "fee_pct",
-        "settlement",
-        "payout_methods",
-        "svc_score",
-        "settlement_minutes",
-        "source",
-        "period",
-        "collected",
-        "payout_currency",
-        "fx_margin_disclosed",
-        "firm_type",
-        "promotion",
-        "payment_instrument",
-        "pickup_method",
-        "speed",
-    )
+    per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
 
     rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
     provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})

@@ -116,25 +116,7 @@ class CorridorSchema(CamelCaseSchema):
 
 
 class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
-    per_offer = (
-        "provider",
-        "fee",
-        "fee_pct",
-        "settlement",
-        "payout_methods",
-        "score",
-        "settlement_minutes",
-        "source",
-        "period",
-        "collected",
-        "payout_currency",
-        "fx_margin_disclosed",
-        "firm_type",
-        "promotion",
-        "payment_instrument",
-        "pickup_method",
-        "speed",
-    )
+    per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
 
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
