@@ -8,6 +8,7 @@ from marshmallow import Schema, fields, pre_dump
 
 from corridor.domain.model import SURVEY
 from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE
+from schemas.camel import CamelCaseSchema
 from schemas.fields import BillionsText, PercentText, Rounded
 
 _SOURCE = {
@@ -201,32 +202,21 @@ def _ok() -> fields.Constant:
     )
 
 
-class PeriodCostsEntry(Schema):
-    period = fields.String(**_meta("The survey's period, YYYYQn.", "2025Q1"))
-    publishedAverageTotalCostPct = PercentText(
+class PeriodCostsEntry(CamelCaseSchema, PeriodCostsSchema):
+    published_average_total_cost_pct = PercentText(
         attribute="published.cost", **_meta(_PUBLISHED, "10.87%", _NOT_PUBLISHED)
     )
-    publishedSource = fields.String(
-        attribute="published.source", **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED)
-    )
-    averageTotalCostPct = PercentText(
+    average_total_cost_pct = PercentText(
         allow_none=True, attribute="computed.average", **_meta(_AVERAGE, "11.14%", _NOT_COMPUTED)
     )
-    averageTotalCostPct500 = PercentText(
+    average_total_cost_pct_500 = PercentText(
         allow_none=True, attribute="computed.average_500", **_meta(_AVERAGE_500, "6.03%", _NOT_COMPUTED)
     )
-    smartPct = PercentText(allow_none=True, attribute="computed.smart", **_meta(_SMART, "2.31%", _NOT_COMPUTED))
-    lowestTotalCostPct = PercentText(
+    smart_pct = PercentText(allow_none=True, attribute="computed.smart", **_meta(_SMART, "2.31%", _NOT_COMPUTED))
+    lowest_total_cost_pct = PercentText(
         allow_none=True, attribute="computed.lowest", **_meta(_LOWEST, "1.98%", _NOT_COMPUTED)
     )
-    observations = fields.Integer(
-        attribute="computed.observations", **_meta("The services surveyed, a row each.", 16, _NOT_COMPUTED)
-    )
-    transparentObservations = fields.Integer(
-        attribute="computed.transparent_observations",
-        **_meta("Those that disclosed their rate: the averages' rows.", 16, _NOT_COMPUTED),
-    )
-    byFirmType = fields.Dict(
+    by_firm_type = fields.Dict(
         keys=fields.String(),
         values=PercentText(),
         attribute="computed.by_firm_type",
@@ -236,17 +226,14 @@ class PeriodCostsEntry(Schema):
             _NOT_COMPUTED,
         ),
     )
-    computedSource = fields.String(
-        attribute="computed.source", **_meta(_COMPUTED_SOURCE, COMPUTED_SOURCE, _NOT_COMPUTED)
-    )
 
 
-class CostsResponse(Schema):
+class CostsResponse(CamelCaseSchema):
     ok = _ok()
     corridor = fields.String(attribute="key", **_meta("The corridor's countries, SRC-DST.", "KEN-TZA"))
     source = fields.Constant(SURVEY, metadata=_SOURCE)
-    sourceCountryName = fields.String(attribute="source_name", **_meta("Sending country.", "Kenya"))
-    destinationCountryName = fields.String(attribute="destination_name", **_meta("Receiving country.", "Tanzania"))
+    source_country_name = fields.String(attribute="source_name", **_meta("Sending country.", "Kenya"))
+    destination_country_name = fields.String(attribute="destination_name", **_meta("Receiving country.", "Tanzania"))
     from_currency = fields.String(
         data_key="from", allow_none=True, **_meta("Currency sent; null if the country's is not known.", "KES")
     )
@@ -263,12 +250,11 @@ class CostsResponse(Schema):
     )
 
 
-class GlobalPeriodEntry(Schema):
-    period = fields.String(**_meta("The survey's period, YYYYQn.", "2025Q3"))
-    publishedMeanOfCorridorsPct = PercentText(
+class GlobalPeriodEntry(CamelCaseSchema, GlobalPeriodSchema):
+    published_mean_of_corridors_pct = PercentText(
         attribute="published.mean_of_corridors", **_meta(_GLOBAL_PUBLISHED, "6.97%", _NOT_PUBLISHED)
     )
-    publishedCorridors = fields.Integer(
+    published_corridors = fields.Integer(
         attribute="published.corridors",
         **_meta(
             "The corridors with a published average this period, behind publishedMeanOfCorridorsPct.",
@@ -276,39 +262,19 @@ class GlobalPeriodEntry(Schema):
             _NOT_PUBLISHED,
         ),
     )
-    publishedSource = fields.String(
-        attribute="published.source",
-        **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED),
-    )
-    averageTotalCostPct = PercentText(
+    average_total_cost_pct = PercentText(
         allow_none=True, attribute="computed.average", **_meta(_GLOBAL_AVERAGE, "22.61%", _NOT_COMPUTED)
     )
-    smartPct = PercentText(allow_none=True, attribute="computed.smart", **_meta(_GLOBAL_SMART, "7.34%", _NOT_COMPUTED))
-    observations = fields.Integer(
-        attribute="computed.observations", **_meta("The services surveyed this period, a row each.", 80, _NOT_COMPUTED)
-    )
-    transparentObservations = fields.Integer(
-        attribute="computed.transparent_observations", **_meta("Those that disclosed their rate.", 80, _NOT_COMPUTED)
-    )
-    corridors = fields.Integer(attribute="computed.corridors", **_meta(_CORRIDORS, 8, _NOT_COMPUTED))
-    corridorsAtOrUnder5Pct = fields.Integer(
-        attribute="computed.corridors_at_or_under_5_pct", **_meta(_AT_5, 0, _NOT_COMPUTED)
-    )
-    corridorsAtOrUnder3Pct = fields.Integer(
-        attribute="computed.corridors_at_or_under_3_pct", **_meta(_AT_3, 0, _NOT_COMPUTED)
-    )
-    byRegion = fields.Dict(
+    smart_pct = PercentText(allow_none=True, attribute="computed.smart", **_meta(_GLOBAL_SMART, "7.34%", _NOT_COMPUTED))
+    by_region = fields.Dict(
         keys=fields.String(),
         values=PercentText(),
         attribute="computed.by_region",
         **_meta(_BY_REGION, {}, _NOT_COMPUTED),
     )
-    computedSource = fields.String(
-        attribute="computed.source", **_meta(_COMPUTED_SOURCE, COMPUTED_SOURCE, _NOT_COMPUTED)
-    )
 
 
-class GlobalCostsResponse(Schema):
+class GlobalCostsResponse(CamelCaseSchema):
     ok = _ok()
     source = fields.Constant(SURVEY, metadata=_SOURCE)
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 2))
@@ -325,17 +291,7 @@ class SurveyBenchmarkEntry(GlobalPeriodEntry):
     """The latest period's global figures, in Group B's benchmark."""
 
     source = fields.Constant(SURVEY, metadata=_SOURCE)
-
-    class Meta:
-        exclude = (
-            "byRegion",
-            "observations",
-            "transparentObservations",
-            "publishedMeanOfCorridorsPct",
-            "publishedCorridors",
-            "publishedSource",
-            "computedSource",
-        )
+    Meta = SurveyBenchmarkSchema.Meta
 
 
 # --- the corridors with any cost figure -------------------------------------------------------------------------------
@@ -405,10 +361,7 @@ class CostCorridorSchema(Schema):
     flow_source = fields.String(allow_none=True, **_meta(_FLOW_SOURCE, "KNOMAD/World Bank Bilateral Remittance Matrix"))
 
 
-class CostCorridorEntry(Schema):
-    corridor = fields.String(attribute="costs.key", **_meta("The corridor's countries, SRC-DST.", "USA-MEX"))
-    sourceCountryName = fields.String(attribute="costs.source_name", **_meta("Sending country.", "United States"))
-    destinationCountryName = fields.String(attribute="costs.destination_name", **_meta("Receiving country.", "Mexico"))
+class CostCorridorEntry(CamelCaseSchema, CostCorridorSchema):
     from_currency = fields.String(
         data_key="from",
         allow_none=True,
@@ -421,25 +374,19 @@ class CostCorridorEntry(Schema):
         attribute="costs.to_currency",
         **_meta("Currency received; null if the country's is not known.", "MXN"),
     )
-    latestPeriod = fields.String(attribute="latest_period", **_meta(_LATEST_PERIOD, "2025Q3"))
-    latestPublishedPeriod = fields.String(
-        allow_none=True,
-        attribute="latest_published_period",
-        **_meta("The period of latestPublishedAverageTotalCostPct.", "2020Q3"),
+    latest_published_period = fields.String(
+        allow_none=True, **_meta("The period of latestPublishedAverageTotalCostPct.", "2020Q3")
     )
-    latestPublishedAverageTotalCostPct = PercentText(
+    latest_published_average_total_cost_pct = PercentText(
         allow_none=True, attribute="latest_published_average", **_meta(_LATEST_PUBLISHED, "5.34%")
     )
-    latestComputedPeriod = fields.String(
-        allow_none=True,
-        attribute="latest_computed_period",
-        **_meta("The period of latestComputedAverageTotalCostPct.", "2025Q3"),
+    latest_computed_period = fields.String(
+        allow_none=True, **_meta("The period of latestComputedAverageTotalCostPct.", "2025Q3")
     )
-    latestComputedAverageTotalCostPct = PercentText(
+    latest_computed_average_total_cost_pct = PercentText(
         allow_none=True, attribute="latest_computed_average", **_meta(_LATEST_COMPUTED, "3.82%")
     )
-    annualFlowBn = BillionsText(allow_none=True, attribute="annual_flow_bn", **_meta(_FLOW, "$52.6B"))
-    flowYear = fields.Integer(allow_none=True, attribute="flow_year", **_meta(_FLOW_YEAR, 2021))
-    flowSource = fields.String(
-        allow_none=True, attribute="flow_source", **_meta(_FLOW_SOURCE, "KNOMAD/World Bank Bilateral Remittance Matrix")
-    )
+    annual_flow_bn = BillionsText(allow_none=True, **_meta(_FLOW, "$52.6B"))
+
+    class Meta:
+        exclude = ("source_country", "destination_country")

@@ -3,9 +3,10 @@
 Every field carries `description` and `example` metadata: the guide is generated from them.
 """
 
-from marshmallow import Schema, fields, pre_dump
+from marshmallow import fields, pre_dump
 
-from schemas.api import SERIES_SOURCE, CurrencySchema, SeriesPoints
+from schemas.api import CurrencySchema, HistorySchema
+from schemas.camel import CamelCaseSchema
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 from schemas.ranked import RankedEntrySchema
@@ -21,7 +22,7 @@ def _meta(description, example=None, **more):
 OK_MEANING = "true when the request succeeded, false on an error."
 
 
-class OkSchema(Schema):
+class OkSchema(CamelCaseSchema):
     """The envelope's flag; listed last among a response's bases so that it dumps first."""
 
     guide_object = "every answer"
@@ -29,7 +30,7 @@ class OkSchema(Schema):
     ok = fields.Constant(True, **_meta(OK_MEANING, True, type="boolean"))
 
 
-class CountSchema(Schema):
+class CountSchema(CamelCaseSchema):
     """An envelope dumped from a list itself: its `count`, then the list under the field `listed` names."""
 
     guide_object = "every list"
@@ -42,16 +43,16 @@ class CountSchema(Schema):
         return {"count": len(listed), self.listed: listed}
 
 
-class CorridorSchema(Schema):
+class CorridorSchema(CamelCaseSchema):
     id = fields.Integer(attribute="corridor.id", **_meta("Corridor id, for /api/poc/corridors/<id>.", 1))
     corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
-    sourceCountry = fields.String(
+    source_country = fields.String(
         attribute="corridor.source_country", **_meta("Sending country, ISO 3166-1 alpha-3.", "USA")
     )
-    destinationCountry = fields.String(
+    destination_country = fields.String(
         attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
-    annualFlowBn = BillionsText(
+    annual_flow_bn = BillionsText(
         allow_none=True,
         attribute="corridor.annual_flow_bn",
         **_meta(
@@ -60,14 +61,14 @@ class CorridorSchema(Schema):
             "$52.6B",
         ),
     )
-    flowYear = fields.Integer(
+    flow_year = fields.Integer(
         allow_none=True,
         attribute="corridor.flow_year",
         **_meta(
             "The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.", 2021
         ),
     )
-    flowSource = fields.String(
+    flow_source = fields.String(
         allow_none=True,
         attribute="corridor.flow_source",
         **_meta(
@@ -76,14 +77,12 @@ class CorridorSchema(Schema):
             "KNOMAD/World Bank Bilateral Remittance Matrix",
         ),
     )
-    avgCost = PercentText(
+    avg_cost = PercentText(
         allow_none=True,
-        attribute="avg_cost",
         **_meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.", "6.54%"),
     )
-    bestCost = PercentText(
+    best_cost = PercentText(
         allow_none=True,
-        attribute="best_cost",
         **_meta("Lowest true cost over the corridor's providers; null if none discloses its margin.", "2.38%"),
     )
     compliance = fields.String(
@@ -102,12 +101,11 @@ class CorridorSchema(Schema):
             "USD_MXN",
         ),
     )
-    sdgTargetMet = fields.Boolean(
+    sdg_target_met = fields.Boolean(
         allow_none=True,
-        attribute="sdg_target_met",
         **_meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False),
     )
-    offersOver5Pct = fields.Integer(attribute="offers_over_5_pct", **_meta("Providers whose true cost exceeds 5%.", 4))
+    offers_over_5_pct = fields.Integer(**_meta("Providers whose true cost exceeds 5%.", 4))
     prices = fields.String(
         **_meta(
             "Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
@@ -117,26 +115,8 @@ class CorridorSchema(Schema):
     )
 
 
-class ProviderEntrySchema(RankedEntrySchema):
-    per_offer = (
-        "provider",
-        "fee",
-        "feePct",
-        "settlement",
-        "payoutMethods",
-        "score",
-        "settlementMinutes",
-        "source",
-        "period",
-        "collected",
-        "payoutCurrency",
-        "fxMarginDisclosed",
-        "firmType",
-        "promotion",
-        "paymentInstrument",
-        "pickupMethod",
-        "speed",
-    )
+class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
+    per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
 
     rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
     provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
@@ -150,7 +130,7 @@ class ProviderEntrySchema(RankedEntrySchema):
         ),
     )
     fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
-    feePct = PercentText(
+    fee_pct = PercentText(
         attribute="offer.fee_pct",
         **_meta(
             "Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) "
@@ -158,17 +138,15 @@ class ProviderEntrySchema(RankedEntrySchema):
             "0.00%",
         ),
     )
-    spreadPct = PercentText(
+    spread_pct = PercentText(
         allow_none=True,
-        attribute="spread_pct",
         **_meta(
             "FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not disclosed.",
             "1.38%",
         ),
     )
-    trueCostPct = PercentText(
+    true_cost_pct = PercentText(
         allow_none=True,
-        attribute="true_cost_pct",
         **_meta(
             "Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such "
             "providers rank after every other).",
@@ -178,7 +156,7 @@ class ProviderEntrySchema(RankedEntrySchema):
     settlement = fields.String(
         allow_none=True, attribute="offer.settlement", **_meta("Typical time to arrive; null if unknown.", "10 minutes")
     )
-    payoutMethods = fields.List(
+    payout_methods = fields.List(
         fields.String(),
         attribute="offer.payout_methods",
         **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]),
@@ -188,23 +166,20 @@ class ProviderEntrySchema(RankedEntrySchema):
         attribute="offer.svc_score",
         **_meta("Provider service score, 0–100; null for a surveyed provider (the survey scores none).", 90),
     )
-    sendAmount = Rounded(
+    send_amount = Rounded(
         allow_none=True,
-        attribute="send_amount",
         **_meta(
             "Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the "
             "rate is.",
             200.0,
         ),
     )
-    feeTotal = Rounded(
+    fee_total = Rounded(
         allow_none=True,
-        attribute="fee_total",
         **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99),
     )
-    recipientGets = Rounded(
+    recipient_gets = Rounded(
         allow_none=True,
-        attribute="recipient_gets",
         **_meta(
             "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, "
             "what it pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate "
@@ -212,12 +187,9 @@ class ProviderEntrySchema(RankedEntrySchema):
             3639.48,
         ),
     )
-    settlementMinutes = fields.Integer(
-        allow_none=True, attribute="settlement_minutes", **_meta("Settlement time in minutes; null if unknown.", 10)
-    )
-    totalPaid = Rounded(
+    settlement_minutes = fields.Integer(allow_none=True, **_meta("Settlement time in minutes; null if unknown.", 10))
+    total_paid = Rounded(
         allow_none=True,
-        attribute="total_paid",
         **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99),
     )
     source = fields.String(
@@ -238,17 +210,15 @@ class ProviderEntrySchema(RankedEntrySchema):
         attribute="offer.collected",
         **_meta("The day the survey collected the prices, YYYY-MM-DD; null for the data file's.", "2025-08-19"),
     )
-    payoutCurrency = fields.String(
-        attribute="payout_currency",
+    payout_currency = fields.String(
         **_meta(
             "What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
             "US dollars.",
             "MXN",
         ),
     )
-    payoutRate = SignificantFigures(
+    payout_rate = SignificantFigures(
         allow_none=True,
-        attribute="payout_rate",
         **_meta(
             "For a provider paying out in another currency than the destination's: its rate, payoutCurrency per "
             "source currency, 6 significant figures; null for one paying out in the destination currency, and "
@@ -256,9 +226,8 @@ class ProviderEntrySchema(RankedEntrySchema):
             0.00759749,
         ),
     )
-    payoutAmount = Rounded(
+    payout_amount = Rounded(
         allow_none=True,
-        attribute="payout_amount",
         **_meta(
             "For a provider paying out in another currency than the destination's: amount × payoutRate, what "
             "arrives in payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null "
@@ -266,7 +235,7 @@ class ProviderEntrySchema(RankedEntrySchema):
             192.64,
         ),
     )
-    fxMarginDisclosed = fields.Boolean(
+    fx_margin_disclosed = fields.Boolean(
         attribute="offer.disclosed",
         **_meta(
             "Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
@@ -274,7 +243,7 @@ class ProviderEntrySchema(RankedEntrySchema):
             True,
         ),
     )
-    firmType = fields.String(
+    firm_type = fields.String(
         allow_none=True,
         attribute="offer.firm_type",
         **_meta(
@@ -291,7 +260,7 @@ class ProviderEntrySchema(RankedEntrySchema):
             False,
         ),
     )
-    paymentInstrument = fields.String(
+    payment_instrument = fields.String(
         allow_none=True,
         attribute="offer.payment_instrument",
         **_meta(
@@ -300,7 +269,7 @@ class ProviderEntrySchema(RankedEntrySchema):
             "Debit card",
         ),
     )
-    pickupMethod = fields.String(
+    pickup_method = fields.String(
         allow_none=True,
         attribute="offer.pickup_method",
         **_meta(
@@ -320,24 +289,24 @@ class ProviderEntrySchema(RankedEntrySchema):
     )
 
 
-class ProviderGroupSchema(Schema):
+class ProviderGroupSchema(CamelCaseSchema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
     corridor = fields.String(attribute="corridor.key", **_meta("The corridor's currency pair, FROM_TO.", "USD_MXN"))
-    sourceCountry = fields.String(
+    source_country = fields.String(
         attribute="corridor.source_country", **_meta("Sending country, ISO 3166-1 alpha-3.", "USA")
     )
-    destinationCountry = fields.String(
+    destination_country = fields.String(
         attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
-    count = fields.Integer(attribute="count", **_meta("Number of providers in the list that follows.", 6))
+    count = fields.Integer(**_meta("Number of providers in the list that follows.", 6))
     providers = fields.Nested(
         ProviderEntrySchema(many=True), attribute="quotes", **_meta("Providers ranked by true cost.")
     )
 
 
 class FullCorridorSchema(CorridorSchema):
-    complianceNotes = fields.String(
+    compliance_notes = fields.String(
         allow_none=True,
         attribute="corridor.compliance_notes",
         **_meta(
@@ -433,7 +402,7 @@ class CurrenciesResponse(CountSchema, OkSchema):
     currencies = fields.List(fields.Nested(CurrencySchema), **_meta("Every currency in the rate tables, by code."))
 
 
-class GuideFieldSchema(Schema):
+class GuideFieldSchema(CamelCaseSchema):
     name = fields.String(**_meta("A field name used in Group B payloads.", "avgCost"))
     object = fields.String(
         **_meta(
@@ -456,7 +425,7 @@ class GuideResponse(CountSchema, OkSchema):
     )
 
 
-class FeedHealthSchema(Schema):
+class FeedHealthSchema(CamelCaseSchema):
     source = fields.String(**_meta("The feed: ECB or Frankfurter.", "ECB"))
     status = fields.String(
         **_meta(
@@ -470,7 +439,8 @@ class FeedHealthSchema(Schema):
     date = fields.Date(
         allow_none=True, **_meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.", "2026-11-24")
     )
-    checkedAt = fields.DateTime(
+    checked_at = fields.DateTime(
+        attribute="checkedAt",
         format="iso",
         allow_none=True,
         **_meta("When it was last tried, ISO 8601 UTC; null before the first try.", "2026-11-25T09:00:00+00:00"),
@@ -483,7 +453,7 @@ class FeedHealthSchema(Schema):
     )
 
 
-class HealthResponse(Schema):
+class HealthResponse(CamelCaseSchema):
     ok = fields.Boolean(**_meta(OK_MEANING, True))  # false with a 503 while the instance drains
     status = fields.String(
         **_meta(
@@ -493,50 +463,40 @@ class HealthResponse(Schema):
         )
     )
     version = fields.String(**_meta("Service version.", "1.0.0"))
-    dataAsOf = fields.Date(attribute="data_as_of", **_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
+    data_as_of = fields.Date(**_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
     corridors = fields.Integer(**_meta("Number of active corridors served.", 19))
-    uptimeSeconds = fields.Integer(attribute="uptime_seconds", **_meta("Seconds since this worker started.", 42))
-    historyStart = fields.Date(
-        attribute="history_start", **_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04")
-    )
-    historyEnd = fields.Date(
-        attribute="history_end", **_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30")
-    )
+    uptime_seconds = fields.Integer(**_meta("Seconds since this worker started.", 42))
+    history_start = fields.Date(**_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
+    history_end = fields.Date(**_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
     rates = fields.List(fields.Nested(FeedHealthSchema), **_meta("The rate feeds, the ECB first."))
 
 
-class HistoryResponse(OkSchema):
+class HistoryResponse(HistorySchema, OkSchema):
     pair = fields.String(**_meta("The pair, FROM→TO.", "USD→MXN"))
-    from_currency = fields.String(data_key="from", **_meta("Currency sent.", "USD"))
-    to_currency = fields.String(data_key="to", **_meta("Currency received.", "MXN"))
-    source = fields.String(**_meta(SERIES_SOURCE, "ECB"))
-    interval = fields.String(**_meta("day, week or month: which business days are listed.", "day"))
-    start = fields.Date(**_meta("First day asked for (or defaulted), YYYY-MM-DD.", "2025-10-30"))
-    end = fields.Date(**_meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))
     count = fields.Integer(**_meta("Number of points in the list that follows.", 256))
-    points = SeriesPoints(**_meta("One point per listed business day, oldest first."))
+
+    class Meta:
+        fields = ("ok", "pair", "from_currency", "to_currency", "source", "interval", "start", "end", "count", "points")
 
 
-class CorridorCostSchema(Schema):
+class CorridorCostSchema(CamelCaseSchema):
     guide_object = "benchmark.cheapest and benchmark.costliest"
 
     corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "SGD→IDR"))
     key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "SGD_IDR"))
-    avgCost = PercentText(attribute="avg_cost", **_meta("Its mean true cost at the reference amount.", "2.77%"))
+    avg_cost = PercentText(**_meta("Its mean true cost at the reference amount.", "2.77%"))
 
 
-class BenchmarkFiguresEntry(Schema):
+class BenchmarkFiguresEntry(CamelCaseSchema):
     guide_object = "benchmark"  # and benchmark.sample: the same figures
 
-    corridorCount = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
-    avgCost = PercentText(
+    corridor_count = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
+    avg_cost = PercentText(
         allow_none=True,
-        attribute="avg_cost",
         **_meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%"),
     )
-    weightedAvgCost = PercentText(
+    weighted_avg_cost = PercentText(
         allow_none=True,
-        attribute="weighted_avg_cost",
         **_meta(
             "The flow-weighted average: the corridors' mean true costs weighted by the money sent in each "
             "(annualFlowBn), closer to what senders pay in all than the simple mean; null when every flow is 0 or no "
@@ -544,18 +504,17 @@ class BenchmarkFiguresEntry(Schema):
             "5.20%",
         ),
     )
-    smartAvgCost = PercentText(
+    smart_avg_cost = PercentText(
         allow_none=True,
-        attribute="smart_avg_cost",
         **_meta(
             "Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.",
             "2.87%",
         ),
     )
-    meetingTarget = fields.Integer(
+    meeting_target = fields.Integer(
         attribute="corridors_meeting_target", **_meta("Corridors whose avgCost is at most 3.00%.", 2)
     )
-    withOfferOver5Pct = fields.Integer(
+    with_offer_over_5_pct = fields.Integer(
         attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 15)
     )
     cheapest = fields.Nested(

@@ -5,12 +5,9 @@ become required (Group B's `from`/`to` pair; Group B's `corridor` before `amount
 a parameter, the ones it cannot be given with, and what to say then (corridor/api/queries.py reads both).
 """
 
-from typing import TypedDict
-
 from marshmallow import Schema, ValidationError, fields, post_load, validate
-from marshmallow.experimental.context import Context
 
-from corridor.domain.history import INTERVALS, Histories
+from corridor.domain.history import INTERVALS
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
@@ -27,16 +24,6 @@ from schemas.fields import (
 )
 
 FORMATS = ("json", "csv")
-
-
-class Served(TypedDict):
-    """What a query is loaded against: the rate history being served."""
-
-    history: Histories
-
-
-# set around a load by the web layer, so that a query names what is served in one spelling
-ServedContext = Context[Served]
 
 
 class NoQuery(Schema):
@@ -225,15 +212,10 @@ class HistoryQuery(CurrencyPairQuery):
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
 
     @post_load
-    def one_spelling(self, data: dict, **kwargs: object) -> dict:
-        """A range in order, with its defaults, within the served history's days: equal ranges load equal."""
+    def in_order(self, data: dict, **kwargs: object) -> dict:
+        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
         if "start" in data and "end" in data and data["start"] > data["end"]:
             raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        served = ServedContext.get(None)
-        if served is not None and "date" not in data:
-            data["start"], data["end"] = served["history"].span(
-                data["from_currency"], data["to_currency"], data.get("start"), data.get("end")
-            )
         return data
 
 

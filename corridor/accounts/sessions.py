@@ -30,11 +30,15 @@ def configure_sessions(app: Flask) -> None:
         SESSION_COOKIE_NAME="corridor_session",
         SESSION_COOKIE_SECURE=whole_number(app.config, "PROXY_HOPS") > 0,
     )
-    interface = SecureCookieSessionInterface()
-    # Flask builds a new signer for every request's session, one without a cookie too (a tenth of a kept answer's
-    # time: docs/PERFORMANCE.md); the key never changes once the app is made, so one signer serves them all
-    interface.get_signing_serializer = functools.cache(interface.get_signing_serializer)
-    app.session_interface = interface
+    app.session_interface = OneSignerSessions()
+
+
+class OneSignerSessions(SecureCookieSessionInterface):
+    """Flask's signed cookie, by one signer: Flask builds a new one for every request's session, one without a cookie
+    too (a tenth of a kept answer's time: docs/PERFORMANCE.md), though an app's key never changes once it is made."""
+
+    # the last app's: a process serves one; a cache of C's, so that no function of the project's runs per request
+    get_signing_serializer = functools.lru_cache(maxsize=1)(SecureCookieSessionInterface.get_signing_serializer)
 
 
 def secret_key(app: Flask) -> str:

@@ -18,7 +18,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from corridor.api.errors import problem
 from corridor.limits import charge
 from corridor.state import current_service
-from corridor.state.responses import CACHE_LOOKUP, TRIM_AFTER_BYTES, Kept, release_free_heap
+from corridor.state.responses import CACHE_LOOKUP, Kept
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
@@ -66,16 +66,10 @@ def cached(
             return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
         key = f"{request.endpoint}{sorted(query.items())}"
         kept = data.responses.get(key)
-        built = kept is None
-        request.environ[CACHE_LOOKUP] = "miss" if built else "hit"
-        if built:
-            kept = data.responses.keep(key, view(data.catalog, **query), g.url_key, extra)
-        else:  # another spelling of a kept query
-            data.responses.keep_url(g.url_key, key, extra)
-        response = answer_kept(cache_control, key, kept)
-        if built and len(kept.body) >= TRIM_AFTER_BYTES:  # what built a large answer is all freed once it is sent
-            response.call_on_close(release_free_heap)
-        return response
+        request.environ[CACHE_LOOKUP] = "miss" if kept is None else "hit"
+        # built and kept, or another spelling of a kept query: either way, the URL as sent points at it
+        built = data.responses.keep(key, None if kept else view(data.catalog, **query), g.url_key, extra)
+        return answer_kept(cache_control, key, kept or built)
 
     return respond
 
@@ -88,7 +82,6 @@ def build_whole_lists(app: Flask) -> None:
             # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
             if answer_kept(current_service().policy(request.blueprint).cache_control) is None:
                 app.view_functions[request.endpoint]()
-    release_free_heap()  # what built them is freed: its pages go back before the workers fork
 
 
 def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = None) -> Response | None:
@@ -125,8 +118,6 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
 def conditional(response: Response) -> Response:
     """`response`, or a 412 or 304 as its validators and the request's conditions say, in HTTP's order."""
     environ = request.environ
-    if not any(name in environ for name in _CONDITIONS):
-        return response
     if "HTTP_IF_MATCH" in environ:
         # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304; a value
         # that holds no tag (an empty one) is ignored, as Werkzeug ignores it

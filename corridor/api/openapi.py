@@ -8,6 +8,7 @@ from typing import Any
 
 import flask_smorest
 from apispec import BasePlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask import Blueprint, Flask, Response, current_app
 from marshmallow import fields
 from werkzeug.http import generate_etag
@@ -116,9 +117,12 @@ class Api(flask_smorest.Api):
     ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None
 
-    def _register_pagination_header(self) -> None:
-        """Nothing here is paged: no pagination header, and no schema of it in the document."""
-        # flask-smorest registers the header's schema at once, with no setting to leave it out
+
+def schema_name(schema: Any) -> str | None:
+    """apispec's name of a schema; none for flask-smorest's pagination metadata, which no page here has (pages have
+    links, corridor/api/paging.py): unnamed, it is written inline in a header no operation names, so nowhere."""
+    name = resolver(schema)
+    return None if name == "PaginationMetadata" else name
 
 
 class SharedParts(BasePlugin):
@@ -233,6 +237,7 @@ def build_api(app: Flask, *groups: Any) -> Api:
             "servers": [{"url": "/", "description": "The server that serves this document."}],
             "tags": [{"name": group.tag, "description": group.tag_description} for group in groups],
             "extra_plugins": [SharedParts(app)],
+            "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
         },
     )
     api.spec.components.security_scheme(

@@ -9,7 +9,7 @@ from webargs.flaskparser import FlaskParser
 
 from corridor.state import current_service
 from corridor.state.errors import ApiError, shown
-from schemas.query import PAGE_PARAMETERS, ServedContext
+from schemas.query import PAGE_PARAMETERS, HistoryQuery
 
 
 class QueryParser(FlaskParser):
@@ -44,9 +44,7 @@ class QueryParser(FlaskParser):
                 example = f", for example {key}={shown_example}" if shown_example is not None else ""
                 raise ApiError(400, "missing_parameter", f"Query parameter '{key}' needs a value{example}.")
         try:
-            # equal queries load equal: a history range is cut to the days served (HistoryQuery)
-            with ServedContext({"history": current_service().data.catalog.history}):
-                loaded = schema.load(given)
+            loaded = schema.load(given)
         except ValidationError as error:  # the first malformed parameter, in the schema's order
             key = next((key for key in fields if key in error.messages), None)
             detail = (
@@ -58,4 +56,9 @@ class QueryParser(FlaskParser):
         for key, others, rule in getattr(schema, "exclusive", ()):  # once each is well formed
             if key in given and any(other in given for other in others):
                 raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {rule}")
+        if isinstance(schema, HistoryQuery) and "date" not in loaded:
+            # a range with its defaults, cut to the days served: equal ranges load equal (and are kept once)
+            loaded["start"], loaded["end"] = current_service().data.catalog.history.span(
+                loaded["from_currency"], loaded["to_currency"], loaded.get("start"), loaded.get("end")
+            )
         return loaded

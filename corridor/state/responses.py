@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gzip
 import sys
 import threading
-from functools import cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -17,9 +14,6 @@ from flask import Response
 # what a kept response costs besides its body, key and headers: its tuple, the bytes object and the
 # LRU's bookkeeping (measured with tracemalloc in tests/test_caching.py)
 ENTRY_OVERHEAD = 370
-# an answer this large was made from tens of MB of objects, all freed once it is sent: their pages go back to the
-# system then (corridor/api/caching.py)
-TRIM_AFTER_BYTES = 1 << 20
 # the environ's key for how this request's answer was looked for in the cache, `hit` or `miss`, which the request's
 # metrics carry as a label (corridor/serving/prometheus.py): a field of the environ costs nothing; a count did
 CACHE_LOOKUP = "corridor.cache"
@@ -58,34 +52,31 @@ class ResponseCache(LRUCache):
         # under it ever yields to another greenlet
         self._lock = threading.Lock()
 
-    def keep(self, key: str, response: Response, url: str | None = None, extra: int = 0) -> Kept:
+    def keep(self, key: str, response: Response | None, url: str | None = None, extra: int = 0) -> Kept | None:
         """Keep `response`'s body, headers and a new strong ETag under `key`, unless it alone is over the limit; and
-        point `url`, the URL as sent, at it (`keep_url`)."""
-        response.add_etag()
-        headers = [("Content-Type", response.content_type), ("ETag", response.headers["ETag"])]
-        for name in ("Content-Disposition", "Link"):  # a file's name; a page's links
-            if name in response.headers:
-                headers.append((name, response.headers[name]))
-        body = response.get_data()
-        kept_headers = tuple(headers)
-        size = len(body) + sys.getsizeof(key) + sys.getsizeof(kept_headers) + ENTRY_OVERHEAD
-        for header in kept_headers:
-            size += sys.getsizeof(header) + sys.getsizeof(header[1])
-        kept = Kept(body, kept_headers, size)
-        if kept.size <= self.maxsize:
-            pointer = url and KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
-            with self._lock:
+        point `url`, the URL as sent, at what is kept there, with what its request was charged beyond one unit."""
+        kept = None
+        if response is not None:
+            response.add_etag()
+            headers = [("Content-Type", response.content_type), ("ETag", response.headers["ETag"])]
+            for name in ("Content-Disposition", "Link"):  # a file's name; a page's links
+                if name in response.headers:
+                    headers.append((name, response.headers[name]))
+            body = response.get_data()
+            kept_headers = tuple(headers)
+            size = len(body) + sys.getsizeof(key) + sys.getsizeof(kept_headers) + ENTRY_OVERHEAD
+            for header in kept_headers:
+                size += sys.getsizeof(header) + sys.getsizeof(header[1])
+            kept = Kept(body, kept_headers, size)
+            if kept.size > self.maxsize:
+                return kept
+        pointer = url and KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
+        with self._lock:
+            if kept is not None:
                 self[key] = kept
-                if pointer and pointer.size <= self.maxsize:  # as keep_url does; inline, as a first request's path
-                    self[url] = pointer  # is kept short (python -m bench.call_path)
-        return kept
-
-    def keep_url(self, url: str, key: str, extra: int) -> None:
-        """Point the URL as sent at the answer kept under `key`."""
-        pointer = KeptUrl(key, extra, sys.getsizeof(url) + sys.getsizeof(key) + ENTRY_OVERHEAD)
-        if pointer.size <= self.maxsize:
-            with self._lock:
+            if pointer and pointer.size <= self.maxsize:
                 self[url] = pointer
+        return kept
 
     def gzipped(self, key: str, kept: Kept) -> Kept:
         """`kept` compressed with gzip, made once and kept beside it under `gzip <key>`: its own strong ETag (the
@@ -110,17 +101,3 @@ class ResponseCache(LRUCache):
     def size(self) -> int:
         """The bytes counted for what is kept."""
         return self.currsize
-
-
-def release_free_heap() -> None:
-    """Give the C heap's free pages back to the system: glibc keeps them for the process to reuse, which after a
-    large answer is built is some 20 MB a worker holds for nothing (`make bench-scale`, worker PSS)."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim() -> ctypes._CFuncPtr | None:
-    name = ctypes.util.find_library("c")
-    return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None  # glibc's; not on musl or macOS
