@@ -291,7 +291,9 @@ class SurveyBenchmarkEntry(GlobalPeriodEntry):
     """The latest period's global figures, in Group B's benchmark."""
 
     source = fields.Constant(SURVEY, metadata=_SOURCE)
-    Meta = SurveyBenchmarkSchema.Meta
+
+    class Meta(SurveyBenchmarkSchema.Meta):
+        pass
 
 
 # --- the corridors with any cost figure -------------------------------------------------------------------------------
@@ -356,7 +358,7 @@ class CostCorridorSchema(Schema):
     latest_computed_average_total_cost_pct = Rounded(
         allow_none=True, attribute="latest_computed_average", **_meta(_LATEST_COMPUTED, 3.82)
     )
-    annual_flow_bn = Rounded(allow_none=True, places=1, **_meta(_FLOW, 52.6))
+    annual_flow_bn: fields.Field = Rounded(allow_none=True, places=1, **_meta(_FLOW, 52.6))
     flow_year = fields.Integer(allow_none=True, **_meta(_FLOW_YEAR, 2021))
     flow_source = fields.String(allow_none=True, **_meta(_FLOW_SOURCE, "KNOMAD/World Bank Bilateral Remittance Matrix"))
 

@@ -161,7 +161,7 @@ def cursor_for(last_id: int) -> str:
     return base64.urlsafe_b64encode(f"{CURSOR_PREFIX}{last_id}".encode()).decode().rstrip("=")
 
 
-class Cursor(fields.String):
+class Cursor(fields.Field[int]):
     """A page's cursor, as the previous page gave it: loaded as the corridor id the page starts after."""
 
     default_error_messages = {
@@ -170,7 +170,9 @@ class Cursor(fields.String):
     }
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
-        text = super()._deserialize(value, attr, data, **kwargs)
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        text = value
         try:
             decoded = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
         except (ValueError, UnicodeDecodeError):

@@ -57,7 +57,7 @@ def object_of(schema: Schema, name: str) -> str:
         and not any(name in getattr(base, "_declared_fields", {}) for base in cls.__bases__)
     )
     if "guide_object" in vars(declaring):
-        return declaring.guide_object
+        return vars(declaring)["guide_object"]
     words = re.findall(r"[A-Z][a-z]*", declaring.__name__)
     return " ".join(word.lower() for word in words if word not in ("Schema", "Response", "Entry"))
 

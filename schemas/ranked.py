@@ -36,9 +36,9 @@ class RankedEntrySchema(Schema):
         # from a tuple: fromkeys of a dict sizes its table for twice the keys, and every entry copies the table
         self._order = dict.fromkeys(tuple(field.data_key or name for name, field in self.dump_fields.items()))
         self._quote_fields = tuple(
-            (field.data_key or name, field) for name, field in self.dump_fields.items() if name not in offer_part
+            (field.data_key or name, name, field) for name, field in self.dump_fields.items() if name not in offer_part
         )
-        paths = [field.name for _, field in self._quote_fields if "." in (field.attribute or "")]
+        paths = [name for _, name, field in self._quote_fields if "." in (field.attribute or "")]
         if self._split and paths:
             raise ValueError(f"{type(self).__name__}: {paths} read through another object than the offer")
         # of this class too, but with `only`: it dumps whole
@@ -46,7 +46,8 @@ class RankedEntrySchema(Schema):
         self._kept: dict[tuple[Any, str], dict] = {}
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
-        if not (self._split and (self.many if many is None else many)):
+        offer_schema = self._offer_part
+        if offer_schema is None or not (self.many if many is None else many):
             return super().dump(obj, many=many)
         entries = []
         for quote in obj:
@@ -55,12 +56,12 @@ class RankedEntrySchema(Schema):
             if offer_part is None:
                 if len(self._kept) >= OFFER_PARTS_KEPT:
                     self._kept.clear()
-                offer_part = self._kept[key] = {**self._order, **self._offer_part.dump(quote)}
+                offer_part = self._kept[key] = {**self._order, **offer_schema.dump(quote)}
             # getattr, not marshmallow's default accessor: a quote's own fields are attributes, not paths or keys
             entries.append(
                 {
                     **offer_part,
-                    **{name: field.serialize(field.name, quote, getattr) for name, field in self._quote_fields},
+                    **{key: field.serialize(name, quote, getattr) for key, name, field in self._quote_fields},
                 }
             )
         return entries

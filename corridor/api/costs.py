@@ -133,7 +133,7 @@ def register_cost_views(
     @bp.alt_response(404)
     @bp.cached
     @bp.response(200, global_schema)
-    def global_costs(catalog: Catalog, start: str | None = None, end: str | None = None) -> tuple[GlobalPeriod, ...]:
+    def global_costs(catalog: Catalog, start: str | None = None, end: str | None = None) -> list[GlobalPeriod]:
         """The survey's pooled figures by period: the global average, SmaRT, corridors at or under 5 % and 3 %."""
         return list(catalog.global_costs(start, end))  # a list: flask-smorest reads a tuple as (body, status, headers)
 

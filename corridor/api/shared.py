@@ -15,6 +15,8 @@ from corridor.domain.history import Series
 from corridor.domain.rounding import round_significant
 from schemas.query import HistoryQuery, NoQuery
 
+SchemaLike = Schema | type[Schema]  # flask-smorest takes either
+
 if TYPE_CHECKING:
     from corridor.api.blueprint import Blueprint
 
@@ -35,7 +37,7 @@ _CSV_ONLY = {
 
 
 def register_shared_views(
-    bp: Blueprint, *, currencies_schema: Schema, benchmark_schema: Schema, history_schema: Schema
+    bp: Blueprint, *, currencies_schema: SchemaLike, benchmark_schema: SchemaLike, history_schema: SchemaLike
 ) -> None:
     """Declare on `bp` the endpoints every group serves, each dumped by the schema given for it."""
 

@@ -100,4 +100,4 @@ class ResponseCache(LRUCache):
     @property
     def size(self) -> int:
         """The bytes counted for what is kept."""
-        return self.currsize
+        return int(self.currsize)
