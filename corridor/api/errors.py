@@ -20,8 +20,8 @@ from corridor.domain.catalog import (
     UnknownCurrency,
 )
 from corridor.domain.history import NoHistory
-from corridor.state import current_service
 from corridor.state.errors import ApiError, shown
+from corridor.state.policy import request_policy
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -51,7 +51,7 @@ def register_error_handlers(app: Flask) -> None:
 def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
     """The one way an error response is built: problem+json, or the page the blueprint declares for errors."""
     body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
-    page = current_service().policy(request.blueprint).error_page
+    page = request_policy().error_page
     if page:
         response = current_app.response_class(render_template(page, **body), mimetype="text/html")
     else:
