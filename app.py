@@ -16,7 +16,7 @@ from corridor.api import register_api
 from corridor.cli import register_commands
 from corridor.data.database import init_database
 from corridor.limits import register_limits
-from corridor.pages import register_pages
+from corridor.pages import comparison, docs
 from corridor.serving.cors import allow_any_origin
 from corridor.serving.http import register_http
 from corridor.serving.logs import EscapeControl, JsonFormatter
@@ -43,7 +43,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_metrics(app)
     register_limits(app)
     register_api(app)
-    register_pages(app)
+    app.register_blueprint(comparison.bp)
+    app.register_blueprint(docs.bp)
     register_accounts(app)
     allow_any_origin(app)
     register_commands(app)

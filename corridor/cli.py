@@ -110,7 +110,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     """
     data_path = data_path or current_settings().seed_data
     raw = _raw_data(data_path)
-    dataset = load_dataset(data_path, current_settings().data_max_bytes)
+    dataset = load_dataset(data_path, current_settings().data_max_mb * 2**20)
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
@@ -125,7 +125,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
 
 
 def _raw_data(path: str) -> dict:
-    load_dataset(path, current_settings().data_max_bytes)  # a valid file to update
+    load_dataset(path, current_settings().data_max_mb * 2**20)  # a valid file to update
     return json.loads(read_data_file(path))
 
 
@@ -215,7 +215,7 @@ def show_history(
 ) -> None:
     """Print the ECB rates of FROM in TO (HISTORY_DATA, or the shipped history) as a table."""
     path = current_settings().history_data or default_history_path()
-    history = load_history(path, current_settings().data_max_bytes)
+    history = load_history(path, current_settings().data_max_mb * 2**20)
     from_code, to_code = from_code.upper(), to_code.upper()
     for code in (from_code, to_code):
         if code not in history.currencies:

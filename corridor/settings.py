@@ -25,8 +25,6 @@ WHOLE_NUMBERS = {
     "KEY_TRUST_SECONDS": (5, 1, 300),
 }
 LOG_FORMATS = ("text", "json")
-SHORTEST_METRICS_TOKEN = 16
-DEFAULT_METRICS_HOST = "127.0.0.1"
 # requests one gunicorn worker serves at once (gunicorn.conf.py); a pool each of them may need is sized by it
 WORKER_CONNECTIONS = 1000
 ECB_DAILY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
@@ -114,31 +112,21 @@ class Settings:
         if switch not in ("on", "off"):
             raise ConfigError(f"RATE_LIMITS must be on or off, not {config['RATE_LIMITS']!r}.")
         token = str(config["METRICS_TOKEN"]).strip()
-        if token and len(token) < SHORTEST_METRICS_TOKEN:
+        if token and len(token) < 16:
             raise ConfigError(
-                f"METRICS_TOKEN must be at least {SHORTEST_METRICS_TOKEN} characters; make one with "
-                "`.venv/bin/flask --app app keys generate`."
+                "METRICS_TOKEN must be at least 16 characters; make one with `.venv/bin/flask --app app keys generate`."
             )
         return cls(
-            api_keys_file=config["API_KEYS_FILE"],
-            seed_data=config["SEED_DATA"],
-            history_data=config["HISTORY_DATA"],
+            **{name.lower(): str(config[name]) for name in ("API_KEYS_FILE", "SEED_DATA", "HISTORY_DATA")},
             log_level=level,
             log_format=log_format,
             metrics_token=token,
             metrics_port=metrics_address(config),
             rate_limits=switch == "on",
-            rate_limit_api=budget(config, "RATE_LIMIT_API"),
-            rate_limit_public=budget(config, "RATE_LIMIT_PUBLIC"),
-            rate_limit_login=budget(config, "RATE_LIMIT_LOGIN"),
+            **{n.lower(): budget(config, n) for n in ("RATE_LIMIT_API", "RATE_LIMIT_PUBLIC", "RATE_LIMIT_LOGIN")},
             rate_limit_storage=str(config["RATE_LIMIT_STORAGE"]).strip(),
             **{name.lower(): whole_number(config, name) for name in WHOLE_NUMBERS},
         )
-
-    @property
-    def data_max_bytes(self) -> int:
-        """The largest data or history file read."""
-        return self.data_max_mb * 2**20
 
 
 def current_settings(app: Flask | None = None) -> Settings:
@@ -176,7 +164,7 @@ def metrics_address(config: Mapping[str, Any]) -> tuple[str, int] | None:
     if not text:
         return None
     host, _, port = text.rpartition(":")
-    host = host.strip("[]") or DEFAULT_METRICS_HOST
+    host = host.strip("[]") or "127.0.0.1"
     if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
         raise ConfigError(
             f"METRICS_PORT must be a port (1 to 65535), optionally after an address and a colon "

@@ -51,10 +51,8 @@ def register_limits(app: Flask) -> None:
 def client_address() -> str:
     """The address the app trusts (PROXY_HOPS); an IPv6 client's /64, which one subscriber usually holds whole."""
     address = request.remote_addr or ""
-    return address if ":" not in address else _network(address)
-
-
-def _network(address: str) -> str:
+    if ":" not in address:
+        return address
     try:
         parsed = ipaddress.IPv6Address(address)
     except ValueError:
@@ -73,8 +71,7 @@ def limit_request() -> None:
         or is_exempt(current_app.view_functions.get(request.endpoint))
     ):
         return
-    address = request.remote_addr or ""
-    charge("public", address if ":" not in address else _network(address))
+    charge("public", client_address())
 
 
 def charge(budget: str, identity: str, cost: int = 1) -> None:
@@ -127,10 +124,9 @@ def describe(item: RateLimitItem) -> str:
 def limit_key_lookup(digest: bytes) -> None:
     """Before the accounts database is asked about a key: count the request against its address (guessing keys is not
     free), and refuse it if the key's own budget is spent; a refused request never reaches the database."""
-    if current_service().limits is not None:
-        g.address_counted = True
-        charge("public", client_address())
-        refuse_if_spent("api", digest.hex())
+    g.address_counted = True
+    charge("public", client_address())
+    refuse_if_spent("api", digest.hex())
 
 
 def limit_refused_key() -> None:
@@ -154,11 +150,9 @@ def email_identity(email: str) -> str:
 
 def refuse_spent_email(email: str) -> None:
     """Before a password is checked: 429 if the email has had its budget of failed sign-ins."""
-    if current_service().limits is not None:
-        refuse_if_spent("email", email_identity(email))
+    refuse_if_spent("email", email_identity(email))
 
 
 def count_failed_sign_in(email: str) -> None:
     """A wrong password for an email: counted against the email's budget of failed sign-ins."""
-    if current_service().limits is not None:
-        charge("email", email_identity(email))
+    charge("email", email_identity(email))

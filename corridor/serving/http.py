@@ -66,12 +66,8 @@ def add_common_headers(response: Response) -> Response:
         response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
         response.headers["Allow"] = ", ".join(sorted(response.allow))
         del response.headers["Content-Type"]
-    rid = g.get("request_id")  # request_id(), inline: every request runs this
-    if rid is None:
-        given = request.headers.get("X-Request-ID")
-        rid = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
     headers = response.headers
-    headers.add("X-Request-ID", rid)
+    headers.add("X-Request-ID", request_id())
     # for the metrics and the JSON access log: the route's template, never the path a client chose
     rule = request.url_rule
     request.environ[ROUTE] = rule.rule if rule is not None else None

@@ -96,8 +96,7 @@ def live_keys(app: Flask, env_keys: Keys) -> Keys:
 def init_service(app: Flask) -> Service:
     """The app's state: the keys and the data loaded, or start-up refused without either."""
     env_keys = parse_api_keys(app.config.pop("API_KEYS"))  # API_KEYS leaves the config here, only its digests stay
-    service = Service(env_keys, live_keys(app, env_keys).digests, load_data(app))
-    app.extensions[EXTENSION] = service
+    service = app.extensions[EXTENSION] = Service(env_keys, live_keys(app, env_keys).digests, load_data(app))
     app.logger.info("Loaded %s; %d operator API key(s) live.", service.data.summary, len(service.keys))
     for note in service.data.sources.survey_notes:
         app.logger.warning("Survey: %s", note)

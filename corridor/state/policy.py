@@ -35,14 +35,10 @@ class PolicyBlueprint(Blueprint):
         self.policy = policy
 
 
-def policy_of(blueprint: Blueprint | None) -> Policy:
-    """What a request of `blueprint` needs: its policy (JSON API groups carry one too: corridor/api/blueprint.py)."""
-    return getattr(blueprint, "policy", PUBLIC)
-
-
 def request_policy() -> Policy:
-    """What the current request needs: its blueprint's policy, PUBLIC outside every blueprint."""
-    return policy_of(current_app.blueprints.get(request.blueprint))
+    """What the current request needs: its blueprint's policy (the JSON API's groups carry one too:
+    corridor/api/blueprint.py), PUBLIC outside every blueprint."""
+    return getattr(current_app.blueprints.get(request.blueprint), "policy", PUBLIC)
 
 
 def exempt(view: View) -> View:

@@ -75,12 +75,15 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
     settings = current_settings(app)
     path = path or settings.seed_data
     history_path = settings.history_data or default_history_path()
-    max_bytes = settings.data_max_bytes
     try:
-        dataset = load_dataset(path, max_bytes)
-        history = load_history(history_path, max_bytes)
-        pending = migrations_pending(unpooled_engine(app)) if survey else None
-        surveyed, published, flows = _read_imports(app) if survey and not pending else (None, None, None)
+        dataset = load_dataset(path, settings.data_max_mb * 2**20)
+        history = load_history(history_path, settings.data_max_mb * 2**20)
+        engine = unpooled_engine(app)  # connections of its own: a master that forks next keeps none open
+        pending = migrations_pending(engine) if survey else None
+        read = survey and not pending
+        surveyed, published, flows = (
+            imports(engine) if read else None for imports in (read_survey, read_published_costs, read_latest_flows)
+        )
         dataset, notes = with_survey(dataset, surveyed, history)
         dataset = with_flows(dataset, flows)
     except (DataError, ConfigError):
@@ -100,13 +103,6 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
         flows,
         pending,
     )
-
-
-def _read_imports(app: Flask) -> tuple[Survey | None, PublishedCosts | None, Flows | None]:
-    """The survey, the published averages and the flows as the database holds them, read through connections of
-    their own: a master that forks next keeps none open."""
-    engine = unpooled_engine(app)
-    return read_survey(engine), read_published_costs(engine), read_latest_flows(engine)
 
 
 def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
