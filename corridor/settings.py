@@ -116,16 +116,17 @@ class Settings:
             raise ConfigError(
                 "METRICS_TOKEN must be at least 16 characters; make one with `.venv/bin/flask --app app keys generate`."
             )
+        parsed: dict[str, Any] = {name.lower(): whole_number(config, name) for name in WHOLE_NUMBERS}
+        parsed |= {name.lower(): str(config[name]) for name in ("API_KEYS_FILE", "SEED_DATA", "HISTORY_DATA")}
+        parsed |= {n.lower(): budget(config, n) for n in ("RATE_LIMIT_API", "RATE_LIMIT_PUBLIC", "RATE_LIMIT_LOGIN")}
         return cls(
-            **{name.lower(): str(config[name]) for name in ("API_KEYS_FILE", "SEED_DATA", "HISTORY_DATA")},
             log_level=level,
             log_format=log_format,
             metrics_token=token,
             metrics_port=metrics_address(config),
             rate_limits=switch == "on",
-            **{n.lower(): budget(config, n) for n in ("RATE_LIMIT_API", "RATE_LIMIT_PUBLIC", "RATE_LIMIT_LOGIN")},
             rate_limit_storage=str(config["RATE_LIMIT_STORAGE"]).strip(),
-            **{name.lower(): whole_number(config, name) for name in WHOLE_NUMBERS},
+            **parsed,
         )
 
 

@@ -38,7 +38,7 @@ class PolicyBlueprint(Blueprint):
 def request_policy() -> Policy:
     """What the current request needs: its blueprint's policy (the JSON API's groups carry one too:
     corridor/api/blueprint.py), PUBLIC outside every blueprint."""
-    return getattr(current_app.blueprints.get(request.blueprint), "policy", PUBLIC)
+    return getattr(current_app.blueprints.get(request.blueprint or ""), "policy", PUBLIC)
 
 
 def exempt(view: View) -> View:

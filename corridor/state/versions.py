@@ -81,9 +81,9 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
         engine = unpooled_engine(app)  # connections of its own: a master that forks next keeps none open
         pending = migrations_pending(engine) if survey else None
         read = survey and not pending
-        surveyed, published, flows = (
-            imports(engine) if read else None for imports in (read_survey, read_published_costs, read_latest_flows)
-        )
+        surveyed = read_survey(engine) if read else None
+        published = read_published_costs(engine) if read else None
+        flows = read_latest_flows(engine) if read else None
         dataset, notes = with_survey(dataset, surveyed, history)
         dataset = with_flows(dataset, flows)
     except (DataError, ConfigError):
