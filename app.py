@@ -16,32 +16,35 @@ from corridor.api import register_api
 from corridor.cli import register_commands
 from corridor.data.database import init_database
 from corridor.limits import register_limits
-from corridor.pages import register_pages
+from corridor.pages import comparison, docs
 from corridor.serving.cors import allow_any_origin
 from corridor.serving.http import register_http
 from corridor.serving.logs import EscapeControl, JsonFormatter
 from corridor.serving.metrics import register_metrics
 from corridor.serving.refresher import register_rates_refresh
-from corridor.settings import LOG_FORMATS, ConfigError, settings_from_env
-from corridor.state import init_service, serving
+from corridor.settings import ConfigError, Settings, settings_from_env
+from corridor.state import init_service
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app from the environment (or `test_config`); refuse bad data or a database behind its migrations."""
+    """Build the app from the environment (or `test_config`), the same under every command: refuse bad settings, keys
+    or data; while the database is behind its migrations, serve without the imports and not ready."""
     app = Flask(__name__)
     app.jinja_options = {"trim_blocks": True, "lstrip_blocks": True}  # tags on lines of their own leave no blank lines
     app.config.from_mapping(settings_from_env())
     if test_config is not None:
         app.config.from_mapping(test_config)
-    configure_logging(app)
+    settings = app.config["SETTINGS"] = Settings.parse(app.config)
+    configure_logging(app, settings)
     refuse_debugger(app)
-    init_database(app, check=serving())
+    init_database(app)
     init_service(app)
     register_http(app)
     register_metrics(app)
     register_limits(app)
     register_api(app)
-    register_pages(app)
+    app.register_blueprint(comparison.bp)
+    app.register_blueprint(docs.bp)
     register_accounts(app)
     allow_any_origin(app)
     register_commands(app)
@@ -49,18 +52,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-def configure_logging(app: Flask) -> None:
+def configure_logging(app: Flask, settings: Settings) -> None:
     """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped; as JSON
     objects with LOG_FORMAT=json."""
-    level = app.config["LOG_LEVEL"]
-    if not isinstance(logging.getLevelName(level), int):
-        raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")
-    app.logger.setLevel(level)
+    app.logger.setLevel(settings.log_level)
     app.logger.addFilter(EscapeControl())
-    log_format = app.config["LOG_FORMAT"]
-    if log_format not in LOG_FORMATS:
-        raise ConfigError(f"LOG_FORMAT {log_format!r} is not one of {', '.join(LOG_FORMATS)}.")
-    if log_format == "json":  # the app's lines on stderr as JSON, under gunicorn (which writes its own so) or not
+    # the app's lines on stderr as JSON, under gunicorn (which writes its own so) or not
+    if settings.log_format == "json":
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())
         app.logger.removeHandler(default_handler)

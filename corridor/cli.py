@@ -28,12 +28,12 @@ from corridor.rates.ecb import ImportReport, ecb_feed, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates, refresh_live
 from corridor.serving.logs import json_line
-from corridor.settings import CommandError, whole_number
+from corridor.settings import CommandError, current_settings
 from corridor.state.versions import load_data
 
 
 def json_output() -> bool:
-    return current_app.config["LOG_FORMAT"] == "json"
+    return current_settings().log_format == "json"
 
 
 def say(text: str, err: bool = False) -> None:
@@ -82,7 +82,7 @@ def import_ecb(file: str, data_path: str | None) -> None:
     as_of to that day, keeps each consumer rate's margin, and replaces the data file atomically only
     if the result validates. For use offline; `rates fetch` asks the feeds themselves.
     """
-    data_path = data_path or current_app.config["SEED_DATA"]
+    data_path = data_path or current_settings().seed_data
     ecb = read_ecb(file)
     raw = _raw_data(data_path)
     before = raw["as_of"]
@@ -108,9 +108,9 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     A day that moves a rate more than 2-fold (or most rates more than 25 %) is held back, as the
     service holds it, unless --accept: then it is written, and a HUP serves it everywhere.
     """
-    data_path = data_path or current_app.config["SEED_DATA"]
+    data_path = data_path or current_settings().seed_data
     raw = _raw_data(data_path)
-    dataset = load_dataset(data_path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)
+    dataset = load_dataset(data_path, current_settings().data_max_mb * 2**20)
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
@@ -125,7 +125,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
 
 
 def _raw_data(path: str) -> dict:
-    load_dataset(path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)  # a valid file to update
+    load_dataset(path, current_settings().data_max_mb * 2**20)  # a valid file to update
     return json.loads(read_data_file(path))
 
 
@@ -160,7 +160,7 @@ def import_rpw_command(path: str) -> None:
 
     def file_corridors() -> tuple[Corridor, ...]:
         try:
-            return load_dataset(current_app.config["SEED_DATA"]).corridors
+            return load_dataset(current_settings().seed_data).corridors
         except DataError:
             return ()  # serving refuses a broken file on its own terms
 
@@ -214,8 +214,8 @@ def show_history(
     from_code: str, to_code: str, start: dt.datetime | None, end: dt.datetime | None, interval: str
 ) -> None:
     """Print the ECB rates of FROM in TO (HISTORY_DATA, or the shipped history) as a table."""
-    path = current_app.config["HISTORY_DATA"] or default_history_path()
-    history = load_history(path, whole_number(current_app.config, "DATA_MAX_MB") * 2**20)
+    path = current_settings().history_data or default_history_path()
+    history = load_history(path, current_settings().data_max_mb * 2**20)
     from_code, to_code = from_code.upper(), to_code.upper()
     for code in (from_code, to_code):
         if code not in history.currencies:

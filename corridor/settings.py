@@ -5,10 +5,13 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import click
+from flask import Flask, current_app
+from limits import RateLimitItem, parse_many
 
 # the shipped data: seed_data.json beside app.py, which the package carries as corridor/data/seed_data.json
 DEFAULT_SEED = (Path(__file__).parent / "data" / "seed_data.json").resolve()
@@ -74,6 +77,64 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
     }
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The settings as the app uses them, parsed and checked once by create_app: `current_settings()`."""
+
+    api_keys_file: str
+    seed_data: str
+    history_data: str
+    log_level: str
+    log_format: str
+    metrics_token: str
+    metrics_port: tuple[str, int] | None  # (host, port)
+    rate_limits: bool
+    rate_limit_api: RateLimitItem
+    rate_limit_public: RateLimitItem
+    rate_limit_login: RateLimitItem
+    rate_limit_storage: str  # checked by corridor/limits/counts.py, which reads it with redis-py
+    proxy_hops: int
+    data_max_mb: int
+    cache_mb: int
+    rates_refresh_minutes: int
+    drain_seconds: int
+    key_trust_seconds: int
+
+    @classmethod
+    def parse(cls, config: Mapping[str, Any]) -> Settings:
+        """The settings of `config` (strings, as the environment gives them), or ConfigError naming what to fix."""
+        level, log_format = str(config["LOG_LEVEL"]), str(config["LOG_FORMAT"])
+        if not isinstance(logging.getLevelName(level), int):
+            raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")
+        if log_format not in LOG_FORMATS:
+            raise ConfigError(f"LOG_FORMAT {log_format!r} is not one of {', '.join(LOG_FORMATS)}.")
+        switch = str(config["RATE_LIMITS"]).strip().lower()
+        if switch not in ("on", "off"):
+            raise ConfigError(f"RATE_LIMITS must be on or off, not {config['RATE_LIMITS']!r}.")
+        token = str(config["METRICS_TOKEN"]).strip()
+        if token and len(token) < 16:
+            raise ConfigError(
+                "METRICS_TOKEN must be at least 16 characters; make one with `.venv/bin/flask --app app keys generate`."
+            )
+        parsed: dict[str, Any] = {name.lower(): whole_number(config, name) for name in WHOLE_NUMBERS}
+        parsed |= {name.lower(): str(config[name]) for name in ("API_KEYS_FILE", "SEED_DATA", "HISTORY_DATA")}
+        parsed |= {n.lower(): budget(config, n) for n in ("RATE_LIMIT_API", "RATE_LIMIT_PUBLIC", "RATE_LIMIT_LOGIN")}
+        return cls(
+            log_level=level,
+            log_format=log_format,
+            metrics_token=token,
+            metrics_port=metrics_address(config),
+            rate_limits=switch == "on",
+            rate_limit_storage=str(config["RATE_LIMIT_STORAGE"]).strip(),
+            **parsed,
+        )
+
+
+def current_settings(app: Flask | None = None) -> Settings:
+    """The settings create_app parsed: the current app's, or `app`'s."""
+    return (current_app if app is None else app).config["SETTINGS"]
+
+
 def whole_number(config: Mapping[str, object], name: str) -> int:
     """The setting `name` as a whole number in its range, or ConfigError."""
     _, lowest, highest = WHOLE_NUMBERS[name]
@@ -81,3 +142,33 @@ def whole_number(config: Mapping[str, object], name: str) -> int:
     if not text.isascii() or not text.isdigit() or not lowest <= int(text) <= highest:
         raise ConfigError(f"{name} must be a whole number from {lowest} to {highest}, not {text!r}.")
     return int(text)
+
+
+def budget(config: Mapping[str, Any], name: str) -> RateLimitItem:
+    """The setting `name`, one `N/second|minute|hour|day` (or `N/5 minutes`) as `limits` reads it; or ConfigError."""
+    text = str(config[name]).strip()
+    try:
+        items = parse_many(text)
+    except ValueError:
+        items = []
+    item = items[0] if len(items) == 1 else None
+    if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
+        raise ConfigError(
+            f"{name} must be one limit such as 600/minute (N per second, minute, hour or day), not {text!r}."
+        )
+    return item
+
+
+def metrics_address(config: Mapping[str, Any]) -> tuple[str, int] | None:
+    """METRICS_PORT as (host, port): `9100` binds 127.0.0.1, `0.0.0.0:9100` every address; None if unset."""
+    text = str(config.get("METRICS_PORT", "")).strip()
+    if not text:
+        return None
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(
+            f"METRICS_PORT must be a port (1 to 65535), optionally after an address and a colon "
+            f"(0.0.0.0:9100), not {text!r}."
+        )
+    return host, int(port)

@@ -458,7 +458,8 @@ class HealthResponse(CamelCaseSchema):
     status = fields.String(
         **_meta(
             "ok; draining (with 503) once the instance has been told to stop: it serves every "
-            "other request until it does.",
+            "other request until it does; migrations_pending (with 503) while its database is behind the code's "
+            "migrations: it serves no import until they are applied.",
             "ok",
         )
     )

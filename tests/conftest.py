@@ -31,7 +31,7 @@ from corridor.accounts import models as accounts
 from corridor.accounts.keys import AccountKeys
 from corridor.data.database import db
 from corridor.serving.refresher import Refresher
-from corridor.settings import whole_number
+from corridor.settings import current_settings
 from corridor.state import current_service
 
 RAW_KEY = "test-key-raw-0123456789"
@@ -176,8 +176,7 @@ def database_url(accounts_app):
             db.session.execute(sa.text("DELETE FROM api_keys"))
             db.session.execute(sa.text("DELETE FROM accounts"))
         db.session.commit()
-    trust_seconds = whole_number(accounts_app.config, "KEY_TRUST_SECONDS")
-    current_service(accounts_app).account_keys = AccountKeys(trust_seconds)
+    current_service(accounts_app).account_keys = AccountKeys(current_settings(accounts_app).key_trust_seconds)
     return accounts_app.config["DATABASE_URL"]
 
 

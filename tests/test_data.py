@@ -287,15 +287,19 @@ def test_data_check_command_reports_errors(app, seed_copy, write_seed):
     assert "Traceback" not in result.output
 
 
-def test_cli_commands_work_whatever_the_configured_data_and_keys(tmp_path):
-    env = {**os.environ, "SEED_DATA": str(tmp_path / "missing.json"), "API_KEYS": "sha256:nonsense"}
-    for args in (["data", "check", str(SEED)], ["keys", "generate"], ["routes"]):
+def test_cli_commands_refuse_the_configured_data_and_keys_as_the_server_does(tmp_path):
+    missing = str(tmp_path / "missing.json")
+    for args, changes, named in (
+        (["data", "check", str(SEED)], {"SEED_DATA": missing}, missing),
+        (["keys", "generate"], {"API_KEYS": "sha256:nonsense"}, "API_KEYS entry 1 is not usable"),
+    ):
         result = subprocess.run(
             [sys.executable, "-m", "flask", "--app", "app", *args],
             cwd=ROOT,
-            env=env,
+            env={**os.environ, **changes},
             capture_output=True,
             text=True,
             timeout=30,
         )
-        assert result.returncode == 0, (args, result.stderr)
+        assert result.returncode == 1 and named in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr

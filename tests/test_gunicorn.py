@@ -1,10 +1,13 @@
 """The real thing: gunicorn with the shipped config on loopback, checked with curl."""
 
 import json
+import signal
 import subprocess
+import time
+import urllib.error
 
-from conftest import RAW_KEY, logged, start_gunicorn
-from harness import ROOT, curl, requires
+from conftest import RAW_KEY, logged, start_gunicorn, stop
+from harness import DIRECT, ROOT, curl, flask_command, requires
 
 
 @requires("curl")
@@ -26,20 +29,37 @@ def test_serves_group_a_over_http(server):
     assert RAW_KEY not in log
 
 
-def test_gunicorn_refuses_a_database_behind_its_migrations(tmp_path):
-    (tmp_path / "tmp").mkdir()
+def test_gunicorn_on_an_empty_database_is_not_ready_until_it_is_upgraded_and_reloaded(tmp_path):
     database = tmp_path / "new.sqlite3"
-    _, process, _ = start_gunicorn(
-        tmp_path / "log", API_KEYS=RAW_KEY, TMPDIR=str(tmp_path / "tmp"), DATABASE_URL=f"sqlite:///{database}"
+    base, process, log = start_gunicorn(
+        tmp_path / "log", API_KEYS=RAW_KEY, DATABASE_URL=f"sqlite:///{database}", WEB_CONCURRENCY="1"
     )
-    process.wait(timeout=30)
-    output = (tmp_path / "log").read_text()
-    assert process.returncode != 0
-    assert (
-        f"The database sqlite:///{database} has no tables yet: run `.venv/bin/flask --app app db upgrade` first."
-    ) in output
-    assert "Traceback" not in output
-    assert not any((tmp_path / "tmp").iterdir()), "a refused start leaves no data snapshot behind"
+    try:
+        assert _health_when_answered(base, process, log) == (503, "migrations_pending")
+        upgrade = "run `.venv/bin/flask --app app db upgrade` first."
+        assert log.read_text().count(f"The database sqlite:///{database} has no tables yet: {upgrade}") == 1
+        assert flask_command("db", "upgrade", DATABASE_URL=f"sqlite:///{database}").returncode == 0
+        process.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        while _health_when_answered(base, process, log) != (200, "ok"):
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+    finally:
+        stop(process)
+
+
+def _health_when_answered(base, process, log):
+    """The health check's status and `status` field, once gunicorn answers it."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with DIRECT.open(f"{base}/api/poc/health", timeout=2) as response:
+                return response.status, json.load(response)["status"]
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)["status"]
+        except OSError:
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
 
 
 def test_gunicorn_refuses_broken_data(write_seed, seed_copy, tmp_path):

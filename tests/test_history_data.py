@@ -2,10 +2,12 @@
 
 import io
 import zipfile
+from dataclasses import replace
 
 import pytest
 from conftest import reread
 
+from corridor.settings import current_settings
 from corridor.state import current_service
 
 
@@ -46,7 +48,7 @@ def test_a_bad_history_is_refused_with_its_reason_and_a_refresh_keeps_the_last_g
     path = tmp_path / "history.csv"
     path.write_bytes(content)
     served = current_service(served_app).data
-    served_app.config["HISTORY_DATA"] = str(path)
+    served_app.config["SETTINGS"] = replace(current_settings(served_app), history_data=str(path))
     errors = reread(served_app)
     assert len(errors) == 1 and errors[0].startswith("Data refresh refused; still serving")
     assert f"{path}: {reason or ''}" in errors[0]
@@ -62,6 +64,6 @@ def test_a_corrupt_zip_is_refused_naming_the_history(make_app, tmp_path):
     data[60:80] = b"\x00" * 20  # inside the compressed stream
     path = tmp_path / "eurofxref-hist.zip"
     path.write_bytes(bytes(data))
-    served_app.config["HISTORY_DATA"] = str(path)
+    served_app.config["SETTINGS"] = replace(current_settings(served_app), history_data=str(path))
     errors = reread(served_app)
     assert len(errors) == 1 and f" {path}: " in errors[0]

@@ -78,14 +78,19 @@ def test_the_models_and_the_migrations_agree(migrated_sqlite):
     assert "No new upgrade operations detected." in result.stdout + result.stderr
 
 
-def test_a_server_refuses_a_database_with_no_tables_and_names_the_command(make_app, empty_database):
-    shown = empty_database
-    with pytest.raises(ConfigError) as refused:
-        make_app(DATABASE_URL=empty_database)
-    assert refused.value.format_message() == (
-        f"The database {shown.replace('postgresql://', 'postgresql+psycopg://')} has no tables yet: "
-        "run `.venv/bin/flask --app app db upgrade` first."
-    )
+def test_a_database_with_no_tables_is_served_without_imports_not_ready_naming_the_command(
+    make_app, empty_database, caplog
+):
+    client = make_app(DATABASE_URL=empty_database).test_client()
+    shown = empty_database.replace("postgresql://", "postgresql+psycopg://")
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "database" in r.getMessage()] == [
+        f"The database {shown} has no tables yet: run `.venv/bin/flask --app app db upgrade` first. "
+        "Until then no import is served, and readiness fails."
+    ]
+    health = client.get("/api/poc/health")
+    assert health.status_code == 503
+    assert (health.json["ok"], health.json["status"]) == (False, "migrations_pending")
+    assert client.get("/api/poc/corridors").status_code == 200
 
 
 def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, empty_database):

@@ -9,10 +9,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from corridor.accounts.keys import AccountKeys
-from corridor.accounts.pages import POLICY, bp, csrf
+from corridor.accounts.pages import bp, csrf
 from corridor.accounts.sessions import configure_sessions
 from corridor.api.errors import problem
-from corridor.settings import whole_number
+from corridor.settings import current_settings
 from corridor.state import current_service
 
 
@@ -22,12 +22,10 @@ def register_accounts(app: Flask) -> None:
     configure_sessions(app)
     app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only (pages.check_csrf)
     csrf.init_app(app)
-    service = current_service(app)
-    service.account_keys = AccountKeys(whole_number(app.config, "KEY_TRUST_SECONDS"))
+    current_service(app).account_keys = AccountKeys(current_settings(app).key_trust_seconds)
     app.register_error_handler(CSRFError, expired_form)
     for error in (OperationalError, InterfaceError, PoolTimeout):  # the database is down, stalled or busy
         app.register_error_handler(error, database_unavailable)
-    service.declare(bp, POLICY)
     app.register_blueprint(bp)
 
 

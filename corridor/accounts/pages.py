@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import current_app, flash, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
@@ -30,13 +30,13 @@ from corridor.accounts.models import (
 from corridor.data.database import db
 from corridor.limits import count_failed_sign_in, limit_password_check, refuse_spent_email
 from corridor.state import current_service
-from corridor.state.policy import Policy
+from corridor.state.policy import Policy, PolicyBlueprint
 
 POLICY = Policy(error_page="account/error.html")  # for browsers: errors come as pages
 # no script at all on these pages, no framing, forms posted only here
 CONTENT_POLICY = "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'"
 
-bp = Blueprint("account", __name__, url_prefix="/account", template_folder="templates")
+bp = PolicyBlueprint("account", __name__, url_prefix="/account", template_folder="templates", policy=POLICY)
 csrf = CSRFProtect()
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
-from corridor.settings import ConfigError, whole_number
+from corridor.settings import ConfigError, current_settings
 
 MIN_SECRET_KEY = 32
 
@@ -28,7 +28,7 @@ def configure_sessions(app: Flask) -> None:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_NAME="corridor_session",
-        SESSION_COOKIE_SECURE=whole_number(app.config, "PROXY_HOPS") > 0,
+        SESSION_COOKIE_SECURE=current_settings(app).proxy_hops > 0,
     )
     app.session_interface = OneSignerSessions()
 

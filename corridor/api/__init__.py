@@ -8,15 +8,12 @@ from flask import Flask
 from corridor.api import group_a, group_b
 from corridor.api.errors import register_error_handlers
 from corridor.api.openapi import build_api, serve_document
-from corridor.state import current_service
 
 
 def register_api(app: Flask) -> None:
-    """Both groups, each with its declared policy; the error handlers; the document."""
-    service = current_service(app)
+    """Both groups, the error handlers, the document."""
     api = build_api(app, group_a.bp, group_b.bp)
     for group in (group_a.bp, group_b.bp):
-        service.declare(group, group.policy)
         api.register_blueprint(group)
     register_error_handlers(app)
     serve_document(app, api)

@@ -18,6 +18,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from corridor.api.errors import problem
 from corridor.limits import charge
 from corridor.state import current_service
+from corridor.state.policy import request_policy
 from corridor.state.responses import CACHE_LOOKUP, Kept
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
@@ -80,7 +81,7 @@ def build_whole_lists(app: Flask) -> None:
     for url in WHOLE_LISTS:
         with app.test_request_context(url, headers={"Accept-Encoding": "gzip"}):
             # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
-            if answer_kept(current_service().policy(request.blueprint).cache_control) is None:
+            if answer_kept(request_policy().cache_control) is None:
                 app.view_functions[request.endpoint]()
 
 

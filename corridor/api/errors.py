@@ -20,8 +20,8 @@ from corridor.domain.catalog import (
     UnknownCurrency,
 )
 from corridor.domain.history import NoHistory
-from corridor.state import current_service
 from corridor.state.errors import ApiError, shown
+from corridor.state.policy import request_policy
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -51,7 +51,7 @@ def register_error_handlers(app: Flask) -> None:
 def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
     """The one way an error response is built: problem+json, or the page the blueprint declares for errors."""
     body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
-    page = current_service().policy(request.blueprint).error_page
+    page = request_policy().error_page
     if page:
         response = current_app.response_class(render_template(page, **body), mimetype="text/html")
     else:
@@ -67,30 +67,23 @@ def api_error(error: ApiError) -> Response:
     return problem(error.status, error.code, error.detail, error.headers)
 
 
-def not_served_detail(error: NotServed) -> str:
-    """The sentence a 404 for `error` says."""
-    if isinstance(error, NoOffers):
-        return no_offers_detail(error)
-    return _NOT_SERVED[type(error)][1](error.value)
-
-
 def not_served(error: NotServed) -> Response:
-    code = "no_offers" if isinstance(error, NoOffers) else _NOT_SERVED[type(error)][0]
-    return problem(404, code, not_served_detail(error))
-
-
-def ambiguous_corridor_detail(error: AmbiguousCorridor) -> str:
-    """The sentence a 400 for a currency pair several corridors share says: which to ask for instead."""
-    first = error.corridors[0]
-    named = ", ".join(f"{c.countries} ({c.source} → {c.destination}, id {c.id})" for c in error.corridors)
-    return (
-        f"{len(error.corridors)} active corridors have the currencies {first.from_currency}→{first.to_currency}: "
-        f"{named}; name one by its countries, such as corridor={first.countries}, or by its id."
-    )
+    if isinstance(error, NoOffers):
+        return problem(404, "no_offers", no_offers_detail(error))
+    code, detail = _NOT_SERVED[type(error)]
+    return problem(404, code, detail(error.value))
 
 
 def ambiguous_corridor(error: AmbiguousCorridor) -> Response:
-    return problem(400, "ambiguous_corridor", ambiguous_corridor_detail(error))
+    """A currency pair several corridors share: 400, saying which to ask for instead."""
+    first = error.corridors[0]
+    named = ", ".join(f"{c.countries} ({c.source} → {c.destination}, id {c.id})" for c in error.corridors)
+    return problem(
+        400,
+        "ambiguous_corridor",
+        f"{len(error.corridors)} active corridors have the currencies {first.from_currency}→{first.to_currency}: "
+        f"{named}; name one by its countries, such as corridor={first.countries}, or by its id.",
+    )
 
 
 def no_survey_data(error: NoSurveyData) -> Response:
@@ -140,17 +133,11 @@ def http_error(error: HTTPException) -> Response:
 
 def fault(error: Exception) -> Response:
     """Anything else: logged with its traceback, answered with a 500 that says nothing of it."""
-    if isinstance(error, UnicodeDecodeError) and not _utf8(request.query_string):
-        # gunicorn refuses such request lines itself; a server that passes raw bytes on reaches here
-        return problem(400, "invalid_parameter", "The query string is not UTF-8: percent-encode other bytes.")
+    if isinstance(error, UnicodeDecodeError):
+        try:
+            request.query_string.decode()
+        except UnicodeDecodeError:  # gunicorn refuses such request lines; a server that passes raw bytes on does not
+            return problem(400, "invalid_parameter", "The query string is not UTF-8: percent-encode other bytes.")
     cause = getattr(error, "original_exception", None) or error
     current_app.logger.error("Unhandled error on %s %s", request.method, request.path, exc_info=cause)
     return problem(500, "internal_error", "Something went wrong on our side; please try again later.")
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode()
-    except UnicodeDecodeError:
-        return False
-    return True

@@ -130,8 +130,8 @@ def guide(catalog: Catalog) -> list[dict]:
 @bp.alt_response(
     503,
     schema=HealthResponse,
-    description="The instance is draining before it stops: take it out "
-    "of rotation; it still serves every other request until it stops.",
+    description="The instance is draining before it stops, or its database is behind the migrations: take it out of "
+    "rotation; it still serves every other request.",
 )
 @exempt  # probes must always get through
 def health() -> tuple[dict, int, dict]:
@@ -139,10 +139,11 @@ def health() -> tuple[dict, int, dict]:
     service = current_service()
     catalog = service.data.catalog
     draining = service.drain is not None and service.drain.draining
+    status = "draining" if draining else "migrations_pending" if service.data.sources.pending else "ok"
     return (
         {
-            "ok": not draining,
-            "status": "draining" if draining else "ok",
+            "ok": status == "ok",
+            "status": status,
             "version": __version__,
             "data_as_of": catalog.dataset.as_of,
             "corridors": len(catalog.corridors),
@@ -151,7 +152,7 @@ def health() -> tuple[dict, int, dict]:
             "history_end": catalog.history.last,
             "rates": service.feed_report(),
         },
-        503 if draining else 200,
+        200 if status == "ok" else 503,
         {"Cache-Control": NO_STORE},
     )
 

@@ -9,7 +9,7 @@ from typing import Any
 import flask_smorest
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
-from flask import Blueprint, Flask, Response, current_app
+from flask import Flask, Response, current_app
 from marshmallow import fields
 from werkzeug.http import generate_etag
 
@@ -17,8 +17,7 @@ from corridor import __version__
 from corridor.api.caching import conditional
 from corridor.api.errors import PROBLEM_MEDIA_TYPE
 from corridor.serving.http import CorridorIdConverter
-from corridor.state import current_service
-from corridor.state.policy import Policy, is_exempt
+from corridor.state.policy import Policy, PolicyBlueprint, is_exempt
 from schemas.fields import PercentText
 from schemas.problem import ProblemSchema
 
@@ -266,7 +265,7 @@ def serve_document(app: Flask, api: Api) -> None:
     any origin, with an ETag."""
     document = app.json.dumps(api.spec.to_dict()).encode()
     etag = generate_etag(document)
-    bp = Blueprint("document", __name__, url_prefix="/api/openapi.json")
+    bp = PolicyBlueprint("document", __name__, url_prefix="/api/openapi.json", policy=Policy(cors=True))
 
     @bp.get("")
     def openapi_json() -> Response:
@@ -276,5 +275,4 @@ def serve_document(app: Flask, api: Api) -> None:
         response.headers["Cache-Control"] = "public, max-age=60"
         return conditional(response)
 
-    current_service(app).declare(bp, Policy(cors=True))
     app.register_blueprint(bp)

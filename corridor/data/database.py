@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask
+from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -20,8 +21,8 @@ from corridor.settings import ConfigError
 # inside the package, so that an installed copy migrates as a checkout does, from any folder
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 UPGRADE = ".venv/bin/flask --app app db upgrade"
-# every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): serving
-# compares the database with the last one without importing Alembic, which every process start would pay for
+# every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): start-up
+# compares the database with the last one without asking Alembic
 REVISIONS = (
     "0001_accounts",
     "0002_survey",
@@ -60,13 +61,8 @@ def engine_url(database_url: str) -> str:
     return database_url
 
 
-def shown_url(app: Flask) -> str:
-    """The database's URL without its password, for messages."""
-    return db.engine.url.render_as_string(hide_password=True)
-
-
-def init_database(app: Flask, check: bool) -> None:
-    """Connect the app to DATABASE_URL; with `check`, refuse a database behind the migrations (or not reachable)."""
+def init_database(app: Flask) -> None:
+    """Connect the app to DATABASE_URL, whose migrations `flask db …` applies (Flask-Migrate, over Alembic)."""
     url = app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
     # parameters (emails, hashes) are left out of SQLAlchemy's error messages, which reach the log
     options = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": POOL_TIMEOUT_S}
@@ -80,20 +76,10 @@ def init_database(app: Flask, check: bool) -> None:
         }
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
-    if not check:  # a `flask` command: `flask db …` (Flask-Migrate, over Alembic) needs this, serving does not
-        from flask_migrate import Migrate
-
-        Migrate(app, db, directory=str(MIGRATIONS))
+    Migrate(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", enforce_foreign_keys)
-    if check:
-        with app.app_context():
-            try:
-                check_migrated(app)
-            finally:
-                # the master forks workers and the refresher from here: none may share its connections
-                db.engine.dispose()
 
 
 _unpooled: dict[str, Engine] = {}
@@ -120,23 +106,25 @@ def enforce_foreign_keys(connection: Any, record: Any) -> None:
     cursor.close()
 
 
-def check_migrated(app: Flask) -> None:
-    """ConfigError unless the database is at the migrations' newest revision."""
+def migrations_pending(engine: Engine) -> str | None:
+    """Why the database cannot be read yet, naming the command that fixes it; None at the migrations' newest revision.
+    ConfigError if it cannot be reached, or is at a revision this code does not know."""
+    shown = engine.url.render_as_string(hide_password=True)
     try:
-        with db.engine.connect() as connection:
+        with engine.connect() as connection:
             migrated = inspect(connection).has_table("alembic_version")
             current = set(connection.scalars(text("SELECT version_num FROM alembic_version"))) if migrated else set()
     except SQLAlchemyError as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise ConfigError(f"The database {shown_url(app)} cannot be reached: {reason}") from None
+        raise ConfigError(f"The database {shown} cannot be reached: {reason}") from None
     if current == {REVISIONS[-1]}:
-        return
+        return None
     if not current:
-        raise ConfigError(f"The database {shown_url(app)} has no tables yet: run `{UPGRADE}` first.")
+        return f"The database {shown} has no tables yet: run `{UPGRADE}` first."
     if current <= set(REVISIONS):
-        raise ConfigError(f"The database {shown_url(app)} is behind the code's migrations: run `{UPGRADE}` first.")
+        return f"The database {shown} is behind the code's migrations: run `{UPGRADE}` first."
     raise ConfigError(
-        f"The database {shown_url(app)} is at revision {', '.join(sorted(current - set(REVISIONS)))}, "
+        f"The database {shown} is at revision {', '.join(sorted(current - set(REVISIONS)))}, "
         "which this code does not know: newer code migrated it; serve that code, or downgrade the "
         "database with it."
     )

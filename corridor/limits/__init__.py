@@ -13,61 +13,46 @@ import hmac
 import ipaddress
 
 from flask import Flask, current_app, g, request
-from limits import RateLimitItem, parse_many
+from limits import RateLimitItem
 
 from corridor.limits.counts import Count, RateLimits, store
-from corridor.settings import ConfigError
+from corridor.settings import current_settings
 from corridor.state import current_service
 from corridor.state.errors import ApiError
-from corridor.state.policy import PUBLIC
+from corridor.state.policy import is_exempt, request_policy
 
-BUDGETS = {  # name: its setting, how many times it, and whose budget it is, as a 429 says
-    "api": ("RATE_LIMIT_API", 1, "this API key"),
-    "public": ("RATE_LIMIT_PUBLIC", 1, "your address"),
-    "login": ("RATE_LIMIT_LOGIN", 1, "sign-in attempts from your address"),
-    # wrong passwords only, and many more than one address may try: one address's budget stops a guesser long before,
-    # so that guesses for an email from one address never lock its owner out at another
-    "email": ("RATE_LIMIT_LOGIN", 10, "failed sign-ins for this email"),
+BUDGETS = {  # name: whose budget it is, as a 429 says
+    "api": "this API key",
+    "public": "your address",
+    "login": "sign-in attempts from your address",
+    "email": "failed sign-ins for this email",
 }
 
 
 def register_limits(app: Flask) -> None:
-    """Check the settings and, unless RATE_LIMITS is off, count every request but an exempt view's."""
-    config = app.config
-    switch = str(config["RATE_LIMITS"]).strip().lower()
-    if switch not in ("on", "off"):
-        raise ConfigError(f"RATE_LIMITS must be on or off, not {config['RATE_LIMITS']!r}.")
-    budgets = {name: budget(config, setting, times) for name, (setting, times, _) in BUDGETS.items()}
-    uri = store(str(config["RATE_LIMIT_STORAGE"]).strip())
-    if switch == "off":
+    """Check the store and, unless RATE_LIMITS is off, count every request but an exempt view's."""
+    settings = current_settings(app)
+    uri = store(settings.rate_limit_storage)
+    if not settings.rate_limits:
         return
+    login = settings.rate_limit_login
+    budgets = {
+        "api": settings.rate_limit_api,
+        "public": settings.rate_limit_public,
+        "login": login,
+        # wrong passwords only, and many more than one address may try: one address's budget stops a guesser long
+        # before, so that guesses for an email from one address never lock its owner out at another
+        "email": type(login)(login.amount * 10, login.multiples),
+    }
     current_service(app).limits = RateLimits(uri, budgets, app.logger)
     app.before_request(limit_request)  # corridor/serving/http.py sends where the request's budget stands
-
-
-def budget(config: dict, setting: str, times: int = 1) -> RateLimitItem:
-    """`times` the setting's `N/second|minute|hour|day` (or `N/5 minutes`), as `limits` reads it; ConfigError
-    otherwise."""
-    text = str(config[setting]).strip()
-    try:
-        items = parse_many(text)
-    except ValueError:
-        items = []
-    item = items[0] if len(items) == 1 else None
-    if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
-        raise ConfigError(
-            f"{setting} must be one limit such as 600/minute (N per second, minute, hour or day), not {text!r}."
-        )
-    return type(item)(item.amount * times, item.multiples)
 
 
 def client_address() -> str:
     """The address the app trusts (PROXY_HOPS); an IPv6 client's /64, which one subscriber usually holds whole."""
     address = request.remote_addr or ""
-    return address if ":" not in address else _network(address)
-
-
-def _network(address: str) -> str:
+    if ":" not in address:
+        return address
     try:
         parsed = ipaddress.IPv6Address(address)
     except ValueError:
@@ -80,16 +65,13 @@ def _network(address: str) -> str:
 def limit_request() -> None:
     """The app's before-request hook: a request on a blueprint whose budget is its address's, counted against it;
     not an exempt view (a probe), nor a CORS preflight, which a browser reads nothing of once refused."""
-    # Service.policy and policy.is_exempt, inline: every request runs this
-    policy = current_service().policies.get(request.blueprint, PUBLIC)
     if (
-        policy.budget != "public"
+        request_policy().budget != "public"
         or request.method == "OPTIONS"
-        or getattr(current_app.view_functions.get(request.endpoint), "exempt_from_limits", False)
+        or is_exempt(current_app.view_functions.get(request.endpoint))
     ):
         return
-    address = request.remote_addr or ""
-    charge("public", address if ":" not in address else _network(address))
+    charge("public", client_address())
 
 
 def charge(budget: str, identity: str, cost: int = 1) -> None:
@@ -128,7 +110,7 @@ def too_many(limits: RateLimits, budget: str, count: Count) -> ApiError:
         429,
         "rate_limited",
         f"Too many requests: {describe(limits.budgets[budget])} for "
-        f"{BUDGETS[budget][2]}. Try again in {count.reset} seconds.",
+        f"{BUDGETS[budget]}. Try again in {count.reset} seconds.",
         {"Retry-After": str(count.reset)},
     )
 
@@ -142,10 +124,9 @@ def describe(item: RateLimitItem) -> str:
 def limit_key_lookup(digest: bytes) -> None:
     """Before the accounts database is asked about a key: count the request against its address (guessing keys is not
     free), and refuse it if the key's own budget is spent; a refused request never reaches the database."""
-    if current_service().limits is not None:
-        g.address_counted = True
-        charge("public", client_address())
-        refuse_if_spent("api", digest.hex())
+    g.address_counted = True
+    charge("public", client_address())
+    refuse_if_spent("api", digest.hex())
 
 
 def limit_refused_key() -> None:
@@ -169,11 +150,9 @@ def email_identity(email: str) -> str:
 
 def refuse_spent_email(email: str) -> None:
     """Before a password is checked: 429 if the email has had its budget of failed sign-ins."""
-    if current_service().limits is not None:
-        refuse_if_spent("email", email_identity(email))
+    refuse_if_spent("email", email_identity(email))
 
 
 def count_failed_sign_in(email: str) -> None:
     """A wrong password for an email: counted against the email's budget of failed sign-ins."""
-    if current_service().limits is not None:
-        charge("email", email_identity(email))
+    charge("email", email_identity(email))

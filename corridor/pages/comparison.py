@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request, send_from_directory
+from flask import Response, current_app, render_template, request, send_from_directory
 from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
@@ -19,13 +19,13 @@ from corridor.domain.pricing import reference_amount
 from corridor.domain.rounding import round_half_up, round_significant
 from corridor.pages.charts import cost_chart, rate_chart, trend_chart
 from corridor.state import current_service
-from corridor.state.policy import Policy
+from corridor.state.policy import Policy, PolicyBlueprint
 from schemas.fields import MONTHS, display_date
 from schemas.poc import CorridorSchema, ProvidersResponse
 from schemas.query import OptionalCorridorQuery
 
 POLICY = Policy()  # a public page, counted against the address's budget
-bp = Blueprint("pages", __name__, template_folder="templates")
+bp = PolicyBlueprint("pages", __name__, template_folder="templates", policy=POLICY)
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _PAGE_FILES = {"page.css", "page.js", "favicon.svg"}

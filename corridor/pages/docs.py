@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import Blueprint, current_app, redirect, render_template, send_from_directory, url_for
+from flask import current_app, redirect, render_template, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from corridor.pages.reference import DOCUMENTS, PICTURES, rendered
-from corridor.state.policy import Policy
+from corridor.state.policy import Policy, PolicyBlueprint
 
 POLICY = Policy()  # public pages, counted against the address's budget
-bp = Blueprint("docs", __name__, url_prefix="/api", template_folder="templates")
+bp = PolicyBlueprint("docs", __name__, url_prefix="/api", template_folder="templates", policy=POLICY)
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _OWN_FILES = {"docs.js", "docs.css"}

@@ -11,7 +11,7 @@ from flask_orjson import OrjsonProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from corridor.settings import whole_number
+from corridor.settings import current_settings
 
 HSTS = "max-age=31536000"
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
@@ -36,7 +36,7 @@ class JsonProvider(OrjsonProvider):
 def register_http(app: Flask) -> None:
     """Proxy headers from PROXY_HOPS hops, paths as written, answers written by orjson, the headers every response
     carries."""
-    hops = whole_number(app.config, "PROXY_HOPS")
+    hops = current_settings(app).proxy_hops
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     app.url_map.merge_slashes = False
@@ -66,12 +66,8 @@ def add_common_headers(response: Response) -> Response:
         response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
         response.headers["Allow"] = ", ".join(sorted(response.allow))
         del response.headers["Content-Type"]
-    rid = g.get("request_id")  # request_id(), inline: every request runs this
-    if rid is None:
-        given = request.headers.get("X-Request-ID")
-        rid = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
     headers = response.headers
-    headers.add("X-Request-ID", rid)
+    headers.add("X-Request-ID", request_id())
     # for the metrics and the JSON access log: the route's template, never the path a client chose
     rule = request.url_rule
     request.environ[ROUTE] = rule.rule if rule is not None else None

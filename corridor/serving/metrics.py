@@ -9,38 +9,30 @@ import hashlib
 import hmac
 import os
 import time
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Blueprint, Flask, Response, request
+from flask import Flask, Response, request
 
 from corridor.limits import limit_refused_key
 from corridor.serving.http import ROUTE, route_template
 from corridor.serving.multiprocess import MULTIPROC_DIR
-from corridor.settings import ConfigError
+from corridor.settings import current_settings
+from corridor.settings import metrics_address as metrics_address  # gunicorn.conf.py's hooks read it here
 from corridor.state import Service, current_service
 from corridor.state.errors import ApiError
-from corridor.state.policy import Policy
+from corridor.state.policy import Policy, PolicyBlueprint
 from corridor.state.responses import CACHE_LOOKUP
 
-SHORTEST_TOKEN = 16
-DEFAULT_METRICS_HOST = "127.0.0.1"
-
-bp = Blueprint("metrics", __name__)
 # the scraper is never refused for a budget, it is the operator's own; a wrong token is counted by the view
-POLICY = Policy(budget=None)
+bp = PolicyBlueprint("metrics", __name__, policy=Policy(budget=None))
 
 
 def register_metrics(app: Flask) -> None:
-    """Count every request when metrics are on, and serve /metrics when METRICS_TOKEN is set; check both settings."""
-    token = str(app.config["METRICS_TOKEN"]).strip()
-    if token and len(token) < SHORTEST_TOKEN:
-        raise ConfigError(
-            f"METRICS_TOKEN must be at least {SHORTEST_TOKEN} characters; make one with "
-            "`.venv/bin/flask --app app keys generate`."
-        )
-    port = metrics_address(app.config)
-    if not token and port is None:
+    """Count every request when metrics are on, and serve /metrics when METRICS_TOKEN is set."""
+    settings = current_settings(app)
+    token = settings.metrics_token
+    if not token and settings.metrics_port is None:
         return  # /metrics is an unknown path, and nothing is counted
     from corridor.serving.prometheus import Metrics  # metrics off: prometheus_client is never imported
 
@@ -49,23 +41,7 @@ def register_metrics(app: Flask) -> None:
     service.metrics_token = hashlib.sha256(token.encode()).digest() if token else None
     app.wsgi_app = RequestMetrics(app.wsgi_app, service.metrics.request)  # type: ignore[method-assign]
     if token:
-        service.declare(bp, POLICY)
         app.register_blueprint(bp)
-
-
-def metrics_address(config: MutableMapping[str, Any]) -> tuple[str, int] | None:
-    """METRICS_PORT as (host, port): `9100` binds 127.0.0.1, `0.0.0.0:9100` every address; None if unset."""
-    text = str(config.get("METRICS_PORT", "")).strip()
-    if not text:
-        return None
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or DEFAULT_METRICS_HOST
-    if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise ConfigError(
-            f"METRICS_PORT must be a port (1 to 65535), optionally after an address and a colon "
-            f"(0.0.0.0:9100), not {text!r}."
-        )
-    return host, int(port)
 
 
 class RequestMetrics:

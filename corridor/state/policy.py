@@ -1,11 +1,13 @@
-"""What a blueprint needs of every request, declared once beside it: read by the hooks and the OpenAPI document
+"""What a blueprint needs of every request, carried by the blueprint: read by the hooks and the OpenAPI document
 alike."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from flask import Blueprint, current_app, request
 
 View = TypeVar("View", bound=Callable)
 
@@ -23,6 +25,20 @@ class Policy:
 
 
 PUBLIC = Policy()  # every path outside a blueprint, unknown ones included
+
+
+class PolicyBlueprint(Blueprint):
+    """A Flask blueprint with its policy."""
+
+    def __init__(self, name: str, import_name: str, *, policy: Policy, **kwargs: Any) -> None:
+        super().__init__(name, import_name, **kwargs)
+        self.policy = policy
+
+
+def request_policy() -> Policy:
+    """What the current request needs: its blueprint's policy (the JSON API's groups carry one too:
+    corridor/api/blueprint.py), PUBLIC outside every blueprint."""
+    return getattr(current_app.blueprints.get(request.blueprint or ""), "policy", PUBLIC)
 
 
 def exempt(view: View) -> View:

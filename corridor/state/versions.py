@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from flask import Flask
 from werkzeug.http import http_date
 
-from corridor.data.database import unpooled_engine
+from corridor.data.database import migrations_pending, unpooled_engine
 from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.domain.history import Histories, RateHistory
@@ -21,7 +21,7 @@ from corridor.imports.published import read_published_costs
 from corridor.imports.survey_db import read_survey
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates
-from corridor.settings import ConfigError, whole_number
+from corridor.settings import ConfigError, current_settings
 from corridor.state.responses import ResponseCache
 
 
@@ -39,6 +39,7 @@ class Sources:
     survey_notes: tuple[str, ...] = ()  # what of the survey could not be served, one line each
     published: PublishedCosts | None = None
     flows: Flows | None = None
+    pending: str | None = None  # why the imports are not read: the database's migrations are not applied
 
     @property
     def import_versions(self) -> tuple[int | None, ...]:
@@ -71,13 +72,18 @@ class DataVersion:
 def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> Sources:
     """Read and validate a data file (SEED_DATA if None), the survey in the database (unless not `survey`) and the
     rate history; or DataError."""
-    path = path or app.config["SEED_DATA"]
-    history_path = app.config["HISTORY_DATA"] or default_history_path()
-    max_bytes = whole_number(app.config, "DATA_MAX_MB") * 2**20
+    settings = current_settings(app)
+    path = path or settings.seed_data
+    history_path = settings.history_data or default_history_path()
     try:
-        dataset = load_dataset(path, max_bytes)
-        history = load_history(history_path, max_bytes)
-        surveyed, published, flows = _read_imports(app) if survey else (None, None, None)
+        dataset = load_dataset(path, settings.data_max_mb * 2**20)
+        history = load_history(history_path, settings.data_max_mb * 2**20)
+        engine = unpooled_engine(app)  # connections of its own: a master that forks next keeps none open
+        pending = migrations_pending(engine) if survey else None
+        read = survey and not pending
+        surveyed = read_survey(engine) if read else None
+        published = read_published_costs(engine) if read else None
+        flows = read_latest_flows(engine) if read else None
         dataset, notes = with_survey(dataset, surveyed, history)
         dataset = with_flows(dataset, flows)
     except (DataError, ConfigError):
@@ -95,14 +101,8 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
         tuple(notes),
         published,
         flows,
+        pending,
     )
-
-
-def _read_imports(app: Flask) -> tuple[Survey | None, PublishedCosts | None, Flows | None]:
-    """The survey, the published averages and the flows as the database holds them, read through connections of
-    their own: a master that forks next keeps none open."""
-    engine = unpooled_engine(app)
-    return read_survey(engine), read_published_costs(engine), read_latest_flows(engine)
 
 
 def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
@@ -126,7 +126,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
         http_date(max(changed + [live.changed_at] if live.changed_at else changed)),
         sources,
         live,
-        ResponseCache(whole_number(app.config, "CACHE_MB") * 2**20),
+        ResponseCache(current_settings(app).cache_mb * 2**20),
     )
 
 
