@@ -42,9 +42,10 @@ def require_api_key() -> None:
     for known in service.keys:  # every live key, not stopping early, in constant time
         operator |= hmac.compare_digest(digest or b"", known)
     record = None
-    if digest is not None and not operator:
+    account_keys = service.account_keys
+    if digest is not None and not operator and account_keys is not None:
         # asks the accounts database only once the address has paid for the look-up; 503 if it cannot be asked
-        record = service.account_keys.live(token, digest, before_asking=limit_key_lookup)
+        record = account_keys.live(token, digest, before_asking=limit_key_lookup)
         if service.metrics is not None:
             (service.metrics.key_miss if record is None else service.metrics.key_hit).inc()
     if not operator and record is None:
@@ -55,7 +56,8 @@ def require_api_key() -> None:
             "The API key is not valid; send 'Authorization: Bearer <key>' with a live key.",
             {"WWW-Authenticate": f'{_REALM}, error="invalid_token"'},
         )
+    assert digest is not None, "no digest is neither the operator's nor an account's"
     if service.limits is not None:
         charge("api", digest.hex())  # the key's budget, by its digest, never the key
-    if record is not None:
-        service.account_keys.record_use(record)
+    if record is not None and account_keys is not None:
+        account_keys.record_use(record)

@@ -50,7 +50,7 @@ def cached(
         service = current_service()
         data = service.data  # once: a refresh swaps it whole
         extra = 0  # charged beyond the unit its budget's hook charged
-        if weight is not None and "rate_budget" in g:
+        if weight is not None and service.limits is not None and "rate_budget" in g:
             budget, identity = g.rate_budget
             # a request dearer than the whole budget costs the budget
             extra = min(weight(**query), service.limits.budgets[budget].amount) - 1
@@ -70,7 +70,9 @@ def cached(
         request.environ[CACHE_LOOKUP] = "miss" if kept is None else "hit"
         # built and kept, or another spelling of a kept query: either way, the URL as sent points at it
         built = data.responses.keep(key, None if kept else view(data.catalog, **query), g.url_key, extra)
-        return answer_kept(cache_control, key, kept or built)
+        answer = answer_kept(cache_control, key, kept or built)
+        assert answer is not None, "a kept answer given is sent"
+        return answer
 
     return respond
 
@@ -81,8 +83,8 @@ def build_whole_lists(app: Flask) -> None:
     for url in WHOLE_LISTS:
         with app.test_request_context(url, headers={"Accept-Encoding": "gzip"}):
             # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
-            if answer_kept(request_policy().cache_control) is None:
-                app.view_functions[request.endpoint]()
+            if answer_kept(request_policy().cache_control or "") is None:
+                app.view_functions[request.endpoint or ""]()
 
 
 def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = None) -> Response | None:
@@ -97,16 +99,17 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
         # the URL as sent is its key in the cache, beside the loaded queries' keys
         g.url_key = f"url {environ.get('PATH_INFO', '')}?{environ.get('QUERY_STRING', '')}"
         found = data.responses.get(g.url_key) if request.method in ("GET", "HEAD") else None
-        kept = found and data.responses.get(found.key)
-        if kept is None:  # a URL not asked before, or whose answer was dropped since
+        kept = data.responses.get(found.key) if found is not None else None
+        if found is None or kept is None:  # a URL not asked before, or whose answer was dropped since
             return None
         if found.extra > 0 and "rate_budget" in g:  # as its first request was charged
-            charge(*g.rate_budget, cost=found.extra)
+            budget, identity = g.rate_budget
+            charge(budget, identity, cost=found.extra)
         key = found.key
         environ[CACHE_LOOKUP] = "hit"
     compressible = len(kept.body) >= GZIP_MIN_BYTES
     if compressible and "HTTP_ACCEPT_ENCODING" in environ and request.accept_encodings["gzip"]:
-        kept = data.responses.gzipped(key, kept)
+        kept = data.responses.gzipped(key or "", kept)
     response = current_app.response_class(kept.body, headers=kept.headers)
     if compressible:
         response.vary.add("Accept-Encoding")
@@ -122,7 +125,7 @@ def conditional(response: Response) -> Response:
     if "HTTP_IF_MATCH" in environ:
         # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304; a value
         # that holds no tag (an empty one) is ignored, as Werkzeug ignores it
-        if request.if_match and not request.if_match.contains(response.get_etag()[0]):
+        if request.if_match and not request.if_match.contains(response.get_etag()[0] or ""):
             return problem(
                 412,
                 "precondition_failed",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from http import HTTPStatus
+from typing import cast
 
 from flask import Flask, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -55,7 +56,7 @@ def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | No
     if page:
         response = current_app.response_class(render_template(page, **body), mimetype="text/html")
     else:
-        response = current_app.json.response(body)
+        response = cast(Response, current_app.json.response(body))
         response.mimetype = PROBLEM_MEDIA_TYPE
     response.status_code = status
     response.headers.update(headers or {})
@@ -121,14 +122,15 @@ def no_history(error: NoHistory) -> Response:
 
 def http_error(error: HTTPException) -> Response:
     """HTTP's own errors (Werkzeug's, from routing), as problem details; a 5xx is a fault."""
-    if (error.code or 500) >= 500:
+    status = error.code or 500
+    if status >= 500:
         return fault(error)
-    code, detail = _HTTP_ERRORS.get(error.code, ("invalid_parameter", "The request could not be understood."))
+    code, detail = _HTTP_ERRORS.get(status, ("invalid_parameter", "The request could not be understood."))
     headers = {}
     if isinstance(error, MethodNotAllowed):
         headers["Allow"] = ", ".join(sorted(error.valid_methods or ["GET", "HEAD", "OPTIONS"]))
         detail = detail.format(allowed=headers["Allow"])
-    return problem(error.code, code, detail, headers)
+    return problem(status, code, detail, headers)
 
 
 def fault(error: Exception) -> Response:

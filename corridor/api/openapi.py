@@ -117,11 +117,11 @@ class Api(flask_smorest.Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
 
-def schema_name(schema: Any) -> str | None:
+def schema_name(schema: Any) -> str:
     """apispec's name of a schema; none for flask-smorest's pagination metadata, which no page here has (pages have
     links, corridor/api/paging.py): unnamed, it is written inline in a header no operation names, so nowhere."""
     name = resolver(schema)
-    return None if name == "PaginationMetadata" else name
+    return "" if name == "PaginationMetadata" else name  # apispec reads an empty name as none
 
 
 class SharedParts(BasePlugin):
@@ -135,7 +135,7 @@ class SharedParts(BasePlugin):
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         """Complete each operation flask-smorest documented from a route of `kwargs["rule"]`."""
         endpoint = kwargs["rule"].endpoint
-        blueprint = self.app.blueprints[endpoint.split(".")[0]]
+        blueprint: Any = self.app.blueprints[endpoint.split(".")[0]]  # ours: a policy and a tag
         policy = blueprint.policy
         limited = not is_exempt(self.app.view_functions.get(endpoint))
         for operation in (operations or {}).values():

@@ -18,10 +18,11 @@ class QueryParser(FlaskParser):
 
     DEFAULT_VALIDATION_STATUS = 400  # what flask-smorest documents for a query that does not load
 
-    def parse(self, schema: Schema, req: Any = None, **kwargs: Any) -> Any:
+    def parse(self, argmap: Any, req: Any = None, **kwargs: Any) -> Any:
         """The query loaded by `schema` against the data being served, or its first failure as a 400."""
         # unknown or repeated in the query's order, the others in the schema's; a schema's
         # `required_if_any` names parameters required once any is given
+        schema: Schema = argmap  # flask-smorest's `arguments` passes a schema instance
         req = req or self.get_default_request()
         fields = {field.data_key or name: field for name, field in schema.fields.items()}
         given = {}
@@ -46,11 +47,12 @@ class QueryParser(FlaskParser):
         try:
             loaded = schema.load(given)
         except ValidationError as error:  # the first malformed parameter, in the schema's order
-            key = next((key for key in fields if key in error.messages), None)
+            messages = error.normalized_messages()
+            key = next((key for key in fields if key in messages), None)
             detail = (
-                f"Query parameter '{key}' {error.messages[key][0]}"
+                f"Query parameter '{key}' {messages[key][0]}"
                 if key
-                else f"The query parameters do not go together: {error.messages['_schema'][0]}"
+                else f"The query parameters do not go together: {messages['_schema'][0]}"
             )
             raise ApiError(400, "invalid_parameter", detail) from None
         for key, others, rule in getattr(schema, "exclusive", ()):  # once each is well formed

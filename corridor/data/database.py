@@ -65,7 +65,7 @@ def init_database(app: Flask) -> None:
     """Connect the app to DATABASE_URL, whose migrations `flask db …` applies (Flask-Migrate, over Alembic)."""
     url = app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
     # parameters (emails, hashes) are left out of SQLAlchemy's error messages, which reach the log
-    options = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": POOL_TIMEOUT_S}
+    options: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": POOL_TIMEOUT_S}
     if url.startswith("postgresql"):
         # an unreachable server costs a request 3 s, not 2 minutes; a stalled one (a lock held, an overloaded server)
         # answers 503 after STATEMENT_TIMEOUT_S; one gone silent on the network is given up after TCP_TIMEOUT_MS

@@ -68,7 +68,7 @@ def limit_request() -> None:
     if (
         request_policy().budget != "public"
         or request.method == "OPTIONS"
-        or is_exempt(current_app.view_functions.get(request.endpoint))
+        or is_exempt(current_app.view_functions.get(request.endpoint or ""))
     ):
         return
     charge("public", client_address())
@@ -95,7 +95,9 @@ def charge(budget: str, identity: str, cost: int = 1) -> None:
 def refuse_if_spent(budget: str, identity: str) -> None:
     """429 if nothing is left of a budget, counting nothing."""
     limits = current_service().limits
-    count = limits.count(budget, identity, 0) if limits is not None else None
+    if limits is None:
+        return
+    count = limits.count(budget, identity, 0)
     if count is not None and count.remaining == 0:
         g.rate_limit = count
         raise too_many(limits, budget, count)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import time
 from time import monotonic
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem
@@ -78,7 +78,7 @@ class RateLimits:
         # worker, held across that yield stopped the whole worker. Two requests may open one each: the first kept
         # serves both, and the other is dropped unused.
         options = {} if self.uri.startswith("memory") else {"connection_pool": redis_pool(self.uri)}
-        opened = storage_from_string(self.uri, wrap_exceptions=True, **options)
+        opened = cast(Storage, storage_from_string(self.uri, wrap_exceptions=True, **options))  # never an aio one
         if self._storage is None:
             self._storage = opened
         return self._storage

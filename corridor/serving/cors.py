@@ -36,7 +36,7 @@ _METHODS = ", ".join(ALLOWED_METHODS)
 
 def allow_any_origin(app: Flask) -> None:
     """Add the CORS headers to every answer under the prefix of a blueprint whose policy asks for them."""
-    prefixes = [bp.url_prefix for bp in app.blueprints.values() if getattr(bp, "policy", PUBLIC).cors]
+    prefixes = [bp.url_prefix for bp in app.blueprints.values() if bp.url_prefix and getattr(bp, "policy", PUBLIC).cors]
     public = re.compile("|".join(rf"{re.escape(prefix)}(?:/|\Z)" for prefix in prefixes))
 
     def add_cors_headers(response: Response) -> Response:

@@ -38,7 +38,7 @@ def register_http(app: Flask) -> None:
     carries."""
     hops = current_settings(app).proxy_hops
     if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]  # as Flask's docs do
     app.url_map.merge_slashes = False
     app.url_map.converters["corridor_id"] = CorridorIdConverter
     app.json = JsonProvider(app)

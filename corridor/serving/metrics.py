@@ -76,6 +76,7 @@ def scrape_registry(service: Service) -> Any:
     """What a scrape reads: under gunicorn every process's counts (those of workers gone since included), else this
     process's; with the gauges of the data this process serves."""
     metrics = service.metrics
+    assert metrics is not None, "the view is registered with metrics on"
     if MULTIPROC_DIR not in os.environ:
         return metrics.scraped(metrics.registry)
     from prometheus_client.multiprocess import MultiProcessCollector
@@ -91,7 +92,7 @@ def metrics() -> Response:
     service: Service = current_service()
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     digest = hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).digest()
-    if scheme.lower() != "bearer" or not hmac.compare_digest(digest, service.metrics_token):
+    if scheme.lower() != "bearer" or not hmac.compare_digest(digest, service.metrics_token or b""):
         limit_refused_key()  # guessing the token costs the guesser's address, and 429 once its budget is spent
         raise ApiError(
             401,
