@@ -36,7 +36,7 @@ def keeps(make_app, monkeypatch):
 
 def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(keeps, auth):
     app, built = keeps
-    assert current_service(len(app).data.responses) == 0
+    assert len(current_service(app).data.responses) == 0
     client = app.test_client()
     first, again = (client.get("/api/poc/full", headers=auth) for _ in range(2))
     assert (first.status_code, first.data, first.headers["ETag"]) == (200, again.data, again.headers["ETag"])
@@ -114,7 +114,7 @@ def test_answers_that_depend_on_the_query_are_kept_apart(keeps, auth):
 def test_errors_are_never_kept(keeps, auth, url):
     app, built = keeps
     assert app.test_client().get(url, headers=auth).status_code in (400, 404)
-    assert built == [] and current_service(len(app).data.responses) == 0
+    assert built == [] and len(current_service(app).data.responses) == 0
 
 
 def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
@@ -124,7 +124,7 @@ def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
     served = current_service(app).data
     assert len(answers(app)) == 1
     assert reread(app) == []
-    assert current_service(app).data is not served and current_service(len(app).data.responses) == 0
+    assert current_service(app).data is not served and len(current_service(app).data.responses) == 0
 
 
 def test_many_ranges_keep_the_cache_within_its_bound(make_app, auth):
@@ -160,7 +160,7 @@ def test_a_quote_at_a_given_amount_is_answered_with_validators_and_never_kept(ke
     assert first.get_json() and int(first.headers["Content-Length"]) == len(first.data) > 1024
     # built for each request, so not compressed (that is done once, for answers that are kept)
     assert "Content-Encoding" not in first.headers and "Accept-Encoding" not in first.headers.get("Vary", "")
-    assert built == [] and current_service(len(app).data.responses) == 0
+    assert built == [] and len(current_service(app).data.responses) == 0
 
 
 @pytest.mark.parametrize("url", AMOUNT_QUOTES)
@@ -181,10 +181,10 @@ def test_a_stream_of_amounts_pushes_no_kept_answer_out(make_app, auth):
     app = make_app(CACHE_MB="1")
     client = app.test_client()
     full = client.get("/api/poc/full").headers["ETag"]
-    kept = current_service(dict(app).data.responses)
+    kept = dict(current_service(app).data.responses)
     for cents in range(1, 1500):
         assert client.get(f"/api/poc/providers?corridor=USD_MXN&amount={cents / 100:.2f}").status_code == 200
-    assert current_service(dict(app).data.responses) == kept
+    assert dict(current_service(app).data.responses) == kept
     assert client.get("/api/poc/full", headers={"If-None-Match": full}).status_code == 304
 
 

@@ -206,7 +206,7 @@ def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(raw))
     with caplog.at_level(logging.WARNING):
-        catalog = build_app(DATABASE_URL=surveyed_database, SEED_DATA=current_service(str(edited))).data.catalog
+        catalog = current_service(build_app(DATABASE_URL=surveyed_database, SEED_DATA=str(edited))).data.catalog
     pair = f"{raw['corridors'][0]['from_currency']}\u2192{raw['corridors'][0]['to_currency']}"
     assert (
         f"Survey: KEN-TZA: left out: its id 1003 is the data file's corridor {pair}'s too; the data file's ids "
@@ -218,7 +218,7 @@ def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_
 
 def test_the_shipped_rows_are_served_whole(surveyed_database, caplog):
     with caplog.at_level(logging.WARNING):
-        catalog = build_app(DATABASE_URL=current_service(surveyed_database)).data.catalog
+        catalog = current_service(build_app(DATABASE_URL=surveyed_database)).data.catalog
     assert not [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
     assert {"KEN-RWA", "KEN-SSD", "KEN-TZA", "KEN-UGA", "RWA-KEN", "TZA-KEN", "TZA-RWA", "TZA-UGA"} <= set(
         catalog.by_countries
