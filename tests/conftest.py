@@ -303,9 +303,10 @@ def _answers(base):
         return False
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """gunicorn serving the shipped data with RAW_KEY live, shared by a module's tests: none may stop it."""
+    """gunicorn serving the shipped data with RAW_KEY live, shared by every module of a test process: none may stop it,
+    and a test reads its log from where it was before its requests, or by a request's own id."""
     with running_gunicorn(tmp_path_factory.mktemp("server") / "gunicorn.log", API_KEYS=RAW_KEY) as running:
         yield running
 
