@@ -311,6 +311,36 @@ def server(tmp_path_factory):
         yield running
 
 
+@pytest.fixture(scope="session")
+def surveyed_server(tmp_path_factory, surveyed_database):
+    """gunicorn as `make run` serves: the shipped data and survey rows, RAW_KEY live, two workers; shared by the
+    browser tests of a test process, which only read. Its base URL."""
+    log = tmp_path_factory.mktemp("surveyed-server") / "gunicorn.log"
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2", DATABASE_URL=surveyed_database) as running:
+        yield running.base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless chromium, shared by the browser tests of a test process; always quit."""
+    from scripts.page_screenshots import SIZES, chrome
+
+    with chrome(*SIZES[0]) as driver:
+        yield driver
+
+
+@pytest.fixture
+def driver(browser):
+    """The shared browser at the desktop size, without the cookies of earlier tests and its console drained of their
+    messages."""
+    from scripts.page_screenshots import SIZES
+
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    browser.set_window_size(*SIZES[0])
+    browser.get_log("browser")
+    return browser
+
+
 def logged(log, text, since=0, seconds=5, times=1):
     """What `log` holds after its first `since` characters, once `text` is among it `times` times: gunicorn writes a
     request's access line just after it answers."""
