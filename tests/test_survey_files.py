@@ -95,9 +95,15 @@ def shared_strings(count):
     }
 
 
-def test_shared_strings_that_would_take_more_than_512_mb_are_refused(survey_url, tmp_path):
-    # 6,000,000 strings: 102 MB of XML in a 300 KB file, about 600 MB once openpyxl holds them
-    book = rezip(write_workbook(tmp_path / "bomb.xlsx", new_rows=[rpw_row()]), shared_strings(6_000_000))
+@pytest.fixture(scope="module")
+def bomb(tmp_path_factory):
+    """6,000,000 strings: 102 MB of XML in a 300 KB file, about 600 MB once openpyxl holds them; made once."""
+    book = write_workbook(tmp_path_factory.mktemp("bomb") / "bomb.xlsx", new_rows=[rpw_row()])
+    return rezip(book, shared_strings(6_000_000))
+
+
+def test_shared_strings_that_would_take_more_than_512_mb_are_refused(survey_url, bomb):
+    book = bomb
     assert book.stat().st_size < 1_000_000
     result = flask_command("prices", "import-rpw", str(book), DATABASE_URL=survey_url, timeout=60)
     assert result.returncode == 1
