@@ -275,10 +275,10 @@ def _refusing(values):
     return refused
 
 
-def test_the_command_exits_1_naming_the_cause(survey_url, tmp_path):
+def test_the_command_exits_1_naming_the_cause(one_kind_url, tmp_path):
     path = tmp_path / "empty.csv"
     path.write_text("")
-    result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=survey_url)
+    result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=one_kind_url)
     assert result.returncode == 1
     assert result.stderr.strip().endswith(
         f"Error: {path}: no header row with the required columns; missing: period, "
@@ -287,11 +287,11 @@ def test_the_command_exits_1_naming_the_cause(survey_url, tmp_path):
     )
 
 
-def test_on_a_terminal_the_import_shows_a_progress_bar(survey_url):
+def test_on_a_terminal_the_import_shows_a_progress_bar(one_kind_url):
     leader, follower = pty.openpty()
     command = [sys.executable, "-m", "flask", "--app", "app", "prices", "import-rpw", str(SHIPPED_RPW)]
     process = subprocess.Popen(
-        command, cwd=ROOT, env=gunicorn_env(DATABASE_URL=survey_url), stdout=follower, stderr=follower
+        command, cwd=ROOT, env=gunicorn_env(DATABASE_URL=one_kind_url), stdout=follower, stderr=follower
     )
     os.close(follower)
     shown = b""
