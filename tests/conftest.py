@@ -441,7 +441,8 @@ def survey_url(survey_database):
 @pytest.fixture
 def one_kind_url(migrated_sqlite, tmp_path):
     """A migrated SQLite database of the test's own, for what happens before an import reaches the database (a file
-    refused unread, the command's exit code, its progress bar): the same on every kind, so checked on one."""
+    refused unread, a row skipped, the command's exit code, its progress bar): the same on every kind, so checked on
+    one."""
     path = tmp_path / "survey.sqlite3"
     shutil.copyfile(migrated_sqlite, path)
     return f"sqlite:///{path}"

@@ -56,13 +56,13 @@ def sql(url, statement, **values):
 @pytest.mark.parametrize(
     ("bad", "reason"), OUT_OF_BOUNDS, ids=[f"{k}={v}" for b, _ in OUT_OF_BOUNDS for k, v in b.items()]
 )
-def test_a_value_no_survey_can_hold_is_skipped_naming_the_row_and_the_bound(survey_url, tmp_path, bad, reason):
+def test_a_value_no_survey_can_hold_is_skipped_naming_the_row_and_the_bound(one_kind_url, tmp_path, bad, reason):
     rows = [rpw_row(firm=f"Firm {n}") for n in range(3)] + [rpw_row(firm=f"Bad {n}", **bad) for n in range(2)]
-    code, output = import_rpw(survey_url, write_csv(tmp_path / "rows.csv", rows))
+    code, output = import_rpw(one_kind_url, write_csv(tmp_path / "rows.csv", rows))
     assert code == 0, output
     assert output.splitlines()[0].startswith("rows.csv (CSV): 5 rows read, 3 imported, 2 skipped;")
     assert f"  skipped, {reason}: 2 rows (row 5, row 6)" in output.splitlines()
-    assert sql(survey_url, "SELECT period, count(*) FROM survey_observations GROUP BY period") == [("2025Q3", 3)]
+    assert sql(one_kind_url, "SELECT period, count(*) FROM survey_observations GROUP BY period") == [("2025Q3", 3)]
 
 
 @pytest.mark.parametrize(

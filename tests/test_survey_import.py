@@ -165,13 +165,13 @@ SKIPPED = [
 
 
 @pytest.mark.parametrize(("broken", "reason"), SKIPPED, ids=[reason for _, reason in SKIPPED])
-def test_a_row_that_cannot_be_read_is_skipped_and_counted_with_its_row_number(survey_url, tmp_path, broken, reason):
+def test_a_row_that_cannot_be_read_is_skipped_and_counted_with_its_row_number(one_kind_url, tmp_path, broken, reason):
     rows = [rpw_row(firm=f"Firm {n}") for n in range(3)] + [rpw_row(firm=f"Bad {n}", **broken) for n in range(7)]
-    code, output = import_rpw(survey_url, write_csv(tmp_path / "rows.csv", rows))
+    code, output = import_rpw(one_kind_url, write_csv(tmp_path / "rows.csv", rows))
     assert code == 0, output
     assert output.splitlines()[0].startswith("rows.csv (CSV): 10 rows read, 3 imported, 7 skipped;")
     assert f"  skipped, {reason}: 7 rows (row 5, row 6, row 7, row 8, row 9, …)" in output.splitlines()
-    assert stored(survey_url)[0] == {"2025Q3": 3}
+    assert stored(one_kind_url)[0] == {"2025Q3": 3}
 
 
 def test_numbers_as_padded_text_and_headers_in_another_spelling_are_read(survey_url, tmp_path):
