@@ -55,8 +55,10 @@ run: survey  ## apply the database migrations, import what data/ ships, then ser
 	$(BIN)/python -m corridor.serving.banner --port $(PORT) $$made; \
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
+# schemathesis's and anyio's pytest plugins serve no test here (`make contract` runs schemathesis itself): not loading
+# them saves each of the suite's processes about a CPU-second
 test: $(VENV)/.dev tools  ## the whole suite
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope -p no:schemathesis -p no:anyio $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev  ## ruff's rules and format on the whole tree, mypy on the package (pyproject.toml)
 	$(BIN)/ruff check .

@@ -302,11 +302,42 @@ def _answers(base):
         return False
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """gunicorn serving the shipped data with RAW_KEY live, shared by a module's tests: none may stop it."""
+    """gunicorn serving the shipped data with RAW_KEY live, shared by every module of a test process: none may stop it,
+    and a test reads its log from where it was before its requests, or by a request's own id."""
     with running_gunicorn(tmp_path_factory.mktemp("server") / "gunicorn.log", API_KEYS=RAW_KEY) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def surveyed_server(tmp_path_factory, surveyed_database):
+    """gunicorn as `make run` serves: the shipped data and survey rows, RAW_KEY live, two workers; shared by the
+    browser tests of a test process, which only read. Its base URL."""
+    log = tmp_path_factory.mktemp("surveyed-server") / "gunicorn.log"
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2", DATABASE_URL=surveyed_database) as running:
+        yield running.base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless chromium, shared by the browser tests of a test process; always quit."""
+    from scripts.page_screenshots import SIZES, chrome
+
+    with chrome(*SIZES[0]) as driver:
+        yield driver
+
+
+@pytest.fixture
+def driver(browser):
+    """The shared browser at the desktop size, without the cookies of earlier tests and its console drained of their
+    messages."""
+    from scripts.page_screenshots import SIZES
+
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    browser.set_window_size(*SIZES[0])
+    browser.get_log("browser")
+    return browser
 
 
 def logged(log, text, since=0, seconds=5, times=1):
@@ -404,6 +435,16 @@ def survey_url(survey_database):
     """`survey_database` with nothing imported."""
     empty_survey(survey_database)
     return survey_database
+
+
+@pytest.fixture
+def one_kind_url(migrated_sqlite, tmp_path):
+    """A migrated SQLite database of the test's own, for what happens before an import reaches the database (a file
+    refused unread, a row skipped, the command's exit code, its progress bar): the same on every kind, so checked on
+    one."""
+    path = tmp_path / "survey.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture

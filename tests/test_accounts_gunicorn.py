@@ -1,16 +1,11 @@
 """Account holders through real gunicorn, on SQLite and on PostgreSQL; two instances on one database agree."""
 
 import concurrent.futures
-import os
-import re
-import signal
-import subprocess
 import time
 from contextlib import ExitStack
 
 import pytest
 from conftest import RAW_KEY, running_gunicorn
-from harness import ROOT, gunicorn_env, skip_without, unused_port
 from holders import KEY_FORMAT, PASSWORD, HttpHolder
 
 TRUST = "1"  # KEY_TRUST_SECONDS: how long a process keeps what the database said of a key (5 s by default)
@@ -83,36 +78,6 @@ def test_two_instances_on_one_database_agree(instances, database_url):
     waited = until_refused(elsewhere, key)
     assert all(elsewhere.api(key).status_code == 401 for _ in range(8))
     assert waited < BOUND
-
-
-def test_make_run_migrates_a_new_database_and_prints_a_working_key(tmp_path):
-    skip_without("make")
-    port = unused_port()
-    database = f"sqlite:///{tmp_path}/run.sqlite3"  # no table yet: `make run` applies the migrations itself
-    env = gunicorn_env(DATABASE_URL=database, WEB_CONCURRENCY="1")
-    with open(tmp_path / "make.log", "w") as output:
-        process = subprocess.Popen(
-            ["make", "--no-print-directory", "run", f"PORT={port}"],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Booting worker" not in (log := (tmp_path / "make.log").read_text()):
-            assert process.poll() is None and time.monotonic() < deadline, log
-            time.sleep(0.1)
-        key = re.search(r"Development API key: (\S+)", log)[1]
-        holder = HttpHolder(f"http://127.0.0.1:{port}")
-        assert holder.api(key).status_code == 200
-        assert holder.sign_up("ana@example.com").status_code == 303
-        assert holder.api(holder.make_key()).status_code == 200
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-    assert "Running upgrade  -> 0001_accounts" in log
 
 
 def test_a_slow_postgresql_query_holds_up_no_other_request_of_its_worker(tmp_path, postgres_url):

@@ -11,13 +11,13 @@ import json
 import os
 
 import pytest
-from conftest import RAW_KEY, running_gunicorn
+from conftest import RAW_KEY
 from harness import DIRECT, requires
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as arrived
 from selenium.webdriver.support.ui import WebDriverWait
 
-from scripts.page_screenshots import SIZES, chrome, phone
+from scripts.page_screenshots import SIZES, phone
 
 pytestmark = requires("chromium", "chromedriver")
 
@@ -26,23 +26,9 @@ REPORT = os.environ.get("TRY_IT_OUT_REPORT")
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory, surveyed_database):
-    """gunicorn as `make run` serves: the shipped data and survey rows, RAW_KEY live; its base URL."""
-    log = tmp_path_factory.mktemp("docs-browser") / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2", DATABASE_URL=surveyed_database) as (url, _, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chrome(*SIZES[0]) as driver:
-        yield driver
-
-
-@pytest.fixture
-def driver(browser):
-    browser.set_window_size(*SIZES[0])
-    return browser
+def base(surveyed_server):
+    """gunicorn as `make run` serves (conftest's): its base URL."""
+    return surveyed_server
 
 
 def operations(base):
@@ -97,9 +83,11 @@ def try_it_out(driver, method, path):
 
 
 def test_try_it_out_answers_2xx_on_every_operation_of_both_groups(driver, base):
-    """Authorize with a key, then open and Execute every operation, nothing edited: every answer is 2xx."""
+    """Authorize with a key, then open and Execute every operation of the served document, each rendered, nothing
+    edited: every answer is 2xx."""
     driver.get(f"{base}/api/docs")
     wait(driver).until(arrived.presence_of_element_located((By.CSS_SELECTOR, ".opblock")))
+    assert "Corridor API" in driver.title
     authorize(driver, RAW_KEY)
     seen = [(method, path, *try_it_out(driver, method, path)) for method, path in operations(base)]
     lines = [f"{status} {method} {path}  ({url.removeprefix(base)})" for method, path, status, url in seen]

@@ -171,11 +171,9 @@ def generated(document, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory):
-    """gunicorn serving the shipped data with RAW_KEY live, once for the module."""
-    log = tmp_path_factory.mktemp("generated-client-server") / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS=RAW_KEY) as server:
-        yield server.base
+def base_url(server):
+    """conftest's gunicorn: the shipped data with RAW_KEY live."""
+    return server.base
 
 
 _HTTPX = {"timeout": httpx.Timeout(10), "httpx_args": {"trust_env": False}}  # loopback: never a proxy

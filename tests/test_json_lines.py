@@ -1,4 +1,5 @@
-"""LOG_FORMAT=json: every line `make run` and the service's commands write is one JSON object, as the service's logs."""
+"""`make run` on a new database: migrated, served, its key working; with LOG_FORMAT=json every line it and the
+service's commands write is one JSON object, as the service's logs."""
 
 import json
 import os
@@ -9,6 +10,7 @@ import time
 import pytest
 from conftest import _answers
 from harness import ROOT, flask_command, gunicorn_env, unused_port
+from holders import HttpHolder
 from survey_rows import SHIPPED_RPW
 
 FIELDS = {"time", "level", "logger", "message"}
@@ -31,7 +33,8 @@ def said(entries, logger):
     return [(entry["level"], entry["message"]) for entry in entries if entry["logger"] == logger]
 
 
-def test_every_line_make_run_writes_until_it_serves_is_a_json_object(tmp_path):
+def test_make_run_migrates_a_new_database_prints_a_working_key_and_writes_json_lines(tmp_path):
+    # one `make run` for both (it imports every shipped file): a key it printed in JSON works as one printed as text
     port = unused_port()
     log = tmp_path / "make-run.log"
     env = gunicorn_env(
@@ -56,6 +59,11 @@ def test_every_line_make_run_writes_until_it_serves_is_a_json_object(tmp_path):
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.1)
         written = log.read_text()
+        key = said(objects(written), "corridor.run")[0][1].removeprefix("Development API key: ")
+        holder = HttpHolder(f"http://127.0.0.1:{port}")
+        assert holder.api(key).status_code == 200
+        assert holder.sign_up("ana@example.com").status_code == 303
+        assert holder.api(holder.make_key()).status_code == 200
     finally:
         if process.poll() is None:  # make, and gunicorn under it
             os.killpg(process.pid, signal.SIGQUIT)
@@ -74,6 +82,23 @@ def test_every_line_make_run_writes_until_it_serves_is_a_json_object(tmp_path):
         f"Docs: http://127.0.0.1:{port}/api/docs  Your own keys: http://127.0.0.1:{port}/account/signup"
     )
     assert any(entry["logger"] == "gunicorn.error" for entry in entries)
+
+
+def test_make_run_prints_the_key_it_made_as_text_by_default():
+    result = subprocess.run(
+        [".venv/bin/python", "-m", "corridor.serving.banner", "--port", "8123", "--made-key"],
+        cwd=ROOT,
+        env=gunicorn_env(API_KEYS="made-key-0123"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "Development API key: made-key-0123",
+        "Try: curl -H 'Authorization: Bearer made-key-0123' http://127.0.0.1:8123/api/corridors",
+        "Docs: http://127.0.0.1:8123/api/docs  Your own keys: http://127.0.0.1:8123/account/signup",
+    ]
 
 
 def test_make_run_with_keys_of_ones_own_says_so_in_json(tmp_path):

@@ -1,5 +1,7 @@
 """The schema is Alembic's: `flask db upgrade` makes it and may run again; a server refuses a database behind it."""
 
+import shutil
+
 import psycopg
 import pytest
 import sqlalchemy as sa
@@ -93,18 +95,35 @@ def test_a_database_with_no_tables_is_served_without_imports_not_ready_naming_th
     assert client.get("/api/poc/corridors").status_code == 200
 
 
-def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, empty_database):
-    assert flask_command("db", "upgrade", DATABASE_URL=empty_database).returncode == 0
-    engine = sa.create_engine(engine_url(empty_database))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated_url(request, migrated_sqlite, tmp_path):
+    """A migrated database of each kind: a copy of the session's SQLite one, or this run's PostgreSQL, at the newest
+    revision again after the test."""
+    if request.param == "sqlite":
+        path = tmp_path / "migrated.sqlite3"
+        shutil.copyfile(migrated_sqlite, path)
+        yield f"sqlite:///{path}"
+        return
+    url = request.getfixturevalue("postgres_url")
+    yield url
+    set_revision(url, HEAD)
+
+
+def set_revision(url, revision):
+    engine = sa.create_engine(engine_url(url))
     with engine.begin() as connection:
-        connection.execute(sa.text("UPDATE alembic_version SET version_num = '0002_newer'"))
+        connection.execute(sa.text("UPDATE alembic_version SET version_num = :revision"), {"revision": revision})
     engine.dispose()
+
+
+def test_a_server_refuses_a_database_at_a_revision_it_does_not_know(make_app, migrated_url):
+    set_revision(migrated_url, "0002_newer")
     with pytest.raises(
         ConfigError,
         match=r"is at revision 0002_newer, which this code does not know: newer code "
         r"migrated it; serve that code, or downgrade the database with it\.",
     ):
-        make_app(DATABASE_URL=empty_database)
+        make_app(DATABASE_URL=migrated_url)
 
 
 @pytest.mark.parametrize(

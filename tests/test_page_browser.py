@@ -18,7 +18,6 @@ import time
 import urllib.parse
 
 import pytest
-from conftest import RAW_KEY, running_gunicorn
 from harness import DIRECT, ROOT, requires, skip_without
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -51,26 +50,9 @@ axe.run(document, {resultTypes: ["violations"]}).then(
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory, surveyed_database):
-    """gunicorn serving the shipped data and survey rows for the module; its base URL."""
-    log = tmp_path_factory.mktemp("page-browser") / "gunicorn.log"
-    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2", DATABASE_URL=surveyed_database) as (url, _, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Headless chromium for the module; always quit."""
-    with chrome(*SIZES[0]) as driver:
-        yield driver
-
-
-@pytest.fixture
-def driver(browser):
-    """The module's browser at the desktop size, its console drained of earlier tests' messages."""
-    browser.set_window_size(*SIZES[0])
-    browser.get_log("browser")
-    return browser
+def base(surveyed_server):
+    """gunicorn serving the shipped data and survey rows (conftest's); its base URL."""
+    return surveyed_server
 
 
 @pytest.fixture

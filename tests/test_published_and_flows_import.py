@@ -118,12 +118,12 @@ def test_a_revised_export_replaces_its_corridors_figures_and_leaves_the_others(s
         ),
     ],
 )
-def test_an_odd_row_is_skipped_with_its_reason_and_the_rest_imports(survey_url, tmp_path, row, reason):
+def test_an_odd_row_is_skipped_with_its_reason_and_the_rest_imports(one_kind_url, tmp_path, row, reason):
     path = export(tmp_path / "odd.csv", [row, pair("GBR", "IND", "8", "..", "..")])
-    code, output = run(survey_url, "prices", "import-published", str(path))
+    code, output = run(one_kind_url, "prices", "import-published", str(path))
     assert code == 0, output
     assert f"  skipped, {reason.replace(' (', ': 1 (', 1)}" in output.splitlines()
-    assert query(survey_url, "SELECT source_country, destination_country, period, cost FROM published_costs") == [
+    assert query(one_kind_url, "SELECT source_country, destination_country, period, cost FROM published_costs") == [
         ("GBR", "IND", "2011Q1", 8.0)
     ]
 
@@ -135,13 +135,13 @@ def test_an_odd_row_is_skipped_with_its_reason_and_the_rest_imports(survey_url, 
         (HEADER[:6], "no quarter column"),
     ],
 )
-def test_a_file_of_another_layout_is_refused_and_nothing_is_stored(survey_url, tmp_path, header, says):
+def test_a_file_of_another_layout_is_refused_and_nothing_is_stored(one_kind_url, tmp_path, header, says):
     path = export(tmp_path / "other.csv", [pair("USA", "MEX", "5", "..", "..")], header=header)
-    code, output = run(survey_url, "prices", "import-published", str(path))
+    code, output = run(one_kind_url, "prices", "import-published", str(path))
     assert code == 1
     assert output.startswith(f"Error: {path} is not a DataBank export of the corridors' average cost")
     assert says in output
-    assert query(survey_url, "SELECT count(*) FROM published_costs") == [(0,)]
+    assert query(one_kind_url, "SELECT count(*) FROM published_costs") == [(0,)]
 
 
 def test_the_quarter_columns_are_whichever_the_export_holds(survey_url, tmp_path):
@@ -237,9 +237,9 @@ def test_a_matrix_is_read_up_to_its_world_row_and_column_and_replaces_its_year(s
     ],
 )
 def test_a_matrix_that_cannot_be_read_whole_is_refused_and_nothing_is_stored(
-    survey_url, tmp_path, title, across, rows, says
+    one_kind_url, tmp_path, title, across, rows, says
 ):
     path = matrix(tmp_path / "bad.xlsx", title, across, rows)
-    code, output = run(survey_url, "flows", "import", str(path))
+    code, output = run(one_kind_url, "flows", "import", str(path))
     assert code == 1 and says in output, output
-    assert query(survey_url, "SELECT count(*) FROM remittance_flows") == [(0,)]
+    assert query(one_kind_url, "SELECT count(*) FROM remittance_flows") == [(0,)]

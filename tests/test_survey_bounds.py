@@ -56,13 +56,13 @@ def sql(url, statement, **values):
 @pytest.mark.parametrize(
     ("bad", "reason"), OUT_OF_BOUNDS, ids=[f"{k}={v}" for b, _ in OUT_OF_BOUNDS for k, v in b.items()]
 )
-def test_a_value_no_survey_can_hold_is_skipped_naming_the_row_and_the_bound(survey_url, tmp_path, bad, reason):
+def test_a_value_no_survey_can_hold_is_skipped_naming_the_row_and_the_bound(one_kind_url, tmp_path, bad, reason):
     rows = [rpw_row(firm=f"Firm {n}") for n in range(3)] + [rpw_row(firm=f"Bad {n}", **bad) for n in range(2)]
-    code, output = import_rpw(survey_url, write_csv(tmp_path / "rows.csv", rows))
+    code, output = import_rpw(one_kind_url, write_csv(tmp_path / "rows.csv", rows))
     assert code == 0, output
     assert output.splitlines()[0].startswith("rows.csv (CSV): 5 rows read, 3 imported, 2 skipped;")
     assert f"  skipped, {reason}: 2 rows (row 5, row 6)" in output.splitlines()
-    assert sql(survey_url, "SELECT period, count(*) FROM survey_observations GROUP BY period") == [("2025Q3", 3)]
+    assert sql(one_kind_url, "SELECT period, count(*) FROM survey_observations GROUP BY period") == [("2025Q3", 3)]
 
 
 @pytest.mark.parametrize(
@@ -206,7 +206,7 @@ def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(raw))
     with caplog.at_level(logging.WARNING):
-        catalog = build_app(DATABASE_URL=surveyed_database, SEED_DATA=current_service(str(edited))).data.catalog
+        catalog = current_service(build_app(DATABASE_URL=surveyed_database, SEED_DATA=str(edited))).data.catalog
     pair = f"{raw['corridors'][0]['from_currency']}\u2192{raw['corridors'][0]['to_currency']}"
     assert (
         f"Survey: KEN-TZA: left out: its id 1003 is the data file's corridor {pair}'s too; the data file's ids "
@@ -218,7 +218,7 @@ def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_
 
 def test_the_shipped_rows_are_served_whole(surveyed_database, caplog):
     with caplog.at_level(logging.WARNING):
-        catalog = build_app(DATABASE_URL=current_service(surveyed_database)).data.catalog
+        catalog = current_service(build_app(DATABASE_URL=surveyed_database)).data.catalog
     assert not [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
     assert {"KEN-RWA", "KEN-SSD", "KEN-TZA", "KEN-UGA", "RWA-KEN", "TZA-KEN", "TZA-RWA", "TZA-UGA"} <= set(
         catalog.by_countries

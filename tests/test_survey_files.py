@@ -52,24 +52,29 @@ def with_dimension(ref, last=b""):
     )
 
 
+def imported_by_the_command(url, book):
+    """The real command, in a process of its own: a sheet padded to its claimed size would run for minutes."""
+    result = flask_command("prices", "import-rpw", str(book), DATABASE_URL=url, timeout=60)
+    return result.returncode, result.stdout + result.stderr
+
+
 @pytest.mark.parametrize(
-    "sheet",
+    ("sheet", "run"),
     [
-        with_dimension("A1:AP3"),
+        (with_dimension("A1:AP3"), import_rpw),  # in this process
         # Excel's last cell, empty but styled: padded to the claimed size, the rows before it are 17 billion cells
-        with_dimension("A1:XFD1048576", b'<row r="1048576"><c r="XFD1048576" s="1"/></row>'),
+        (with_dimension("A1:XFD1048576", b'<row r="1048576"><c r="XFD1048576" s="1"/></row>'), imported_by_the_command),
     ],
     ids=["stale", "huge"],
 )
-def test_a_sheet_is_read_to_its_last_row_whatever_its_dimension_says(survey_url, tmp_path, sheet):
+def test_a_sheet_is_read_to_its_last_row_whatever_its_dimension_says(survey_url, tmp_path, sheet, run):
     book = write_workbook(tmp_path / "rpw.xlsx", new_rows=[rpw_row(firm=f"Firm {n}") for n in range(12)])
     rezip(book, {NEW_SHEET_PART: sheet})
-    # the real command: a sheet padded to its claimed size would run for minutes
-    result = flask_command("prices", "import-rpw", str(book), DATABASE_URL=survey_url, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[:2] == [
+    code, output = run(survey_url, book)
+    assert code == 0, output
+    assert output.splitlines()[:2] == [
         "rpw.xlsx (workbook, sheets 'Dataset (from Q2 2016)', 'Dataset (up to Q1 2016)'): 12 rows read, 12 imported, "
-        f"0 skipped; import {result.stdout.split('import ')[1].split('.')[0]}.",
+        f"0 skipped; import {output.split('import ')[1].split('.')[0]}.",
         "  2025Q3: 12 rows, new",
     ]
 
@@ -95,17 +100,17 @@ def shared_strings(count):
     }
 
 
-def test_shared_strings_that_would_take_more_than_512_mb_are_refused(survey_url, tmp_path):
+def test_shared_strings_that_would_take_more_than_512_mb_are_refused(one_kind_url, tmp_path):
     # 6,000,000 strings: 102 MB of XML in a 300 KB file, about 600 MB once openpyxl holds them
     book = rezip(write_workbook(tmp_path / "bomb.xlsx", new_rows=[rpw_row()]), shared_strings(6_000_000))
     assert book.stat().st_size < 1_000_000
-    result = flask_command("prices", "import-rpw", str(book), DATABASE_URL=survey_url, timeout=60)
+    result = flask_command("prices", "import-rpw", str(book), DATABASE_URL=one_kind_url, timeout=60)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
         f"Error: {book}: refused: reading it would take more than 512 MB of memory (its shared strings, styles or "
         "other parts hold too much); nothing of it was stored."
     )
-    assert nothing_stored(survey_url)
+    assert nothing_stored(one_kind_url)
 
 
 def test_shared_strings_within_the_bound_are_read(survey_url, tmp_path):
@@ -190,12 +195,12 @@ def test_a_csv_saved_with_carriage_returns_alone_is_read(survey_url, tmp_path):
     assert code == 0 and "3 rows read, 3 imported, 0 skipped" in output, output
 
 
-def test_a_fifo_is_refused_at_once(survey_url, tmp_path):
+def test_a_fifo_is_refused_at_once(one_kind_url, tmp_path):
     path = tmp_path / "rows.csv"
     os.mkfifo(path)
-    result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=survey_url, timeout=30)
+    result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=one_kind_url, timeout=30)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
         f"Error: {path} is not a regular file (a FIFO, a device or a folder): import a saved file."
     )
-    assert nothing_stored(survey_url)
+    assert nothing_stored(one_kind_url)
