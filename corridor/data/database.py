@@ -29,6 +29,7 @@ REVISIONS = (
     "0004_survey_notes",
     "0005_published_and_flows",
     "0006_survey_by_pair",
+    "0007_rates_store",
 )
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3
@@ -92,7 +93,7 @@ def init_database(app: Flask, check: bool) -> None:
             try:
                 check_migrated(app)
             finally:
-                # the master forks workers and the refresher from here: none may share its connections
+                # the master forks workers from here: none may share its connections
                 db.engine.dispose()
 
 

@@ -16,6 +16,7 @@ from corridor.data.database import db, read_versioned
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
 from corridor.imports.tabular import ImportRefused, open_tables
+from corridor.rates.store import bump_stamp
 
 WORLD = "WORLD"
 MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and its WORLD column
@@ -220,6 +221,7 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
         report.import_id = connection.execute(
             insert(FlowImport).values(file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)
         ).inserted_primary_key[0]
+        bump_stamp(connection)  # last: every running instance takes the import up within seconds
     return report
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from corridor.data.database import db, read_versioned
 from corridor.domain.published import PublishedCosts
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
+from corridor.rates.store import bump_stamp
 
 SERIES = "ATCR.CORR"
 # a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`
@@ -218,6 +219,7 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
                 file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures)
             )
         ).inserted_primary_key[0]
+        bump_stamp(connection)  # last: every running instance takes the import up within seconds
     return report
 
 

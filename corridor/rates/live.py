@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -106,32 +105,6 @@ class LiveRates:
     def changed_at(self) -> dt.datetime | None:
         """When the rates in force last changed, if a feed ever gave any."""
         return max((feed.changed_at for feed in self.feeds if feed.changed_at), default=None)
-
-
-def report_json(report: list[dict]) -> bytes:
-    """A report as JSON, dates and times in ISO 8601."""
-    return json.dumps(
-        [
-            {
-                **entry,
-                "date": entry["date"] and entry["date"].isoformat(),
-                "checkedAt": entry["checkedAt"] and entry["checkedAt"].isoformat(),
-            }
-            for entry in report
-        ]
-    ).encode()
-
-
-def report_from_json(data: bytes) -> list[dict]:
-    """A report written by `report_json`."""
-    return [
-        {
-            **entry,
-            "date": entry["date"] and dt.date.fromisoformat(entry["date"]),
-            "checkedAt": entry["checkedAt"] and dt.datetime.fromisoformat(entry["checkedAt"]),
-        }
-        for entry in json.loads(data)
-    ]
 
 
 def refresh_live(

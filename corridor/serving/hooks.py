@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
 from typing import Any
 
 from flask import Flask
@@ -11,10 +14,11 @@ from corridor.serving.drain import Drain
 from corridor.serving.logs import EscapeControl, RedactClientText
 from corridor.serving.metrics import metrics_address, serve_metrics_port
 from corridor.serving.multiprocess import forget_process, remove_own_directory
-from corridor.serving.rates_process import RatesProcess
 from corridor.serving.refresher import Refresher
 from corridor.settings import whole_number
 from corridor.state import current_service, has_service
+
+CONFIG_LOADS = 0  # gunicorn.conf.py counts its loads in the master: once at start, once more on each HUP
 
 
 def _ours(server: Any) -> Flask | None:
@@ -30,22 +34,23 @@ def on_starting(server: Any) -> None:
     server.log.access_log.addFilter(EscapeControl())
 
 
+def config_loaded() -> None:
+    """gunicorn.conf.py is loaded: at start, and again by each HUP's reload (gunicorn's documented reload)."""
+    global CONFIG_LOADS
+    CONFIG_LOADS += 1
+
+
 def when_ready(server: Any) -> None:
-    """Before the first workers fork: start this instance's rates refresher (serving begins on the data file while it
-    asks the feeds), build the whole lists, the drain a TERM starts, and the metrics' own port."""
+    """Before the first workers fork: build the whole lists, the drain a TERM starts, and the metrics' own port."""
     app = _ours(server)
     if app is None:
         return
     service = current_service(app)
-    # after on_reload, a reload forks the new workers and waits up to the graceful timeout for the old ones
-    service.rates_process = RatesProcess(app, burst_s=server.cfg.graceful_timeout + 1)
-    service.rates_report = service.rates_process.report  # before any worker forks: health reads each feed's try
-    service.rates_process.start()
     seconds = whole_number(app.config, "DRAIN_SECONDS")
     if seconds:
         service.drain = Drain(seconds)
         service.drain.watch_master(server.log)
-    build_whole_lists(app)
+    build_whole_lists(app, service.data)
     address = metrics_address(app.config)
     if address is not None:
         serve_metrics_port(service, address)
@@ -53,11 +58,26 @@ def when_ready(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """A worker that gets a TERM while its instance drains serves on until the drain is over."""
+    """A worker that gets a TERM while its instance drains serves on until the drain is over. Each worker keeps its
+    data as new as the database (corridor/serving/refresher.py); one forked by a HUP's reload reads the keys and the
+    data file anew and asks for the feeds at once, all the workers of one reload asking once."""
     app = _ours(worker)
-    drain = app and current_service(app).drain
-    if drain is not None:
-        drain.watch_worker()
+    if app is None:
+        return
+    service = current_service(app)
+    if service.drain is not None:
+        service.drain.watch_worker()
+    asker = f"{socket.gethostname()}:{os.getppid()}:{CONFIG_LOADS}" if CONFIG_LOADS > 1 else None
+    quiet_s = worker.cfg.graceful_timeout + 1  # a reload waits that long for the old workers before the next one
+    if type(worker).__module__.endswith("ggevent"):
+        import gevent
+
+        # a build is minutes of CPU at worst: in a thread of its own, the worker's greenlets serve on meanwhile
+        service.refresher = Refresher(app, quiet_s, gevent.get_hub().threadpool.apply)
+        gevent.spawn(service.refresher.run, asker)
+    else:
+        service.refresher = Refresher(app, quiet_s)
+        threading.Thread(target=service.refresher.run, args=(asker,), name="rates-refresher", daemon=True).start()
 
 
 def pre_request(worker: Any, req: Any) -> None:
@@ -75,38 +95,6 @@ def child_exit(server: Any, worker: Any) -> None:
     forget_process(worker.pid)
 
 
-def on_reload(server: Any) -> None:
-    """A HUP (gunicorn's reload, before it forks the new workers): serve the keys and the data file read anew, with
-    the rates the refresher brought if it sent the HUP (else it is an operator's, and the refresher is asked too), its
-    whole lists built."""
-    app = _ours(server)
-    process = app and current_service(app).rates_process
-    if process is None:
-        return
-    try:
-        restarted = process.restart_if_gone()  # a new one asks the feeds at once
-        refresher = Refresher(app)
-        live = process.take()
-        if live is None:
-            server.log.info("Hang up: the keys and the data are read anew, and the rates refresher asks the feeds.")
-            if not restarted:
-                process.poke()
-        else:
-            server.log.info("Serving the rates the refresher brought, with the keys and the data read anew.")
-            refresher.live = live
-        refresher.reread()
-        refresher.serve()
-        build_whole_lists(app)  # before the new workers fork with the version
-    except Exception as err:  # the master's loop must go on, whatever a refresh brings
-        app.logger.error("Refresh failed; serving on as before. %s: %s", type(err).__name__, err)
-    finally:
-        process.reloaded()
-
-
 def on_exit(server: Any) -> None:
-    """Stop the rates refresher with the master, and remove the metrics' folder if the master made it."""
-    app = _ours(server)
-    process = app and current_service(app).rates_process
-    if process is not None:
-        process.stop()
+    """Remove the metrics' folder if the master made it."""
     remove_own_directory()

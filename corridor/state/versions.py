@@ -21,6 +21,7 @@ from corridor.imports.published import read_published_costs
 from corridor.imports.survey_db import read_survey
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates
+from corridor.rates.store import read_live, read_stamp
 from corridor.settings import ConfigError, whole_number
 from corridor.state.responses import ResponseCache
 
@@ -56,6 +57,7 @@ class DataVersion:
     sources: Sources
     live: LiveRates
     responses: ResponseCache = field(repr=False)
+    stamp: int | None = None  # the database's version stamp it was read at (corridor/rates/store.py)
 
     @property
     def summary(self) -> str:
@@ -105,7 +107,7 @@ def _read_imports(app: Flask) -> tuple[Survey | None, PublishedCosts | None, Flo
     return read_survey(engine), read_published_costs(engine), read_latest_flows(engine)
 
 
-def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
+def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | None = None) -> DataVersion:
     """The sources priced at the live rates, with the feeds' days added to the history; DataError if they cannot be."""
     try:
         # the file's own ECB rates come last: any live rate is newer
@@ -127,10 +129,18 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
         sources,
         live,
         ResponseCache(whole_number(app.config, "CACHE_MB") * 2**20),
+        stamp,
     )
 
 
-def load_data(app: Flask, path: str | None = None, live: LiveRates | None = None, survey: bool = True) -> DataVersion:
-    """Read, validate and price a data file (SEED_DATA if None), the survey (unless not `survey`) and the rate
-    history, at `live` (no feed answered yet if None); DataError or ConfigError if they cannot be served."""
-    return data_version(app, read_sources(app, path, survey), live or LiveRates.configured(app.config))
+def stored_rates(app: Flask) -> tuple[int, LiveRates]:
+    """The database's version stamp and the feeds as stored, read in that order: what is read is at least that new."""
+    with unpooled_engine(app).connect() as connection:
+        return read_stamp(connection).version, read_live(connection, LiveRates.configured(app.config))
+
+
+def load_data(app: Flask, path: str | None = None, survey: bool = True) -> DataVersion:
+    """Read, validate and price a data file (SEED_DATA if None), the survey and the rates stored (unless not `survey`:
+    the file's rates alone) and the rate history; DataError or ConfigError if they cannot be served."""
+    stamp, live = stored_rates(app) if survey else (None, LiveRates.configured(app.config))
+    return data_version(app, read_sources(app, path, survey), live, stamp)
