@@ -27,15 +27,6 @@ os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_poll")
 prepare_multiprocess_directory()
 
 
-def _count_load():
-    """A worker forked after the first load of this file is a HUP's: it reads the files anew and asks for the feeds."""
-    from corridor.serving import hooks  # once the metrics' folder is set: it imports prometheus_client
-
-    hooks.config_loaded()
-
-
-_count_load()
-
 bind = f"0.0.0.0:{_int_env('PORT', 8000)}"
 # gevent: a slow or idle client costs a greenlet, not a worker (sync and gthread workers stall
 # behind 400 half-sent requests); workers = cores + 1 keeps both cores busy with CPU-bound handlers
@@ -133,6 +124,14 @@ def child_exit(server, worker):
     from corridor.serving import hooks
 
     hooks.child_exit(server, worker)
+
+
+def on_reload(server):
+    """On HUP, before gunicorn forks new workers: serve the keys and data read anew with the rates stored, the whole
+    lists built, and ask for the feeds (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
+    from corridor.serving import hooks
+
+    hooks.on_reload(server)
 
 
 def on_exit(server):

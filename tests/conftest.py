@@ -338,9 +338,7 @@ def forget_rates(url):
         with engine.begin() as connection:
             connection.execute(sa.text("DELETE FROM feed_states"))
             connection.execute(
-                sa.text(
-                    "UPDATE data_stamp SET fetch_started_at = NULL, asked_at = NULL, asked_by = NULL, burst_at = NULL"
-                )
+                sa.text("UPDATE data_stamp SET fetch_started_at = NULL, asked_at = NULL, burst_at = NULL")
             )
     finally:
         engine.dispose()

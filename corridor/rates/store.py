@@ -40,7 +40,6 @@ class DataStamp(db.Model):
     version: Mapped[int] = mapped_column(Integer())
     fetch_started_at: Mapped[float | None] = mapped_column(Float())
     asked_at: Mapped[float | None] = mapped_column(Float())
-    asked_by: Mapped[str | None] = mapped_column(String(255))
     burst_at: Mapped[float | None] = mapped_column(Float())
 
 
@@ -49,13 +48,12 @@ LOCK_KEY = 0x636F7272  # the advisory lock's key on PostgreSQL: "corr"
 
 
 class Stamp(NamedTuple):
-    """The version stamp, when the last fetch started, and the last ask for one (a HUP's): its time, its asker and when
-    the burst of asks it belongs to began (epoch seconds)."""
+    """The version stamp, when the last fetch started, and the last ask for one (a HUP's): its time and when the burst
+    of asks it belongs to began (epoch seconds)."""
 
     version: int
     started: float | None
     asked: float | None
-    asked_by: str | None
     burst: float | None
 
 
@@ -64,27 +62,31 @@ def read_stamp(connection: Connection) -> Stamp:
     return Stamp(*connection.execute(select(*list(STAMP.c)[1:]).where(STAMP.c.id == 1)).one())
 
 
-def bump_stamp(connection: Connection, **values: object) -> None:
+def bump_stamp(connection: Connection) -> None:
     """A new version for every process to take up, in the writer's own transaction."""
-    connection.execute(update(STAMP).where(STAMP.c.id == 1).values(version=STAMP.c.version + 1, **values))
+    connection.execute(update(STAMP).where(STAMP.c.id == 1).values(version=STAMP.c.version + 1))
 
 
-def ask_refresh(engine: Engine, asker: str, quiet_s: float, now: float) -> None:
-    """Ask for a fetch at once (a HUP's): one ask per `asker` (every worker of one reload is the same), and asks each
-    within `quiet_s` of the last are one burst, which `due` serves at once and once more after its last ask."""
+def mark_started(connection: Connection, now: float) -> None:
+    """A fetch starts: the asks before it are served."""
+    connection.execute(update(STAMP).where(STAMP.c.id == 1).values(fetch_started_at=now))
+
+
+def ask_refresh(engine: Engine, quiet_s: float, now: float) -> None:
+    """Ask for a fetch at once (a HUP's): asks each within `quiet_s` of the last are one burst, which `due` serves at
+    once and once more after its last ask."""
     c = STAMP.c
     new_burst = func.coalesce(c.asked_at, now - quiet_s - 1) < now - quiet_s
     with engine.begin() as connection:
         connection.execute(
-            update(STAMP)
-            .where((c.id == 1) & (c.asked_by.is_(None) | (c.asked_by != asker)))
-            .values(asked_at=now, asked_by=asker, burst_at=case((new_burst, now), else_=c.burst_at))
+            update(STAMP).where(c.id == 1).values(asked_at=now, burst_at=case((new_burst, now), else_=c.burst_at))
         )
 
 
-def due(stamp: Stamp, live: LiveRates, interval_s: int, quiet_s: float, now: float) -> bool:
+def due(stamp: Stamp, live: LiveRates, interval_s: int, quiet_s: float, now: float, born: float = float("inf")) -> bool:
     """Whether the feeds are to be asked now: one never asked (at its URL), the last fetch an interval old, or an ask
-    pending: the first of a burst at once, the rest once the burst has been quiet for `quiet_s`."""
+    pending: the first of a burst at once, the rest once the burst has been quiet for `quiet_s`. A process `born` after
+    an ask (a HUP's new worker) serves it: the workers before it are retiring, and would drop the fetch."""
     asked = [feed for feed in live.feeds if feed.url is not None]
     if not asked:
         return False
@@ -93,7 +95,7 @@ def due(stamp: Stamp, live: LiveRates, interval_s: int, quiet_s: float, now: flo
     started = stamp.started if stamp.started is not None else -float("inf")
     if interval_s and now - started >= interval_s:
         return True
-    if stamp.asked is None or stamp.asked <= started:
+    if stamp.asked is None or stamp.asked <= started or stamp.asked > born:
         return False
     return started < (stamp.burst or 0) or now - stamp.asked >= quiet_s
 
@@ -142,7 +144,7 @@ def read_live(connection: Connection, configured: LiveRates) -> LiveRates:
     )
 
 
-def write_live(connection: Connection, live: LiveRates, now: dt.datetime, **stamp: object) -> None:
+def write_live(connection: Connection, live: LiveRates, now: dt.datetime) -> None:
     """Store each feed asked (its state, the ECB's days, Frankfurter's series) and bump the stamp: one transaction."""
     asked = [feed for feed in live.feeds if feed.url is not None]
     extra = {
@@ -165,7 +167,7 @@ def write_live(connection: Connection, live: LiveRates, now: dt.datetime, **stam
                 for feed in asked
             ],
         )
-    bump_stamp(connection, **stamp)
+    bump_stamp(connection)
 
 
 def _state(feed: FeedState) -> dict:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import socket
 import threading
 from typing import Any
 
@@ -18,8 +16,6 @@ from corridor.serving.refresher import Refresher
 from corridor.settings import whole_number
 from corridor.state import current_service, has_service
 
-CONFIG_LOADS = 0  # gunicorn.conf.py counts its loads in the master: once at start, once more on each HUP
-
 
 def _ours(server: Any) -> Flask | None:
     """The app the master loaded, if it is this service (not the benchmark's bare floor under the same config)."""
@@ -32,12 +28,6 @@ def on_starting(server: Any) -> None:
     control characters in the access line, whose path a client chose."""
     server.log.error_log.addFilter(RedactClientText())
     server.log.access_log.addFilter(EscapeControl())
-
-
-def config_loaded() -> None:
-    """gunicorn.conf.py is loaded: at start, and again by each HUP's reload (gunicorn's documented reload)."""
-    global CONFIG_LOADS
-    CONFIG_LOADS += 1
 
 
 def when_ready(server: Any) -> None:
@@ -58,26 +48,24 @@ def when_ready(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """A worker that gets a TERM while its instance drains serves on until the drain is over. Each worker keeps its
-    data as new as the database (corridor/serving/refresher.py); one forked by a HUP's reload reads the keys and the
-    data file anew and asks for the feeds at once, all the workers of one reload asking once."""
+    """A worker that gets a TERM while its instance drains serves on until the drain is over; each worker keeps its
+    data as new as the database (corridor/serving/refresher.py)."""
     app = _ours(worker)
     if app is None:
         return
     service = current_service(app)
     if service.drain is not None:
         service.drain.watch_worker()
-    asker = f"{socket.gethostname()}:{os.getppid()}:{CONFIG_LOADS}" if CONFIG_LOADS > 1 else None
-    quiet_s = worker.cfg.graceful_timeout + 1  # a reload waits that long for the old workers before the next one
+    quiet_s = burst_quiet_s(worker.cfg)
     if type(worker).__module__.endswith("ggevent"):
         import gevent
 
-        # a build is minutes of CPU at worst: in a thread of its own, the worker's greenlets serve on meanwhile
+        # a build is CPU-bound: in a thread of its own, the worker's greenlets serve on meanwhile
         service.refresher = Refresher(app, quiet_s, gevent.get_hub().threadpool.apply)
-        gevent.spawn(service.refresher.run, asker)
+        gevent.spawn(service.refresher.run)
     else:
         service.refresher = Refresher(app, quiet_s)
-        threading.Thread(target=service.refresher.run, args=(asker,), name="rates-refresher", daemon=True).start()
+        threading.Thread(target=service.refresher.run, name="rates-refresher", daemon=True).start()
 
 
 def pre_request(worker: Any, req: Any) -> None:
@@ -93,6 +81,28 @@ def pre_request(worker: Any, req: Any) -> None:
 def child_exit(server: Any, worker: Any) -> None:
     """A worker has exited: the metrics forget what only a live process holds (its counts stay)."""
     forget_process(worker.pid)
+
+
+def on_reload(server: Any) -> None:
+    """A HUP (gunicorn's reload, before it forks the new workers): serve the keys and the data file read anew, with the
+    imports and the rates the database holds, its whole lists built; and ask for the feeds at once."""
+    app = _ours(server)
+    if app is None:
+        return
+    server.log.info("Hang up: the keys and the data are read anew, and the feeds are asked.")
+    try:
+        refresher = Refresher(app, quiet_s=burst_quiet_s(server.cfg))
+        refresher.ask()
+        refresher.reread()
+        refresher.serve()
+    except Exception as err:  # the master's loop must go on, whatever a refresh brings
+        app.logger.error("Refresh failed; serving on as before. %s: %s", type(err).__name__, err)
+
+
+def burst_quiet_s(cfg: Any) -> float:
+    """How long a burst of HUPs is quiet before its one more fetch: gunicorn reloads for queued HUPs one after another,
+    each reload building the new version, then waiting up to the graceful timeout for the old workers."""
+    return cfg.graceful_timeout + 3
 
 
 def on_exit(server: Any) -> None:

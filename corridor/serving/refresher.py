@@ -21,10 +21,10 @@ from flask import Flask
 from corridor.api.caching import build_whole_lists
 from corridor.data.database import unpooled_engine
 from corridor.rates.live import LiveRates, refresh_live
-from corridor.rates.store import ask_refresh, due, fetch_lock, read_live, read_stamp, write_live
+from corridor.rates.store import ask_refresh, due, fetch_lock, mark_started, read_live, read_stamp, write_live
 from corridor.settings import whole_number
 from corridor.state import current_service, live_keys
-from corridor.state.versions import DataVersion, data_version, read_sources, stored_rates
+from corridor.state.versions import DataVersion, data_version, import_versions, read_sources, stored_rates
 
 POLL_S = 2.0  # how often a process reads the stamp: an import or new rates reach every instance within this
 T = TypeVar("T")
@@ -46,18 +46,11 @@ class Refresher:
         self.app, self.log, self.quiet_s, self.off_request_path = app, app.logger, quiet_s, off_request_path
         self.keys, self.sources = service.keys, service.data.sources
         self.interval_s = refresh_minutes(app) * 60
+        self.born = time.time()
         self.engine = unpooled_engine(app)
 
-    def run(self, asker: str | None = None) -> None:
-        """Forever: keep the data version as new as the database. `asker`: a HUP's new worker, which reads the keys and
-        the data file anew and asks for the feeds at once (one ask for all the workers `asker` names)."""
-        if asker is not None:
-            try:
-                ask_refresh(self.engine, asker, self.quiet_s, time.time())
-            except Exception:  # the database may be down a moment: the next refresh is due all the same
-                self.log.exception("Could not ask for a rates refresh.")
-            self.reread()
-            self.serve()
+    def run(self) -> None:
+        """Forever: keep the data version as new as the database."""
         while True:
             try:
                 self.poll()
@@ -65,12 +58,16 @@ class Refresher:
                 self.log.exception("Rates refresh failed; the data in force stays.")
             time.sleep(POLL_S)
 
+    def ask(self) -> None:
+        """Ask for the feeds at once (a HUP's ask): whichever process polls next asks them."""
+        ask_refresh(self.engine, self.quiet_s, time.time())
+
     def poll(self) -> None:
         """Ask the feeds if they are due, and take up a newer stamp."""
         served = current_service(self.app).data
         with self.engine.connect() as connection:
             stamp = read_stamp(connection)
-        if due(stamp, served.live, self.interval_s, self.quiet_s, time.time()) and self.fetch(always=False):
+        if due(stamp, served.live, self.interval_s, self.quiet_s, time.time(), self.born) and self.fetch(always=False):
             with self.engine.connect() as connection:
                 stamp = read_stamp(connection)
         if stamp.version != served.stamp:
@@ -85,12 +82,14 @@ class Refresher:
             with self.engine.connect() as connection:
                 stamp, live = read_stamp(connection), read_live(connection, LiveRates.configured(self.app.config))
             started = time.time()
-            if not always and not due(stamp, live, self.interval_s, self.quiet_s, started):
+            if not always and not due(stamp, live, self.interval_s, self.quiet_s, started, self.born):
                 return False
+            with self.engine.begin() as connection:  # a fetch cut short (its worker retired by a HUP) counts too
+                mark_started(connection, started)
             now = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
             live = refresh_live(live, self.sources.dataset, set(self.sources.history.currencies), now, self.log)
             with self.engine.begin() as connection:
-                write_live(connection, live, now, fetch_started_at=started)
+                write_live(connection, live, now)
         metrics = current_service(self.app).metrics
         if metrics is not None:
             for feed in live.report(self.sources.dataset):
@@ -99,17 +98,17 @@ class Refresher:
         return True
 
     def take_up(self, served: DataVersion) -> None:
-        """Serve the stored rates and the imports, with the data file read anew: a new version if they change a
-        figure, else the version served with each feed's last try (for health)."""
+        """Serve the stored rates and the imports: a new version, the data file read anew, if they change a figure;
+        else the version served with each feed's last try (for health)."""
         stamp, live = stored_rates(self.app)
-        try:
-            self.sources = read_sources(self.app)
-        except Exception as err:  # the data file is the operator's, a HUP says what is wrong with it
-            self.log.debug("Keeping the data file last read: %s", err)
-        if (live.figures, self.sources.import_versions) == (served.live.figures, served.sources.import_versions):
+        if (live.figures, import_versions(self.app)) == (served.live.figures, served.sources.import_versions):
             current_service(self.app).serve(dataclasses.replace(served, live=live, stamp=stamp))
-        else:
-            self.serve(stamp, live)
+            return
+        try:
+            self.sources = self.off_request_path(lambda: read_sources(self.app))
+        except Exception as err:  # the data file is the operator's: a HUP says what is wrong with it
+            self.log.debug("Keeping the data file last read: %s", err)
+        self.serve(stamp, live)
 
     def reread(self) -> None:
         """Read the keys file and the data file anew, and say so; a file that cannot be used is logged, and the last

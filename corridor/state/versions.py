@@ -45,7 +45,7 @@ class Sources:
     def import_versions(self) -> tuple[int | None, ...]:
         """The imports served, of the survey, the published averages and the flows: a newer one is worth a new data
         version."""
-        return tuple(held.version if held else None for held in (self.survey, self.published, self.flows))
+        return _versions((self.survey, self.published, self.flows))
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,6 +105,15 @@ def _read_imports(app: Flask) -> tuple[Survey | None, PublishedCosts | None, Flo
     their own: a master that forks next keeps none open."""
     engine = unpooled_engine(app)
     return read_survey(engine), read_published_costs(engine), read_latest_flows(engine)
+
+
+def import_versions(app: Flask) -> tuple[int | None, ...]:
+    """The imports the database holds, as `Sources.import_versions` gives them: each read again only once newer."""
+    return _versions(_read_imports(app))
+
+
+def _versions(imports: tuple) -> tuple[int | None, ...]:
+    return tuple(held.version if held else None for held in imports)
 
 
 def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | None = None) -> DataVersion:

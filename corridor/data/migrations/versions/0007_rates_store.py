@@ -27,7 +27,6 @@ def upgrade():
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("fetch_started_at", sa.Float(), nullable=True),
         sa.Column("asked_at", sa.Float(), nullable=True),
-        sa.Column("asked_by", sa.String(length=255), nullable=True),
         sa.Column("burst_at", sa.Float(), nullable=True),
     )
     op.bulk_insert(stamp, [{"id": 1, "version": 0}])
