@@ -48,6 +48,9 @@ class Refresher:
         self.interval_s = refresh_minutes(app) * 60
         self.born = time.time()
         self.engine = unpooled_engine(app)
+        self.seen = (
+            service.data.stamp
+        )  # the last stamp taken up, or tried: a version that cannot be built is tried once
 
     def run(self) -> None:
         """Forever: keep the data version as new as the database."""
@@ -70,7 +73,8 @@ class Refresher:
         if due(stamp, served.live, self.interval_s, self.quiet_s, time.time(), self.born) and self.fetch(always=False):
             with self.engine.connect() as connection:
                 stamp = read_stamp(connection)
-        if stamp.version != served.stamp:
+        if stamp.version != self.seen:
+            self.seen = stamp.version
             self.take_up(served)
 
     def fetch(self, now: dt.datetime | None = None, always: bool = True) -> bool:
