@@ -54,11 +54,15 @@ class Refresher:
 
     def run(self) -> None:
         """Forever: keep the data version as new as the database."""
+        failing = False
         while True:
             try:
                 self.poll()
-            except Exception:  # the database or a file a moment away: the next poll tries again
-                self.log.exception("Rates refresh failed; the data in force stays.")
+                failing = False
+            except Exception:  # the database or a file a moment away: the next poll tries again, said once
+                if not failing:
+                    self.log.exception("Rates refresh failed; the data in force stays.")
+                failing = True
             time.sleep(POLL_S)
 
     def ask(self) -> None:
