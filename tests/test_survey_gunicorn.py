@@ -56,17 +56,19 @@ def test_an_import_reaches_every_running_instance_within_10_s_without_a_hup(surv
         running_gunicorn(tmp_path / "a.log", API_KEYS=RAW_KEY, DATABASE_URL=survey_url, WEB_CONCURRENCY="2") as one,
         running_gunicorn(tmp_path / "b.log", API_KEYS=RAW_KEY, DATABASE_URL=survey_url, WEB_CONCURRENCY="2") as two,
     ):
-        url = "/api/poc/costs/corridors" if "published" in command else "/api/poc/health"
-        before = [curl(f"{server.base}{url}") for server in (one, two)]
+
+        def served(server):  # what the import changes: the corridors, or the published figures
+            return curl(f"{server.base}/api/poc/costs/corridors") if "published" in command else corridors(server.base)
+
+        before = {name: served(server) for name, server in (("one", one), ("two", two))}
         path = SHIPPED_FILES[2][1] if "published" in command else SHIPPED_RPW
         result = flask_command(*command.split(), str(path), DATABASE_URL=survey_url)
         assert result.returncode == 0, result.stderr
         imported = time.monotonic()
-        for server in (one, two):
+        for name, server in (("one", one), ("two", two)):
             # every worker: each answer comes from whichever worker takes the connection
-            deadline = imported + 10
-            while any(curl(f"{server.base}{url}") in before for _ in range(10)):
-                assert time.monotonic() < deadline, server.log.read_text()[-3000:]
+            while any(served(server) == before[name] for _ in range(10)):
+                assert time.monotonic() < imported + 10, server.log.read_text()[-3000:]
                 time.sleep(0.2)
         if "rpw" in command:
             assert {corridors(server.base) for server in (one, two)} == {active + 8}

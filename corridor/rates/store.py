@@ -4,6 +4,7 @@ advisory lock, or a file lock beside a SQLite database."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import fcntl
 import json
@@ -161,7 +162,7 @@ def write_live(connection: Connection, live: LiveRates, now: dt.datetime) -> Non
             [
                 {
                     "source": feed.source,
-                    "state": json.dumps({**_state(feed), **extra[feed.source]}),
+                    "state": json.dumps({**dataclasses.asdict(feed), **extra[feed.source]}, default=_iso),
                     "fetched_at": now.replace(tzinfo=None),
                 }
                 for feed in asked
@@ -170,39 +171,22 @@ def write_live(connection: Connection, live: LiveRates, now: dt.datetime) -> Non
     bump_stamp(connection)
 
 
-def _state(feed: FeedState) -> dict:
-    rates = feed.rates
-    return {
-        "url": feed.url,
-        "rates": rates and {
-            "base": rates.base, "rates": dict(rates.rates), "dates": {c: d.isoformat() for c, d in rates.dates.items()}
-        },
-        "checked_at": _iso(feed.checked_at),
-        "error": feed.error,
-        "changed_at": _iso(feed.changed_at),
-        "held": _iso(feed.held),
-    }  # fmt: skip
-
-
 def _feed(configured: FeedState, state: dict | None) -> FeedState:
     if state is None or configured.url is None or state["url"] != configured.url:
         return configured
     rates = state["rates"]
-    return FeedState(
-        configured.source,
-        configured.url,
-        rates and FeedRates(
-            configured.source, rates["base"], rates["rates"], {c: _day(d) for c, d in rates["dates"].items()}
-        ),
-        _time(state["checked_at"]),
-        state["error"],
-        _time(state["changed_at"]),
-        state["held"] and _day(state["held"]),
-    )  # fmt: skip
+    return dataclasses.replace(
+        configured,
+        rates=rates and FeedRates(**{**rates, "dates": {c: _day(d) for c, d in rates["dates"].items()}}),
+        checked_at=_time(state["checked_at"]),
+        error=state["error"],
+        changed_at=_time(state["changed_at"]),
+        held=state["held"] and _day(state["held"]),
+    )
 
 
-def _iso(value: dt.date | None) -> str | None:
-    return value and value.isoformat()
+def _iso(value: dt.date) -> str:
+    return value.isoformat()
 
 
 def _day(text: str) -> dt.date:
