@@ -26,6 +26,7 @@ os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_poll")
 # first imported, as the app is loaded; emptied now, so that a previous run's counts are not added in
 prepare_multiprocess_directory()
 
+
 bind = f"0.0.0.0:{_int_env('PORT', 8000)}"
 # gevent: a slow or idle client costs a greenlet, not a worker (sync and gthread workers stall
 # behind 400 half-sent requests); workers = cores + 1 keeps both cores busy with CPU-bound handlers
@@ -89,16 +90,16 @@ def post_fork(server, worker):
 
 
 def when_ready(server):
-    """Start this instance's rates refresher, build the whole lists before the workers fork, start the drain on TERM
-    and the metrics' port (METRICS_PORT)."""
+    """Build the whole lists before the workers fork, start the drain on TERM and the metrics' port (METRICS_PORT)."""
     from corridor.serving import hooks
 
     hooks.when_ready(server)
 
 
 def post_worker_init(worker):
-    """Leave a terminal's Ctrl-C to the master, which stops the workers itself (QUIT); and serve on through the
-    instance's drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term)."""
+    """Leave a terminal's Ctrl-C to the master, which stops the workers itself (QUIT); serve on through the instance's
+    drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term); keep the data as new as the database
+    (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
     # the terminal sends INT to every process of its group: a worker that answered it too would run gunicorn's quit
     # twice, and the second greenlet's sys.exit, left for the interpreter's exit, printed a SystemExit traceback
     import signal
@@ -126,15 +127,15 @@ def child_exit(server, worker):
 
 
 def on_reload(server):
-    """On HUP, before gunicorn forks new workers: serve the keys and data read anew, and the rates the refresher
-    brought, the whole lists built (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
+    """On HUP, before gunicorn forks new workers: serve the keys and data read anew with the rates stored, the whole
+    lists built, and ask for the feeds (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
     from corridor.serving import hooks
 
     hooks.on_reload(server)
 
 
 def on_exit(server):
-    """Stop the rates refresher with the master."""
+    """Remove the metrics' folder."""
     from corridor.serving import hooks
 
     hooks.on_exit(server)

@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench.urls import URLS, concrete
-from corridor.serving.rates_process import PROCESS_NAME as REFRESHER
 
 ROOT = Path(__file__).resolve().parent.parent
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -52,12 +51,11 @@ def gunicorn(app: str, env: dict[str, str], *flags: str):
         yield base
 
 
-def _children(master: int) -> list[tuple[int, str]]:
-    """A gunicorn master's children: (pid, process name)."""
-    # every thread's: a child started by one of the master's threads (the refresher, restarted) is listed under it
+def children_of(master: int) -> list[int]:
+    """A process's children: every thread's (a child started by one of its threads is listed under it)."""
     pids = [pid for task in Path(f"/proc/{master}/task").iterdir() for pid in _read(task / "children").split()]
     # a thread or a child that ends while it is listed is gone: not a child any more
-    return [(int(pid), name.strip()) for pid in pids if (name := _read(Path(f"/proc/{pid}/comm")))]
+    return [int(pid) for pid in pids if _read(Path(f"/proc/{pid}/comm"))]
 
 
 def _read(path: Path) -> str:
@@ -69,14 +67,8 @@ def _read(path: Path) -> str:
 
 
 def workers_of(master: int) -> list[int]:
-    """The master's workers: its children but the rates refresher."""
-    return [pid for pid, name in _children(master) if name != REFRESHER]
-
-
-def refresher_of(master: int) -> int:
-    """The master's rates refresher (exactly one)."""
-    (pid,) = [pid for pid, name in _children(master) if name == REFRESHER]
-    return pid
+    """The gunicorn master's workers: all its children."""
+    return children_of(master)
 
 
 @contextmanager

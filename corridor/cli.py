@@ -27,6 +27,7 @@ from corridor.imports.tabular import ImportRefused
 from corridor.rates.ecb import ImportReport, ecb_feed, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates, refresh_live
+from corridor.rates.store import read_live, write_live
 from corridor.serving.logs import json_line
 from corridor.settings import CommandError, current_settings
 from corridor.state.versions import load_data
@@ -105,8 +106,9 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     The ECB's rate wins for a currency it publishes, Frankfurter's for the others; each rate records
     its source and day, and each consumer rate keeps its margin. The file is replaced atomically,
     only if the result validates; when every feed fails it is left untouched and the exit code is 1.
+    The rates are stored in DATABASE_URL too, where every running instance takes them up within seconds.
     A day that moves a rate more than 2-fold (or most rates more than 25 %) is held back, as the
-    service holds it, unless --accept: then it is written, and a HUP serves it everywhere.
+    service holds it, unless --accept: then it is written, and a HUP serves the file everywhere.
     """
     data_path = data_path or current_settings().seed_data
     raw = _raw_data(data_path)
@@ -114,13 +116,18 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
-    live = refresh_live(live, dataset, None, dt.datetime.now(dt.UTC).replace(microsecond=0), current_app.logger, accept)
+    with db.engine.connect() as connection:  # held against the rates the service serves, as it holds them
+        live = read_live(connection, live)
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    live = refresh_live(live, dataset, None, now, current_app.logger, accept)
     for feed in live.feeds:
         say(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
     if not any(feed.status == "ok" for feed in live.feeds):
         raise CommandError(f"Every feed failed; {data_path} is untouched.")
     report = merge_into(raw, live.feed_rates)
     write_valid_data(raw, data_path)
+    with db.engine.begin() as connection:  # every running instance serves them within seconds
+        write_live(connection, live, now)
     _print_report(report, data_path)
 
 

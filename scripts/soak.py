@@ -28,8 +28,6 @@ def rss_kib(master: int) -> int:
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
     total = 0
     for pid in children:
-        if Path(f"/proc/{pid}/comm").read_text().strip() == "corridor-rates":
-            continue  # the rates refresher, not a worker
         status = Path(f"/proc/{pid}/status").read_text()
         total += int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
     return total

@@ -352,9 +352,26 @@ def logged(log, text, since=0, seconds=5, times=1):
 
 @pytest.fixture
 def feeds():
-    """The ECB and Frankfurter on loopback, answering normally until the test sets `replies`."""
+    """The ECB and Frankfurter on loopback, answering normally until the test sets `replies`; the shared database
+    holding no rates fetched and no ask for a fetch."""
+    forget_rates(os.environ["DATABASE_URL"])
     with FeedServer() as server:
         yield server
+
+
+def forget_rates(url):
+    """The database at `url` as if no feed was ever asked."""
+    from corridor.data.database import engine_url
+
+    engine = sa.create_engine(engine_url(url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(sa.text("DELETE FROM feed_states"))
+            connection.execute(
+                sa.text("UPDATE data_stamp SET fetch_started_at = NULL, asked_at = NULL, burst_at = NULL")
+            )
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture
@@ -382,7 +399,7 @@ FEEDS_NOW = dt.datetime(2026, 11, 25, 12, tzinfo=dt.UTC)  # the day tests/feeds.
 
 
 def refresh(app):
-    """One refresh of the app's feeds, served at once (what the refresher's snapshot does under gunicorn)."""
+    """One fetch of the app's feeds, stored and served at once (what a worker's refresher takes up within seconds)."""
     refresher = Refresher(app)
     refresher.fetch(FEEDS_NOW)
     refresher.serve()

@@ -8,7 +8,7 @@ import pytest
 from test_live_rates_gunicorn import live_server, wait_for  # noqa: F401 - the fixture, used by name
 
 HUPS = 6
-QUIET_S = 4  # longer than the refresher waits for a burst's next HUP (--graceful-timeout 1, plus 1 s)
+QUIET_S = 8  # longer than a burst must be quiet before its one more fetch (--graceful-timeout 1, plus 3 s), and a poll
 
 
 def settled(server, feeds):

@@ -51,7 +51,7 @@ def test_ctrl_c_on_make_run_stops_every_process_quietly(tmp_path, attempt):
     port = unused_port()
     base = f"http://127.0.0.1:{port}"
     with open(tmp_path / "stdout", "w") as stdout, open(tmp_path / "stderr", "w") as stderr:
-        # a session of its own: the group a terminal's Ctrl-C reaches, gunicorn, its workers and the rates refresher
+        # a session of its own: the group a terminal's Ctrl-C reaches, gunicorn and its workers
         process = subprocess.Popen(
             make_run_command(port),
             cwd=ROOT,
@@ -82,4 +82,3 @@ def test_ctrl_c_on_make_run_stops_every_process_quietly(tmp_path, attempt):
     assert "Traceback" not in errors and "SystemExit" not in errors, errors[-3000:]
     assert re.search(r"\[INFO\] Handling signal: int\n", errors)
     assert errors.rstrip().endswith("[INFO] Shutting down: Master"), errors[-3000:]
-    assert "rates refresher is gone" not in errors

@@ -1,4 +1,5 @@
-"""Live rates under real servers: one fetch per instance, swaps that lose nothing, refreshes that never queue."""
+"""Live rates under real servers: one fetch in all, swaps that lose nothing, refreshes that never queue, and no process
+but gunicorn's master and workers."""
 
 import json
 import os
@@ -10,11 +11,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import RAW_KEY, _answers, logged, running_gunicorn
+from conftest import RAW_KEY, _answers, running_gunicorn
 from feeds import ECB_DAY, Reply
 from harness import DIRECT, ROOT, gunicorn_env, measured, paced_load, requires, unused_port
 
-from bench.load import refresher_of, workers_of
+from bench.load import children_of, workers_of
+from corridor.serving.refresher import POLL_S
 
 
 def get_json(base, path, key=None):
@@ -36,8 +38,8 @@ def feed_status(base):
 
 
 def serving_fetched_rates(base):
-    """Whether the workers answering serve the fetched ECB day (health's feed report can be a moment ahead)."""
-    return all(get_json(base, "/api/poc/health")["historyEnd"] == ECB_DAY.isoformat() for _ in range(6))
+    """Whether the workers answering serve the fetched ECB day: each takes up a fetch within a poll of the database."""
+    return all(get_json(base, "/api/poc/health")["historyEnd"] == ECB_DAY.isoformat() for _ in range(30))
 
 
 def gone(pid):
@@ -58,12 +60,10 @@ def live_server(tmp_path, feeds):
         ECB_RATES_URL=feeds.ecb_url,
         FRANKFURTER_URL=feeds.frankfurter_url,
     ) as server:
-        # until the first workers, which carry the data file's rates, have retired (a gevent worker takes
-        # new connections for up to a second after it is told to stop)
-        wait_for(lambda: server.log.read_text().count("Worker exiting") >= 3, 20, server.log)
         wait_for(
             lambda: feed_status(server.base) == ["ok", "ok"] and serving_fetched_rates(server.base), 20, server.log
         )
+        time.sleep(POLL_S + 1)  # every worker has read the stamp since, and built its version
         yield server
 
 
@@ -79,11 +79,8 @@ def test_each_feed_is_asked_once_per_refresh_whatever_the_workers(live_server, f
 
 
 def test_serving_starts_on_the_data_file_while_a_feed_is_slow(tmp_path, feeds):
-    # a start under a loaded suite took 4.2 s here: the feed's delay is well over any start, so that a start within
-    # it shows that readiness did not wait for the feed
-    delay = 8
+    delay = 8  # under the feeds' 10 s deadline
     feeds.replies["/ecb.xml"] = Reply(delay=delay)
-    started = time.monotonic()
     with running_gunicorn(
         tmp_path / "gunicorn.log",
         API_KEYS=RAW_KEY,
@@ -91,13 +88,9 @@ def test_serving_starts_on_the_data_file_while_a_feed_is_slow(tmp_path, feeds):
         ECB_RATES_URL=feeds.ecb_url,
         FRANKFURTER_URL="off",
     ) as server:
-        assert time.monotonic() - started < delay  # readiness did not wait for the feed
-        health = get_json(server.base, "/api/poc/health")["rates"][0]
+        health = get_json(server.base, "/api/poc/health")["rates"][0]  # readiness did not wait for the feed
         assert (health["status"], health["error"]) == ("failing", "not fetched yet")
         assert get_json(server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] == "Oct 30, 2026"
-        # until the first two workers, which carry the data file's rates, have retired (a gevent worker takes new
-        # connections for up to a second after it is told to stop)
-        wait_for(lambda: server.log.read_text().count("Worker exiting") >= 2, 10 + delay, server.log)
         wait_for(lambda: serving_fetched_rates(server.base), 10 + delay, server.log)
         dates = {get_json(server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] for _ in range(10)}
         assert dates == {"Nov 24, 2026"}
@@ -149,22 +142,20 @@ def test_hups_during_a_refresh_merge_into_one_next_refresh(live_server, feeds):
         live_server.process.send_signal(signal.SIGHUP)
         time.sleep(0.1)
     wait_for(lambda: feeds.count("/ecb.xml") == 3, 20, live_server.log)  # at start, the first HUP's, one for the rest
-    time.sleep(2)
+    time.sleep(4)
     assert feeds.count("/ecb.xml") == 3
-    # and the refresher asked for workers with new rates only when it had some: once, at start
-    assert live_server.log.read_text().count("Serving the rates the refresher brought") == 1
 
 
 def test_term_during_a_refresh_stops_the_service_within_the_graceful_timeout(live_server, feeds):
     feeds.replies["/ecb.xml"] = Reply(delay=8)
     live_server.process.send_signal(signal.SIGHUP)
-    wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)  # the refresher waits on the slow feed
-    refresher = refresher_of(live_server.process.pid)
+    wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)  # a worker waits on the slow feed
+    processes = children_of(live_server.process.pid)
     asked = time.monotonic()
     live_server.process.send_signal(signal.SIGTERM)
     live_server.process.wait(timeout=10)
     assert time.monotonic() - asked < 2.5  # --graceful-timeout 1 in the tests
-    wait_for(lambda: gone(refresher), 1, live_server.log)
+    wait_for(lambda: all(gone(pid) for pid in processes), 1, live_server.log)
 
 
 def test_a_worker_killed_during_a_refresh_is_replaced_at_once(live_server, feeds):
@@ -207,9 +198,11 @@ def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
         process.wait(timeout=10)
 
 
-def test_a_refresher_that_died_is_started_again(live_server, feeds):
-    os.kill(refresher_of(live_server.process.pid), signal.SIGKILL)
-    wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)  # the new one asks at once
-    logged(live_server.log, "The rates refresher is gone; starting another.")
-    wait_for(lambda: len(workers_of(live_server.process.pid)) == 3, 5, live_server.log)
-    refresher_of(live_server.process.pid)  # exactly one again
+def test_an_instance_is_its_master_and_workers_alone(live_server, feeds):
+    live_server.process.send_signal(signal.SIGHUP)
+    wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)
+    master = live_server.process.pid
+    wait_for(lambda: len(workers_of(master)) == 3, 10, live_server.log)  # the old workers are gone
+    for pid in children_of(master):
+        assert Path(f"/proc/{pid}/cmdline").read_text().split("\0")[:2] == [sys.executable, "-m"]
+        assert children_of(pid) == []  # a worker starts no process: its refresher is a greenlet

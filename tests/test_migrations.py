@@ -10,7 +10,7 @@ from harness import flask_command
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
 
-HEAD = "0006_survey_by_pair"
+HEAD = "0007_rates_store"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -59,6 +59,8 @@ def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
             "published_costs",
             "flow_imports",
             "remittance_flows",
+            "feed_states",
+            "data_stamp",
             "alembic_version",
         },
         HEAD,

@@ -15,7 +15,7 @@ from conftest import RAW_KEY, logged, running_gunicorn
 from harness import DIRECT, unused_port
 from prometheus_client.parser import text_string_to_metric_families
 
-from bench.load import refresher_of, workers_of
+from bench.load import workers_of
 
 TOKEN = "metrics-token-for-the-tests-0123"
 ROUTE = "/api/poc/corridors/{corridor_id}"
@@ -151,7 +151,7 @@ def _term_with_connections_queued(server, every_process):
     were answered, how many of the late ones of how many, how long the instance took to go, and what readiness said."""
     master = server.process.pid
     workers = workers_of(master)
-    others = [*workers, refresher_of(master)] if every_process else []
+    others = workers if every_process else []
     for worker in workers:
         os.kill(worker, signal.SIGSTOP)
     try:

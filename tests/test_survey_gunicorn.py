@@ -1,25 +1,18 @@
-"""A running service takes up an import: on HUP, or at the rates refresher's next refresh, with the same swap of
-workers as a new data file, losing no request under load."""
+"""A running service takes up an import: on HUP, with the same swap of workers as a new data file, losing no request
+under load; and without a HUP within seconds, every instance on the same database."""
 
 import json
-import os
 import signal
 import time
-from pathlib import Path
 
+import pytest
 from conftest import RAW_KEY, import_rpw, running_gunicorn
-from harness import curl, measured, paced_load, requires
-from survey_rows import SHIPPED_RPW
+from harness import curl, flask_command, measured, paced_load, requires
+from survey_rows import SHIPPED_FILES, SHIPPED_RPW
 
 
 def corridors(base):
     return json.loads(curl(f"{base}/api/poc/health"))["corridors"]
-
-
-def refresher_pid(master):
-    """The rates refresher: the master's child that is not a worker."""
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return next(int(pid) for pid in children if Path(f"/proc/{pid}/comm").read_text().strip() == "corridor-rates")
 
 
 def wait_for(base, count, log, seconds=60):
@@ -56,10 +49,27 @@ def test_a_hup_serves_an_import_under_load_and_loses_no_request(survey_url, tmp_
             assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < 1000, figures
 
 
-def test_the_refresher_takes_up_an_import_at_its_next_refresh(survey_url, tmp_path, raw_seed):
+@pytest.mark.parametrize("command", ["prices import-rpw", "prices import-published"])
+def test_an_import_reaches_every_running_instance_within_10_s_without_a_hup(survey_url, tmp_path, raw_seed, command):
     active = len([c for c in raw_seed["corridors"] if c["active"]])
-    with running_gunicorn(tmp_path / "gunicorn.log", API_KEYS=RAW_KEY, DATABASE_URL=survey_url) as (base, master, log):
-        assert import_rpw(survey_url, SHIPPED_RPW)[0] == 0
-        os.kill(refresher_pid(master.pid), signal.SIGUSR1)  # what RATES_REFRESH_MINUTES does when it comes round
-        wait_for(base, active + 8, log)
-        assert "Serving the rates the refresher brought, with the keys and the data read anew." in log.read_text()
+    with (
+        running_gunicorn(tmp_path / "a.log", API_KEYS=RAW_KEY, DATABASE_URL=survey_url, WEB_CONCURRENCY="2") as one,
+        running_gunicorn(tmp_path / "b.log", API_KEYS=RAW_KEY, DATABASE_URL=survey_url, WEB_CONCURRENCY="2") as two,
+    ):
+
+        def served(server):  # what the import changes: the corridors, or the published figures
+            return curl(f"{server.base}/api/poc/costs/corridors") if "published" in command else corridors(server.base)
+
+        before = {name: served(server) for name, server in (("one", one), ("two", two))}
+        path = SHIPPED_FILES[2][1] if "published" in command else SHIPPED_RPW
+        result = flask_command(*command.split(), str(path), DATABASE_URL=survey_url)
+        assert result.returncode == 0, result.stderr
+        imported = time.monotonic()
+        for name, server in (("one", one), ("two", two)):
+            # every worker: each answer comes from whichever worker takes the connection
+            while any(served(server) == before[name] for _ in range(10)):
+                assert time.monotonic() < imported + 10, server.log.read_text()[-3000:]
+                time.sleep(0.2)
+        if "rpw" in command:
+            assert {corridors(server.base) for server in (one, two)} == {active + 8}
+        assert "Hang up" not in one.log.read_text() + two.log.read_text()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, g, request
 from flask_smorest import Blueprint as SmorestBlueprint
@@ -20,6 +20,9 @@ from corridor.limits import charge
 from corridor.state import current_service
 from corridor.state.policy import request_policy
 from corridor.state.responses import CACHE_LOOKUP, Kept
+
+if TYPE_CHECKING:
+    from corridor.state.versions import DataVersion
 
 _CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
@@ -48,7 +51,7 @@ def cached(
     @wraps(view)
     def respond(**query: Any) -> Response:
         service = current_service()
-        data = service.data  # once: a refresh swaps it whole
+        data = g.get("building") or service.data  # once: a refresh swaps it whole
         extra = 0  # charged beyond the unit its budget's hook charged
         if weight is not None and service.limits is not None and "rate_budget" in g:
             budget, identity = g.rate_budget
@@ -77,11 +80,12 @@ def cached(
     return respond
 
 
-def build_whole_lists(app: Flask) -> None:
-    """Keep the whole lists' answers, plain and compressed, in the data version served, as their first requests would:
-    called before any worker serves that version (in gunicorn's master, before it forks them), so that none waits."""
+def build_whole_lists(app: Flask, version: DataVersion) -> None:
+    """Keep the whole lists' answers, plain and compressed, in `version`, as their first requests would: called before
+    any request is served from it, so that none waits."""
     for url in WHOLE_LISTS:
         with app.test_request_context(url, headers={"Accept-Encoding": "gzip"}):
+            g.building = version
             # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
             if answer_kept(request_policy().cache_control or "") is None:
                 app.view_functions[request.endpoint or ""]()
@@ -93,8 +97,7 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     range's weight). Compressed if the client accepts gzip and it is over GZIP_MIN_BYTES; with its validators and
     Cache-Control, or the 304 or 412 the request's conditions ask for."""
     environ = request.environ
-    service = current_service()
-    data = service.data
+    data = g.get("building") or current_service().data
     if kept is None:
         # the URL as sent is its key in the cache, beside the loaded queries' keys
         g.url_key = f"url {environ.get('PATH_INFO', '')}?{environ.get('QUERY_STRING', '')}"

@@ -30,6 +30,7 @@ REVISIONS = (
     "0004_survey_notes",
     "0005_published_and_flows",
     "0006_survey_by_pair",
+    "0007_rates_store",
 )
 # how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
 POOL_TIMEOUT_S = 3

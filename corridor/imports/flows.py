@@ -17,6 +17,7 @@ from corridor.data.model_base import Model
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
 from corridor.imports.tabular import ImportRefused, open_tables
+from corridor.rates.store import bump_stamp
 
 WORLD = "WORLD"
 MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and its WORLD column
@@ -223,6 +224,7 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
             .values(file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)
             .returning(FlowImport.id)
         ).scalar_one()
+        bump_stamp(connection)  # last: every running instance takes the import up within seconds
     return report
 
 

@@ -17,6 +17,7 @@ from corridor.data.database import read_versioned
 from corridor.data.model_base import Model
 from corridor.domain.published import PublishedCosts
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
+from corridor.rates.store import bump_stamp
 
 SERIES = "ATCR.CORR"
 # a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`
@@ -219,6 +220,7 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
             .values(file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures))
             .returning(PublishedImport.id)
         ).scalar_one()
+        bump_stamp(connection)  # last: every running instance takes the import up within seconds
     return report
 
 

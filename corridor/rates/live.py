@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -108,32 +107,6 @@ class LiveRates:
         return max((feed.changed_at for feed in self.feeds if feed.changed_at), default=None)
 
 
-def report_json(report: list[dict]) -> bytes:
-    """A report as JSON, dates and times in ISO 8601."""
-    return json.dumps(
-        [
-            {
-                **entry,
-                "date": entry["date"] and entry["date"].isoformat(),
-                "checkedAt": entry["checkedAt"] and entry["checkedAt"].isoformat(),
-            }
-            for entry in report
-        ]
-    ).encode()
-
-
-def report_from_json(data: bytes) -> list[dict]:
-    """A report written by `report_json`."""
-    return [
-        {
-            **entry,
-            "date": entry["date"] and dt.date.fromisoformat(entry["date"]),
-            "checkedAt": entry["checkedAt"] and dt.datetime.fromisoformat(entry["checkedAt"]),
-        }
-        for entry in json.loads(data)
-    ]
-
-
 def refresh_live(
     live: LiveRates,
     dataset: Dataset,
@@ -152,9 +125,10 @@ def refresh_live(
     in_force = live_rates(dataset.rates, live.feed_rates)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
+        ecb_url = ecb.url
 
         def ecb_day() -> tuple[FeedRates, str, list[FeedRates]]:
-            answer = get(ecb.url)
+            answer = get(ecb_url)
             return parse_ecb_daily(answer.body), answer.url, []
 
         ecb = _tried(ecb, dataset.rates, in_force, now, log, accept, ecb_day)
@@ -211,7 +185,7 @@ def _tried(
             raise FeedError(f"ignored: its day {rates.date} is older than the rates in force ({day_in_force})")
     except Exception as err:  # a FeedError, or anything else an answer could cause: the rates in force stay
         reason = str(err) if isinstance(err, FeedError) else f"cannot use the answer ({type(err).__name__})"
-        log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url), reason, kept)
+        log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url or ""), reason, kept)
         return dataclasses.replace(feed, checked_at=now, error=reason, held=None)
     moves = () if accept else ((day.date, unusual_move(day, in_force, file_rates)) for day in (rates, *days))
     held, move = next(((day, move) for day, move in moves if move is not None), (None, None))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import threading
 from typing import Any
 
 from flask import Flask
@@ -9,11 +11,10 @@ from flask import Flask
 from corridor.api.caching import build_whole_lists
 from corridor.serving.drain import Drain
 from corridor.serving.logs import EscapeControl, RedactClientText
-from corridor.serving.metrics import metrics_address, serve_metrics_port
+from corridor.serving.metrics import serve_metrics_port
 from corridor.serving.multiprocess import forget_process, remove_own_directory
-from corridor.serving.rates_process import RatesProcess
 from corridor.serving.refresher import Refresher
-from corridor.settings import whole_number
+from corridor.settings import current_settings
 from corridor.state import current_service, has_service
 
 
@@ -31,33 +32,44 @@ def on_starting(server: Any) -> None:
 
 
 def when_ready(server: Any) -> None:
-    """Before the first workers fork: start this instance's rates refresher (serving begins on the data file while it
-    asks the feeds), build the whole lists, the drain a TERM starts, and the metrics' own port."""
+    """Before the first workers fork: build the whole lists, the drain a TERM starts, and the metrics' own port."""
     app = _ours(server)
     if app is None:
         return
     service = current_service(app)
-    # after on_reload, a reload forks the new workers and waits up to the graceful timeout for the old ones
-    service.rates_process = RatesProcess(app, burst_s=server.cfg.graceful_timeout + 1)
-    service.rates_report = service.rates_process.report  # before any worker forks: health reads each feed's try
-    service.rates_process.start()
-    seconds = whole_number(app.config, "DRAIN_SECONDS")
+    seconds = current_settings(app).drain_seconds
     if seconds:
         service.drain = Drain(seconds)
         service.drain.watch_master(server.log)
-    build_whole_lists(app)
-    address = metrics_address(app.config)
+    build_whole_lists(app, service.data)
+    address = current_settings(app).metrics_port
     if address is not None:
         serve_metrics_port(service, address)
         server.log.info("Serving the metrics at http://%s:%d/metrics", *address)
 
 
 def post_worker_init(worker: Any) -> None:
-    """A worker that gets a TERM while its instance drains serves on until the drain is over."""
+    """A worker that gets a TERM while its instance drains serves on until the drain is over; each worker keeps its
+    data as new as the database (corridor/serving/refresher.py)."""
     app = _ours(worker)
-    drain = app and current_service(app).drain
-    if drain is not None:
-        drain.watch_worker()
+    if app is None:
+        return
+    service = current_service(app)
+    if service.drain is not None:
+        service.drain.watch_worker()
+    quiet_s = burst_quiet_s(worker.cfg)
+    if type(worker).__module__.endswith("ggevent"):
+        import gevent
+
+        # a build is CPU-bound: in a thread of its own, the worker's greenlets serve on meanwhile; each of their
+        # system calls gives that thread the GIL, taken back after the switch interval: 5 ms by default would add tens
+        # of ms to each request during a build
+        sys.setswitchinterval(0.0005)
+        service.refresher = Refresher(app, quiet_s, gevent.get_hub().threadpool.apply)
+        gevent.spawn(service.refresher.run)
+    else:
+        service.refresher = Refresher(app, quiet_s)
+        threading.Thread(target=service.refresher.run, name="rates-refresher", daemon=True).start()
 
 
 def pre_request(worker: Any, req: Any) -> None:
@@ -65,7 +77,7 @@ def pre_request(worker: Any, req: Any) -> None:
     client's next request opens a new one, which the router sends to an instance still ready, and no connection is
     left open for the stop to reset."""
     app = _ours(worker)
-    drain = app and current_service(app).drain
+    drain = current_service(app).drain if app else None
     if drain is not None and drain.draining:
         req.force_close()
 
@@ -76,37 +88,27 @@ def child_exit(server: Any, worker: Any) -> None:
 
 
 def on_reload(server: Any) -> None:
-    """A HUP (gunicorn's reload, before it forks the new workers): serve the keys and the data file read anew, with
-    the rates the refresher brought if it sent the HUP (else it is an operator's, and the refresher is asked too), its
-    whole lists built."""
+    """A HUP (gunicorn's reload, before it forks the new workers): serve the keys and the data file read anew, with the
+    imports and the rates the database holds, its whole lists built; and ask for the feeds at once."""
     app = _ours(server)
-    process = app and current_service(app).rates_process
-    if process is None:
+    if app is None:
         return
+    server.log.info("Hang up: the keys and the data are read anew, and the feeds are asked.")
     try:
-        restarted = process.restart_if_gone()  # a new one asks the feeds at once
-        refresher = Refresher(app)
-        live = process.take()
-        if live is None:
-            server.log.info("Hang up: the keys and the data are read anew, and the rates refresher asks the feeds.")
-            if not restarted:
-                process.poke()
-        else:
-            server.log.info("Serving the rates the refresher brought, with the keys and the data read anew.")
-            refresher.live = live
+        refresher = Refresher(app, quiet_s=burst_quiet_s(server.cfg))
+        refresher.ask()
         refresher.reread()
         refresher.serve()
-        build_whole_lists(app)  # before the new workers fork with the version
     except Exception as err:  # the master's loop must go on, whatever a refresh brings
         app.logger.error("Refresh failed; serving on as before. %s: %s", type(err).__name__, err)
-    finally:
-        process.reloaded()
+
+
+def burst_quiet_s(cfg: Any) -> float:
+    """How long a burst of HUPs is quiet before its one more fetch: gunicorn reloads for queued HUPs one after another,
+    each reload building the new version, then waiting up to the graceful timeout for the old workers."""
+    return cfg.graceful_timeout + 3
 
 
 def on_exit(server: Any) -> None:
-    """Stop the rates refresher with the master, and remove the metrics' folder if the master made it."""
-    app = _ours(server)
-    process = app and current_service(app).rates_process
-    if process is not None:
-        process.stop()
+    """Remove the metrics' folder if the master made it."""
     remove_own_directory()

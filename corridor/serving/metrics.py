@@ -18,7 +18,6 @@ from corridor.limits import limit_refused_key
 from corridor.serving.http import ROUTE, route_template
 from corridor.serving.multiprocess import MULTIPROC_DIR
 from corridor.settings import current_settings
-from corridor.settings import metrics_address as metrics_address  # gunicorn.conf.py's hooks read it here
 from corridor.state import Service, current_service
 from corridor.state.errors import ApiError
 from corridor.state.policy import Policy, PolicyBlueprint

@@ -1,110 +1,174 @@
-"""Refreshes that never hold up serving: the keys and the data file read anew, the feeds asked, the result served.
+"""Every serving process keeps its data version as new as the database, and one of them in all asks the feeds.
 
-Under gunicorn the feeds are asked by a process of their own (corridor/serving/rates_process.py) and the master serves
-what it brings when it reloads; under `flask run`, by a thread that serves what it brings itself.
+Every POLL_S seconds each serving process (a gunicorn worker, in a greenlet its start hook spawns; under `flask run`,
+a thread its first request starts) reads the database's version stamp (corridor/rates/store.py). When the feeds are
+due, it takes the one fetch lock, asks them, stores what they gave and bumps the stamp; when the stamp is newer than
+the version it serves, it reads the stored rates and the imports and, if they change a figure, builds a new version
+and its whole lists off the request path, serving the previous one meanwhile, then swaps it in.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-import click
 from flask import Flask
-from flask.cli import run_command
-from werkzeug.serving import is_running_from_reloader
 
+from corridor.api.caching import build_whole_lists
+from corridor.data.database import unpooled_engine
 from corridor.rates.live import LiveRates, refresh_live
-from corridor.settings import whole_number
-from corridor.state import current_service, live_keys, serving
-from corridor.state.versions import data_version, read_sources
+from corridor.rates.store import ask_refresh, due, fetch_lock, mark_started, read_live, read_stamp, write_live
+from corridor.settings import current_settings
+from corridor.state import current_service, live_keys
+from corridor.state.versions import DataVersion, data_version, import_versions, read_sources, stored_rates
+
+POLL_S = 2.0  # how often a process reads the stamp: an import or new rates reach every instance within this
+T = TypeVar("T")
+
+
+def in_this_thread(work: Callable[[], T]) -> T:
+    return work()
 
 
 class Refresher:
-    """One app's keys, data file and feeds, as last read: starting from what it serves."""
+    """One serving process's keys, data file and rates, as last read: starting from what it serves. `quiet_s`: how
+    long a burst of HUPs must be quiet before its one more fetch; `off_request_path` runs a build where requests do not
+    wait for it (gevent's thread pool in a gevent worker)."""
 
-    def __init__(self, app: Flask) -> None:
+    def __init__(
+        self, app: Flask, quiet_s: float = POLL_S, off_request_path: Callable[[Callable[[], Any]], Any] = in_this_thread
+    ) -> None:
         service = current_service(app)
-        self.app, self.log = app, app.logger
-        self.keys, self.sources, self.live = service.keys, service.data.sources, service.data.live
+        self.app, self.log, self.quiet_s, self.off_request_path = app, app.logger, quiet_s, off_request_path
+        self.keys, self.sources = service.keys, service.data.sources
+        self.interval_s = refresh_minutes(app) * 60
+        self.born = time.time()
+        self.engine = unpooled_engine(app)
+        # the last stamp taken up, or tried: a version that cannot be built is tried once
+        self.seen = service.data.stamp
 
-    def reread(self, keys: bool = True) -> None:
-        """Read the keys file (unless not `keys`) and the data file anew, and say so; a file that cannot be used is
-        logged, and the last good kept. The rates refresher reads the data file alone, quietly: the master says it."""
-        if keys:
+    def run(self) -> None:
+        """Forever: keep the data version as new as the database."""
+        failing = False
+        while True:
             try:
-                self.keys = live_keys(self.app, current_service(self.app).env_keys).digests
-                self.log.info("Keys refresh: %d API key(s) live.", len(self.keys))
-            except Exception as err:  # nothing in a keys file may stop a refresh
-                self.log.error("Keys refresh refused; the live keys stay. %s", err)
-        try:
-            self.sources = read_sources(self.app)
-            if keys:
-                self.log.info("Data refresh: %s; rate history %s", self.sources.summary, self.sources.history_summary)
-                for note in self.sources.survey_notes:
-                    self.log.warning("Survey: %s", note)
-        except Exception as err:  # nothing in a data file may stop a refresh
-            if keys:
-                self.log.error("Data refresh refused; still serving %s. %s", self.sources.summary, err)
+                self.poll()
+                failing = False
+            except Exception:  # the database or a file a moment away: the next poll tries again, said once
+                if not failing:
+                    self.log.exception("Rates refresh failed; the data in force stays.")
+                failing = True
+            time.sleep(POLL_S)
 
-    def fetch(self, now: dt.datetime | None = None) -> None:
-        """Ask both feeds once (`now`: the time to record, the clock's by default)."""
-        now = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
-        self.live = refresh_live(self.live, self.sources.dataset, set(self.sources.history.currencies), now, self.log)
+    def ask(self) -> None:
+        """Ask for the feeds at once (a HUP's ask): whichever process polls next asks them."""
+        ask_refresh(self.engine, self.quiet_s, time.time())
+
+    def poll(self) -> None:
+        """Ask the feeds if they are due, and take up a newer stamp."""
+        served = current_service(self.app).data
+        with self.engine.connect() as connection:
+            stamp = read_stamp(connection)
+        if due(stamp, served.live, self.interval_s, self.quiet_s, time.time(), self.born) and self.fetch(always=False):
+            with self.engine.connect() as connection:
+                stamp = read_stamp(connection)
+        if stamp.version != self.seen:
+            self.seen = stamp.version
+            self.take_up(served)
+
+    def fetch(self, now: dt.datetime | None = None, always: bool = True) -> bool:
+        """Ask both feeds once (`now`: the time to record) and store what they gave, unless another process is asking
+        them (or, unless `always`, they are no longer due); whether it did."""
+        with fetch_lock(self.engine) as held:
+            if not held:
+                return False
+            with self.engine.connect() as connection:
+                stamp, live = read_stamp(connection), read_live(connection, LiveRates.configured(self.app.config))
+            started = time.time()
+            if not always and not due(stamp, live, self.interval_s, self.quiet_s, started, self.born):
+                return False
+            with self.engine.begin() as connection:  # a fetch cut short (its worker retired by a HUP) counts too
+                mark_started(connection, started)
+            now = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
+            live = refresh_live(live, self.sources.dataset, set(self.sources.history.currencies), now, self.log)
+            with self.engine.begin() as connection:
+                write_live(connection, live, now)
         metrics = current_service(self.app).metrics
         if metrics is not None:
-            for feed in self.live.report(self.sources.dataset):
+            for feed in live.report(self.sources.dataset):
                 if feed["status"] != "off":
                     metrics.fetches.labels(feed["source"], feed["status"]).inc()
+        return True
 
-    def serve(self) -> None:
-        """Serve the keys, the data and the rates as last read in this process; if they cannot be priced, say why and
-        serve on as before."""
-        service = current_service(self.app)
+    def take_up(self, served: DataVersion) -> None:
+        """Serve the stored rates and the imports: a new version, the data file read anew, if they change a figure;
+        else the version served with each feed's last try (for health)."""
+        stamp, live = stored_rates(self.app)
+        if (live.figures, import_versions(self.app)) == (served.live.figures, served.sources.import_versions):
+            current_service(self.app).serve(dataclasses.replace(served, live=live, stamp=stamp))
+            return
         try:
-            service.serve(data_version(self.app, self.sources, self.live), self.keys)
+            self.sources = self.off_request_path(lambda: read_sources(self.app))
+        except Exception as err:  # the data file is the operator's: a HUP says what is wrong with it
+            self.log.debug("Keeping the data file last read: %s", err)
+        self.serve(stamp, live)
+
+    def reread(self) -> None:
+        """Read the keys file and the data file anew, and say so; a file that cannot be used is logged, and the last
+        good kept."""
+        try:
+            self.keys = live_keys(self.app, current_service(self.app).env_keys).digests
+            self.log.info("Keys refresh: %d API key(s) live.", len(self.keys))
+        except Exception as err:  # nothing in a keys file may stop a refresh
+            self.log.error("Keys refresh refused; the live keys stay. %s", err)
+        try:
+            self.sources = read_sources(self.app)
+            self.log.info("Data refresh: %s; rate history %s", self.sources.summary, self.sources.history_summary)
+            for note in self.sources.survey_notes:
+                self.log.warning("Survey: %s", note)
+        except Exception as err:  # nothing in a data file may stop a refresh
+            self.log.error("Data refresh refused; still serving %s. %s", self.sources.summary, err)
+
+    def serve(self, stamp: int | None = None, live: LiveRates | None = None) -> None:
+        """Build a version of the keys, the data and the rates as last read (the stored ones unless given), its whole
+        lists too, and serve it; if it cannot be priced, say why and serve on as before."""
+        service = current_service(self.app)
+        if live is None:
+            stamp, live = stored_rates(self.app)
+
+        def build() -> DataVersion:
+            version = data_version(self.app, self.sources, live, stamp)
+            build_whole_lists(self.app, version)
+            return version
+
+        try:
+            service.serve(self.off_request_path(build), self.keys)
         except Exception as err:  # a refresh must never take the service down, whatever the file holds
             self.log.error("Data refresh refused; still serving %s. %s", service.data.summary, err)
 
 
 def refresh_minutes(app: Flask) -> int:
-    """RATES_REFRESH_MINUTES: 0 fetches only at start and on HUP."""
-    return whole_number(app.config, "RATES_REFRESH_MINUTES")
-
-
-def start_rates_thread(app: Flask) -> threading.Thread:
-    """Under `flask run`: fetch at start and every RATES_REFRESH_MINUTES in a thread that serves what it brings."""
-    refresher = Refresher(app)
-    interval = refresh_minutes(app) * 60
-
-    def run() -> None:
-        while True:
-            try:
-                refresher.reread(keys=False)  # the data file, and a survey imported since
-                refresher.fetch()
-                refresher.serve()
-            except Exception:  # the next refresh tries again
-                app.logger.exception("Rates refresh failed; the rates in force stay.")
-            if not interval:
-                return
-            time.sleep(interval)
-
-    thread = threading.Thread(target=run, name="rates-refresher", daemon=True)
-    thread.start()
-    return thread
+    """RATES_REFRESH_MINUTES: 0 fetches only when no rates are stored yet, and on HUP."""
+    return current_settings(app).rates_refresh_minutes
 
 
 def register_rates_refresh(app: Flask) -> None:
-    """Check the feed settings; under `flask run`, start the thread (gunicorn.conf.py starts the process)."""
-    if not serving():
-        return  # `flask <command>`: the feeds are no concern of other commands
+    """Check the feed settings; under `flask run`, the first request starts the refresher's thread (gunicorn's worker
+    hook starts its greenlet; the test client's apps refresh when a test says)."""
     refresh_minutes(app)  # a bad value refuses start-up
     LiveRates.configured(app.config)  # and so does a feed URL that is not one
-    context = click.get_current_context(silent=True)
-    if context is None or context.command is not run_command:
-        return
-    reloading = context.params.get("reload")
-    if (app.debug if reloading is None else reloading) and not is_running_from_reloader():
-        return  # the reloader's watcher: the server runs in its child
-    start_rates_thread(app)
+    starting = threading.Lock()
+
+    @app.before_request
+    def start_refresher() -> None:
+        service = current_service()
+        if service.refresher is not None or app.testing:
+            return
+        with starting:
+            if service.refresher is None:
+                service.refresher = Refresher(app)
+                threading.Thread(target=service.refresher.run, name="rates-refresher", daemon=True).start()

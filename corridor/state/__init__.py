@@ -15,7 +15,6 @@ from flask import Flask, current_app
 from flask.cli import run_command
 
 from corridor.data.keys import SHORT_KEY, Keys, parse_api_keys, with_keys_file
-from corridor.rates.live import report_from_json
 from corridor.settings import current_settings
 from corridor.state.versions import DataVersion, load_data
 
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
     from corridor.limits.counts import RateLimits
     from corridor.serving.drain import Drain
     from corridor.serving.prometheus import Metrics
-    from corridor.serving.rates_process import RatesProcess
+    from corridor.serving.refresher import Refresher
 
 
 @dataclass(eq=False)
@@ -37,8 +36,7 @@ class Service:
     started: float = field(default_factory=time.monotonic)
     limits: RateLimits | None = None  # None: RATE_LIMITS is off
     account_keys: AccountKeys | None = None  # what this process learnt of account keys, once accounts are registered
-    rates_report: str | None = None  # under gunicorn, where the rates refresher writes each feed's last try
-    rates_process: RatesProcess | None = None  # under gunicorn, in the master: the rates refresher
+    refresher: Refresher | None = None  # this serving process's, once started (corridor/serving/refresher.py)
     metrics: Metrics | None = None  # None: metrics are off (neither METRICS_TOKEN nor METRICS_PORT)
     metrics_token: bytes | None = None  # METRICS_TOKEN's digest: /metrics is served to it
     drain: Drain | None = None  # under gunicorn with DRAIN_SECONDS: whether the instance is draining
@@ -51,13 +49,7 @@ class Service:
             self.keys = keys
 
     def feed_report(self) -> list[dict]:
-        """Each feed's last try: from the refresher's report under gunicorn (written at every try), else the data's."""
-        if self.rates_report:
-            try:
-                with open(self.rates_report, "rb") as handle:
-                    return report_from_json(handle.read())
-            except (OSError, ValueError, KeyError, TypeError):
-                pass  # not written yet: the data's is as new
+        """Each feed's last try, as the database held it at most a poll ago."""
         return self.data.live.report(self.data.sources.dataset)
 
 
@@ -72,12 +64,6 @@ def current_service(app: Flask | None = None) -> Service:
 def has_service(app: object) -> bool:
     """Whether `app` is this service's (not the benchmark's bare floor under the same gunicorn config)."""
     return EXTENSION in getattr(app, "extensions", {})
-
-
-def serving() -> bool:
-    """False while `flask` loads the app for a command other than `run` (the rates refresher's concern alone)."""
-    context = click.get_current_context(silent=True)
-    return context is None or context.command is run_command
 
 
 def live_keys(app: Flask, env_keys: Keys) -> Keys:

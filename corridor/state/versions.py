@@ -21,6 +21,7 @@ from corridor.imports.published import read_published_costs
 from corridor.imports.survey_db import read_survey
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates
+from corridor.rates.store import read_live, read_stamp
 from corridor.settings import ConfigError, current_settings
 from corridor.state.responses import ResponseCache
 
@@ -57,6 +58,7 @@ class DataVersion:
     sources: Sources
     live: LiveRates
     responses: ResponseCache = field(repr=False)
+    stamp: int | None = None  # the database's version stamp it was read at (corridor/rates/store.py)
 
     @property
     def summary(self) -> str:
@@ -105,7 +107,14 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
     )
 
 
-def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
+def import_versions(app: Flask) -> tuple[int | None, ...]:
+    """The imports the database holds, as `Sources.import_versions` gives them: each read again only once newer."""
+    engine = unpooled_engine(app)
+    imports = (read_survey(engine), read_published_costs(engine), read_latest_flows(engine))
+    return tuple(held.version if held else None for held in imports)
+
+
+def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | None = None) -> DataVersion:
     """The sources priced at the live rates, with the feeds' days added to the history; DataError if they cannot be."""
     try:
         # the file's own ECB rates come last: any live rate is newer
@@ -127,10 +136,20 @@ def data_version(app: Flask, sources: Sources, live: LiveRates) -> DataVersion:
         sources,
         live,
         ResponseCache(current_settings(app).cache_mb * 2**20),
+        stamp,
     )
 
 
-def load_data(app: Flask, path: str | None = None, live: LiveRates | None = None, survey: bool = True) -> DataVersion:
-    """Read, validate and price a data file (SEED_DATA if None), the survey (unless not `survey`) and the rate
-    history, at `live` (no feed answered yet if None); DataError or ConfigError if they cannot be served."""
-    return data_version(app, read_sources(app, path, survey), live or LiveRates.configured(app.config))
+def stored_rates(app: Flask) -> tuple[int, LiveRates]:
+    """The database's version stamp and the feeds as stored, read in that order: what is read is at least that new."""
+    with unpooled_engine(app).connect() as connection:
+        return read_stamp(connection).version, read_live(connection, LiveRates.configured(app.config))
+
+
+def load_data(app: Flask, path: str | None = None, survey: bool = True) -> DataVersion:
+    """Read, validate and price a data file (SEED_DATA if None), the survey and the rates stored (unless not `survey`:
+    the file's rates alone) and the rate history; DataError or ConfigError if they cannot be served."""
+    # the stamp before the sources: an import stored in between is then read again at the next poll
+    stored = survey and migrations_pending(unpooled_engine(app)) is None
+    stamp, live = stored_rates(app) if stored else (None, LiveRates.configured(app.config))
+    return data_version(app, read_sources(app, path, survey), live, stamp)

@@ -1,0 +1,198 @@
+"""The feeds' state in the database, one row per feed, and the one-row version stamp every writer bumps in its own
+transaction: a process serving an older stamp builds a new data version. One fetch at a time in all: a PostgreSQL
+advisory lock, or a file lock beside a SQLite database."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import fcntl
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from sqlalchemy import DateTime, Engine, Float, Integer, String, Text, case, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Mapped, mapped_column
+
+from corridor.data.model_base import Model
+from corridor.domain.model import ECB
+from corridor.domain.rates import FeedRates
+from corridor.rates.live import FeedState, LiveRates
+
+
+class StoredFeed(Model):
+    """One feed's state as the last fetch left it (corridor/rates/live.py's FeedState, and its days), as JSON."""
+
+    __tablename__ = "feed_states"
+
+    source: Mapped[str] = mapped_column(String(20), primary_key=True)
+    state: Mapped[str] = mapped_column(Text())
+    fetched_at: Mapped[dt.datetime] = mapped_column(DateTime())
+
+
+class DataStamp(Model):
+    """The one row of the data's version stamp (`Stamp`)."""
+
+    __tablename__ = "data_stamp"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(Integer())
+    fetch_started_at: Mapped[float | None] = mapped_column(Float())
+    asked_at: Mapped[float | None] = mapped_column(Float())
+    burst_at: Mapped[float | None] = mapped_column(Float())
+
+
+FEEDS = StoredFeed.metadata.tables[StoredFeed.__tablename__]
+STAMP = DataStamp.metadata.tables[DataStamp.__tablename__]
+LOCK_KEY = 0x636F7272  # the advisory lock's key on PostgreSQL: "corr"
+
+
+class Stamp(NamedTuple):
+    """The version stamp, when the last fetch started, and the last ask for one (a HUP's): its time and when the burst
+    of asks it belongs to began (epoch seconds)."""
+
+    version: int
+    started: float | None
+    asked: float | None
+    burst: float | None
+
+
+def read_stamp(connection: Connection) -> Stamp:
+    """The stamp: one tiny query."""
+    return Stamp(*connection.execute(select(*list(STAMP.c)[1:]).where(STAMP.c.id == 1)).one())
+
+
+def bump_stamp(connection: Connection) -> None:
+    """A new version for every process to take up, in the writer's own transaction."""
+    connection.execute(update(STAMP).where(STAMP.c.id == 1).values(version=STAMP.c.version + 1))
+
+
+def mark_started(connection: Connection, now: float) -> None:
+    """A fetch starts: the asks before it are served."""
+    connection.execute(update(STAMP).where(STAMP.c.id == 1).values(fetch_started_at=now))
+
+
+def ask_refresh(engine: Engine, quiet_s: float, now: float) -> None:
+    """Ask for a fetch at once (a HUP's): asks each within `quiet_s` of the last are one burst, which `due` serves at
+    once and once more after its last ask."""
+    c = STAMP.c
+    new_burst = func.coalesce(c.asked_at, now - quiet_s - 1) < now - quiet_s
+    with engine.begin() as connection:
+        connection.execute(
+            update(STAMP).where(c.id == 1).values(asked_at=now, burst_at=case((new_burst, now), else_=c.burst_at))
+        )
+
+
+def due(stamp: Stamp, live: LiveRates, interval_s: int, quiet_s: float, now: float, born: float = float("inf")) -> bool:
+    """Whether the feeds are to be asked now: one never asked (at its URL), the last fetch an interval old, or an ask
+    pending: the first of a burst at once, the rest once the burst has been quiet for `quiet_s`. A process `born` after
+    an ask (a HUP's new worker) serves it: the workers before it are retiring, and would drop the fetch."""
+    asked = [feed for feed in live.feeds if feed.url is not None]
+    if not asked:
+        return False
+    if any(feed.checked_at is None for feed in asked):
+        return True
+    started = stamp.started if stamp.started is not None else -float("inf")
+    if interval_s and now - started >= interval_s:
+        return True
+    if stamp.asked is None or stamp.asked <= started or stamp.asked > born:
+        return False
+    return started < (stamp.burst or 0) or now - stamp.asked >= quiet_s
+
+
+@contextmanager
+def fetch_lock(engine: Engine) -> Iterator[bool]:
+    """Whether this process holds the one fetch lock (never waiting for it), until the block ends."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:  # an unpooled engine: a connection that dies takes its lock with it
+            held = bool(connection.scalar(select(func.pg_try_advisory_lock(LOCK_KEY))))
+            connection.commit()
+            try:
+                yield held
+            finally:
+                if held:
+                    connection.execute(select(func.pg_advisory_unlock(LOCK_KEY)))
+                    connection.commit()
+        return
+    with open(f"{engine.url.database}.fetch-lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def read_live(connection: Connection, configured: LiveRates) -> LiveRates:
+    """The feeds as stored, each one only if it was fetched from the URL configured here; else as `configured`."""
+    stored = {row.source: json.loads(row.state) for row in connection.execute(select(FEEDS.c.source, FEEDS.c.state))}
+    ecb, frankfurter = (_feed(feed, stored.get(feed.source)) for feed in configured.feeds)
+    ecb_state = stored.get(ECB, {}) if ecb.checked_at else {}
+    frankfurter_state = stored.get(frankfurter.source, {}) if frankfurter.checked_at else {}
+    return LiveRates(
+        ecb,
+        frankfurter,
+        {_day(day): rates for day, rates in ecb_state.get("days", {}).items()},
+        {
+            code: {_day(d): rate for d, rate in days.items()}
+            for code, days in frankfurter_state.get("series", {}).items()
+        },
+        frankfurter_state.get("series_base", configured.series_base),
+    )
+
+
+def write_live(connection: Connection, live: LiveRates, now: dt.datetime) -> None:
+    """Store each feed asked (its state, the ECB's days, Frankfurter's series) and bump the stamp: one transaction."""
+    asked = [feed for feed in live.feeds if feed.url is not None]
+    extra: dict[str, dict] = {
+        ECB: {"days": {day.isoformat(): dict(rates) for day, rates in live.ecb_days.items()}},
+        live.frankfurter.source: {
+            "series": {code: {d.isoformat(): r for d, r in days.items()} for code, days in live.series.items()},
+            "series_base": live.series_base,
+        },
+    }
+    connection.execute(delete(FEEDS).where(FEEDS.c.source.in_([feed.source for feed in asked])))
+    if asked:
+        connection.execute(
+            insert(FEEDS),
+            [
+                {
+                    "source": feed.source,
+                    "state": json.dumps({**dataclasses.asdict(feed), **extra[feed.source]}, default=_iso),
+                    "fetched_at": now.replace(tzinfo=None),
+                }
+                for feed in asked
+            ],
+        )
+    bump_stamp(connection)
+
+
+def _feed(configured: FeedState, state: dict | None) -> FeedState:
+    if state is None or configured.url is None or state["url"] != configured.url:
+        return configured
+    rates = state["rates"]
+    return dataclasses.replace(
+        configured,
+        rates=rates and FeedRates(**{**rates, "dates": {c: _day(d) for c, d in rates["dates"].items()}}),
+        checked_at=_time(state["checked_at"]),
+        error=state["error"],
+        changed_at=_time(state["changed_at"]),
+        held=state["held"] and _day(state["held"]),
+    )
+
+
+def _iso(value: dt.date) -> str:
+    return value.isoformat()
+
+
+def _day(text: str) -> dt.date:
+    return dt.date.fromisoformat(text)
+
+
+def _time(text: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(text) if text else None
