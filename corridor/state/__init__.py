@@ -10,9 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import click
 from flask import Flask, current_app
-from flask.cli import run_command
 
 from corridor.data.keys import SHORT_KEY, Keys, parse_api_keys, with_keys_file
 from corridor.settings import current_settings
