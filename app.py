@@ -15,7 +15,7 @@ from corridor.accounts import register_accounts
 from corridor.api import register_api
 from corridor.cli import register_commands
 from corridor.data.database import init_database
-from corridor.limits import register_limits
+from corridor.limits import count_by_address, register_limits
 from corridor.pages import comparison, docs
 from corridor.serving.cors import allow_any_origin
 from corridor.serving.http import register_http
@@ -46,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(comparison.bp)
     app.register_blueprint(docs.bp)
     register_accounts(app)
+    count_by_address(app)  # once every blueprint is registered, as CORS
     allow_any_origin(app)
     register_commands(app)
     register_rates_refresh(app)

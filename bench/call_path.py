@@ -1,5 +1,5 @@
 """The project's own functions one request runs outside the pure domain, in the order first called: the short-path
-target (docs/PERFORMANCE.md) is at most 11 with rate limits off and 15 with them on.
+target (docs/PERFORMANCE.md) is at most 10 with rate limits off and 14 with them on.
 
 Usage: python -m bench.call_path [URL]   (default: every URL the target names, limits off then on)
 """
@@ -61,6 +61,8 @@ def main() -> None:
         app = create_app(
             {"RATE_LIMITS": limits, "RATE_LIMIT_API": "1000000/minute", "RATE_LIMIT_PUBLIC": "1000000/minute"}
         )
+        # the process's first request opens the store of counts (and under `flask run` starts the refresher): once
+        app.test_client().get("/api/poc/corridors/1", headers=headers)
         worst = 0
         for url in urls:
             for when in ("first request (built)", "repeated (kept)"):

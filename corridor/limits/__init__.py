@@ -19,7 +19,7 @@ from corridor.limits.counts import Count, RateLimits, store
 from corridor.settings import current_settings
 from corridor.state import current_service
 from corridor.state.errors import ApiError
-from corridor.state.policy import is_exempt, request_policy
+from corridor.state.policy import PUBLIC, is_exempt
 
 BUDGETS = {  # name: whose budget it is, as a 429 says
     "api": "this API key",
@@ -45,7 +45,6 @@ def register_limits(app: Flask) -> None:
         "email": type(login)(login.amount * 10, login.multiples),
     }
     current_service(app).limits = RateLimits(uri, budgets, app.logger)
-    app.before_request(limit_request)  # corridor/serving/http.py sends where the request's budget stands
 
 
 def client_address() -> str:
@@ -62,16 +61,23 @@ def client_address() -> str:
     return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
 
 
-def limit_request() -> None:
-    """The app's before-request hook: a request on a blueprint whose budget is its address's, counted against it;
-    not an exempt view (a probe), nor a CORS preflight, which a browser reads nothing of once refused."""
-    if (
-        request_policy().budget != "public"
-        or request.method == "OPTIONS"
-        or is_exempt(current_app.view_functions.get(request.endpoint or ""))
-    ):
-        return
-    charge("public", client_address())
+def count_by_address(app: Flask) -> None:
+    """Count each request against its address's budget, as its blueprint's policy says (unknown paths too); not an
+    exempt view's (a probe), nor a CORS preflight's, which a browser reads nothing of once refused. Registered once
+    every blueprint is: which endpoints no address budget counts is worked out once, not per request."""
+    if current_service(app).limits is None:
+        return  # RATE_LIMITS=off
+    uncounted = frozenset(
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        if is_exempt(view)
+        or getattr(app.blueprints.get(endpoint.rpartition(".")[0]), "policy", PUBLIC).budget != "public"
+    )
+
+    @app.before_request
+    def limit_request() -> None:
+        if request.method != "OPTIONS" and request.endpoint not in uncounted:
+            charge("public", client_address())
 
 
 def charge(budget: str, identity: str, cost: int = 1) -> None:

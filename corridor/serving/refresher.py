@@ -45,7 +45,7 @@ class Refresher:
         service = current_service(app)
         self.app, self.log, self.quiet_s, self.off_request_path = app, app.logger, quiet_s, off_request_path
         self.keys, self.sources = service.keys, service.data.sources
-        self.interval_s = refresh_minutes(app) * 60
+        self.interval_s = current_settings(app).rates_refresh_minutes * 60  # 0: only when none stored, and on HUP
         self.born = time.time()
         self.engine = unpooled_engine(app)
         # the last stamp taken up, or tried: a version that cannot be built is tried once
@@ -151,24 +151,26 @@ class Refresher:
             self.log.error("Data refresh refused; still serving %s. %s", service.data.summary, err)
 
 
-def refresh_minutes(app: Flask) -> int:
-    """RATES_REFRESH_MINUTES: 0 fetches only when no rates are stored yet, and on HUP."""
-    return current_settings(app).rates_refresh_minutes
-
-
 def register_rates_refresh(app: Flask) -> None:
     """Check the feed settings; under `flask run`, the first request starts the refresher's thread (gunicorn's worker
     hook starts its greenlet; the test client's apps refresh when a test says)."""
-    refresh_minutes(app)  # a bad value refuses start-up
-    LiveRates.configured(app.config)  # and so does a feed URL that is not one
-    starting = threading.Lock()
+    LiveRates.configured(app.config)  # a feed URL that is not one refuses start-up
+    if not app.testing:
+        app.wsgi_app = StartOnFirstRequest(app)  # type: ignore[method-assign]  # middleware, as Flask's docs set it
 
-    @app.before_request
-    def start_refresher() -> None:
-        service = current_service()
-        if service.refresher is not None or app.testing:
-            return
-        with starting:
+
+class StartOnFirstRequest:
+    """WSGI middleware for `flask run`: the first request starts the refresher's thread unless a gunicorn worker
+    started its greenlet, then hands `app.wsgi_app` back, so that no later request runs it."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app, self.inner, self.starting = app, app.wsgi_app, threading.Lock()
+
+    def __call__(self, environ: dict, start_response: Callable) -> Any:
+        with self.starting:
+            service = current_service(self.app)
             if service.refresher is None:
-                service.refresher = Refresher(app)
+                service.refresher = Refresher(self.app)
                 threading.Thread(target=service.refresher.run, name="rates-refresher", daemon=True).start()
+            self.app.wsgi_app = self.inner  # type: ignore[method-assign]
+        return self.inner(environ, start_response)
