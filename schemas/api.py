@@ -120,7 +120,7 @@ class CorridorSummarySchema(Schema):
             "description": "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
             "(the data file's illustrative figures).",
             "example": "sample",
-        },
+        }
     )
     annual_flow_bn = Rounded(
         allow_none=True,
@@ -271,7 +271,7 @@ class RankedProviderSchema(RankedEntrySchema):
             "description": "What the recipient gets: the corridor's to_currency, or USD where the service "
             "pays out in US dollars.",
             "example": "MXN",
-        },
+        }
     )
     payout_rate = SignificantFigures(
         allow_none=True,
@@ -477,7 +477,7 @@ class BenchmarkSchema(BenchmarkFiguresSchema):
             "whenever the survey is imported, or sample (the data file's) when it is not. The two "
             "are never pooled.",
             "example": "sample",
-        },
+        }
     )
     sample = fields.Nested(
         BenchmarkFiguresSchema,

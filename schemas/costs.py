@@ -130,8 +130,7 @@ class GlobalPeriodSchema(Schema):
         ),
     )
     published_source = fields.String(
-        attribute="published.source",
-        **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED),
+        attribute="published.source", **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED)
     )
     average_total_cost_pct = Rounded(
         allow_none=True, attribute="computed.average", **_meta(_GLOBAL_AVERAGE, 22.61, _NOT_COMPUTED)

@@ -102,8 +102,7 @@ class CorridorSchema(CamelCaseSchema):
         ),
     )
     sdg_target_met = fields.Boolean(
-        allow_none=True,
-        **_meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False),
+        allow_none=True, **_meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False)
     )
     offers_over_5_pct = fields.Integer(**_meta("Providers whose true cost exceeds 5%.", 4))
     prices = fields.String(
@@ -111,7 +110,7 @@ class CorridorSchema(CamelCaseSchema):
             "Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
             "illustrative figures).",
             "sample",
-        ),
+        )
     )
 
 
@@ -175,8 +174,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
         ),
     )
     fee_total = Rounded(
-        allow_none=True,
-        **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99),
+        allow_none=True, **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99)
     )
     recipient_gets = Rounded(
         allow_none=True,
@@ -189,8 +187,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     )
     settlement_minutes = fields.Integer(allow_none=True, **_meta("Settlement time in minutes; null if unknown.", 10))
     total_paid = Rounded(
-        allow_none=True,
-        **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99),
+        allow_none=True, **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99)
     )
     source = fields.String(
         attribute="offer.source",
@@ -215,7 +212,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
             "What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
             "US dollars.",
             "MXN",
-        ),
+        )
     )
     payout_rate = SignificantFigures(
         allow_none=True,
@@ -535,7 +532,7 @@ class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
             "The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is "
             "imported, or sample (the data file's) when it is not. The two are never pooled.",
             "sample",
-        ),
+        )
     )
     sample = fields.Nested(
         BenchmarkFiguresEntry,

@@ -69,13 +69,7 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
         }
         for level, anchor, dx in ((SDG_TARGET_PCT, "end", -3), (SDG_CEILING_PCT, "start", 3))
     ]
-    return {
-        "height": height,
-        "bars_start": BARS_START,
-        "bar_height": BAR,
-        "bars": bars,
-        "guides": guides,
-    }
+    return {"height": height, "bars_start": BARS_START, "bar_height": BAR, "bars": bars, "guides": guides}
 
 
 def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: str) -> dict[str, Any]:
