@@ -229,9 +229,8 @@ class RankedProviderSchema(RankedEntrySchema):
     recipient_gets = Rounded(
         allow_none=True,
         metadata={
-            "description": "amount × rate, in the corridor's to_currency: for an offer paying out in US "
-            "dollars, what it pays is worth that at the mid-market rate (payout_amount is the "
-            "dollars); null when the rate is.",
+            "description": "amount × rate, in the corridor's to_currency: for an offer paying out in US dollars, what "
+            "it pays is worth that at the mid-market rate (payout_amount is the dollars); null when the rate is.",
             "example": 3639.48,
         },
     )
@@ -276,9 +275,8 @@ class RankedProviderSchema(RankedEntrySchema):
     payout_rate = SignificantFigures(
         allow_none=True,
         metadata={
-            "description": "For an offer paying out in another currency than to_currency: its rate, "
-            "payout_currency per source currency; null for one paying out in to_currency, and "
-            "when the rate is.",
+            "description": "For an offer paying out in another currency than to_currency: its rate, payout_currency "
+            "per source currency; null for one paying out in to_currency, and when the rate is.",
             "example": 0.00759749,
         },
     )
@@ -320,9 +318,8 @@ class RankedProviderSchema(RankedEntrySchema):
         allow_none=True,
         attribute="offer.payment_instrument",
         metadata={
-            "description": "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank "
-            "account transfer, Mobile money…); null for the data file's, and where the survey "
-            "gave none.",
+            "description": "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account "
+            "transfer, Mobile money…); null for the data file's, and where the survey gave none.",
             "example": "Debit card",
         },
     )
@@ -473,9 +470,8 @@ class BenchmarkFiguresSchema(Schema):
 class BenchmarkSchema(BenchmarkFiguresSchema):
     prices = fields.String(
         metadata={
-            "description": "The corridors the figures above count: surveyed (those the World Bank surveyed) "
-            "whenever the survey is imported, or sample (the data file's) when it is not. The two "
-            "are never pooled.",
+            "description": "The corridors the figures above count: surveyed (those the World Bank surveyed) whenever "
+            "the survey is imported, or sample (the data file's) when it is not. The two are never pooled.",
             "example": "sample",
         }
     )

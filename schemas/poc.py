@@ -179,9 +179,8 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     recipient_gets = Rounded(
         allow_none=True,
         **_meta(
-            "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, "
-            "what it pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate "
-            "is.",
+            "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, what it "
+            "pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate is.",
             3639.48,
         ),
     )
@@ -426,10 +425,9 @@ class FeedHealthSchema(CamelCaseSchema):
     source = fields.String(**_meta("The feed: ECB or Frankfurter.", "ECB"))
     status = fields.String(
         **_meta(
-            "ok: its last try gave usable rates; held: they moved the rates in force too far to "
-            "serve unconfirmed (error says how), and the last good rates stay; failing: it gave "
-            "nothing usable (or was not tried yet), and the last good rates stay; off: turned "
-            "off by the operator.",
+            "ok: its last try gave usable rates; held: they moved the rates in force too far to serve unconfirmed "
+            "(error says how), and the last good rates stay; failing: it gave nothing usable (or was not tried yet), "
+            "and the last good rates stay; off: turned off by the operator.",
             "ok",
         )
     )

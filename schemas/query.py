@@ -115,9 +115,8 @@ class _CorridorRequired(Schema):
     corridor = CorridorKey(
         required=True,
         metadata={
-            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
-            "KEN-TZA), or its currencies FROM_TO (USD_MXN) where no other active "
-            "corridor has them.",
+            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
+            "currencies FROM_TO (USD_MXN) where no other active corridor has them.",
             "example": "USD_MXN",
         },
     )
@@ -240,9 +239,8 @@ class _SurveyedCorridor(Schema):
     corridor = CorridorKey(
         required=True,
         metadata={
-            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
-            "KEN-TZA), or its currencies FROM_TO (KES_TZS) where no other active "
-            "corridor has them.",
+            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
+            "currencies FROM_TO (KES_TZS) where no other active corridor has them.",
             "example": "KEN-TZA",
         },
     )
