@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, pre_dump
 from corridor.domain.model import SURVEY
 from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE
 from schemas.camel import CamelCaseSchema
-from schemas.fields import BillionsText, PercentText, Rounded
+from schemas.fields import BillionsText, PercentText, Rounded, meta
 
 _SOURCE = {
     "description": "Where the figures come from: the World Bank's Remittance Prices Worldwide survey.",
@@ -57,10 +57,7 @@ _BY_REGION = (
 
 
 def _meta(description: str, example: object, omitted_when: str | None = None) -> dict:
-    metadata = {"description": description, "example": example}
-    if omitted_when:
-        metadata["x-omitted-when"] = omitted_when
-    return {"metadata": metadata}
+    return meta(description, example, **({"x-omitted-when": omitted_when} if omitted_when else {}))
 
 
 _NOT_PUBLISHED = "the World Bank published no figure for the period"
@@ -112,7 +109,7 @@ class CostsSchema(Schema):
     )
     periods = fields.List(
         fields.Nested(PeriodCostsSchema),
-        metadata={"description": "One entry per period with a computed or a published figure, oldest first."},
+        **meta("One entry per period with a computed or a published figure, oldest first."),
     )
 
 
@@ -161,9 +158,7 @@ class GlobalCostsSchema(Schema):
     """Dumped from the periods themselves."""
 
     source = fields.Constant(SURVEY, metadata=_SOURCE)
-    periods = fields.List(
-        fields.Nested(GlobalPeriodSchema), metadata={"description": "One entry per surveyed period, oldest first."}
-    )
+    periods = fields.List(fields.Nested(GlobalPeriodSchema), **meta("One entry per surveyed period, oldest first."))
 
     @pre_dump
     def from_periods(self, periods: tuple, **kwargs: object) -> dict:
@@ -245,7 +240,7 @@ class CostsResponse(CamelCaseSchema):
     )
     periods = fields.List(
         fields.Nested(PeriodCostsEntry),
-        metadata={"description": "One entry per period with a computed or a published figure, oldest first."},
+        **meta("One entry per period with a computed or a published figure, oldest first."),
     )
 
 
@@ -277,9 +272,7 @@ class GlobalCostsResponse(CamelCaseSchema):
     ok = _ok()
     source = fields.Constant(SURVEY, metadata=_SOURCE)
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 2))
-    periods = fields.List(
-        fields.Nested(GlobalPeriodEntry), metadata={"description": "One entry per surveyed period, oldest first."}
-    )
+    periods = fields.List(fields.Nested(GlobalPeriodEntry), **meta("One entry per surveyed period, oldest first."))
 
     @pre_dump
     def from_periods(self, periods: tuple, **kwargs: object) -> dict:

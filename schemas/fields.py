@@ -12,6 +12,14 @@ from marshmallow import fields
 
 from corridor.domain.rounding import round_half_up, round_significant
 
+
+def meta(description: str, example: Any = None, **more: Any) -> dict[str, Any]:
+    """A field's OpenAPI `metadata`: its description, and its example where given (nested objects and lists of them get
+    theirs generated from their own fields); `more` is other property metadata (a Constant's JSON type, which apispec
+    cannot infer)."""
+    return {"metadata": {"description": description, **({} if example is None else {"example": example}), **more}}
+
+
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 

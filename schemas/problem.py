@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields
 
+from schemas.fields import meta
+
 
 class ProblemSchema(Schema):
     type = fields.Constant(
@@ -12,12 +14,10 @@ class ProblemSchema(Schema):
             "type": "string",
         },
     )
-    title = fields.String(metadata={"description": "The HTTP reason phrase.", "example": "Not Found"})
-    status = fields.Integer(metadata={"description": "The HTTP status code.", "example": 404})
-    detail = fields.String(
-        metadata={"description": "One sentence saying what to change.", "example": "No active corridor USD_XYZ."}
-    )
-    code = fields.String(metadata={"description": "Stable machine-readable error code.", "example": "unknown_corridor"})
+    title = fields.String(**meta("The HTTP reason phrase.", "Not Found"))
+    status = fields.Integer(**meta("The HTTP status code.", 404))
+    detail = fields.String(**meta("One sentence saying what to change.", "No active corridor USD_XYZ."))
+    code = fields.String(**meta("Stable machine-readable error code.", "unknown_corridor"))
     ok = fields.Constant(
         False,
         metadata={
