@@ -50,12 +50,10 @@ def settlement_text(value: str) -> None:
 
 
 def repeated(values: list[str]) -> list[str]:
-    """The values that occur more than once, sorted."""
     return sorted(v for v, n in Counter(values).items() if n > 1)
 
 
 def distinct(values: list[str]) -> None:
-    """No value twice."""
     if twice := repeated(values):
         raise ValidationError(f"Must not repeat: {', '.join(twice)}.")
 

@@ -94,7 +94,6 @@ class Catalog:
         published: PublishedCosts | None = None,
         flows: Flows | None = None,
     ) -> Catalog:
-        """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         by_key: dict[str, tuple[CorridorFigures, ...]] = {}
         for f in figures:
@@ -113,7 +112,6 @@ class Catalog:
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:
-        """Active corridors by id."""
         return tuple(self.by_id.values())
 
     def corridor(self, key: str) -> CorridorFigures:
@@ -131,7 +129,6 @@ class Catalog:
         return found[0]
 
     def corridor_by_id(self, corridor_id: str) -> CorridorFigures:
-        """An active corridor by its id in decimal digits."""
         try:
             return self.by_id[corridor_id]
         except KeyError:
@@ -153,8 +150,8 @@ class Catalog:
         return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive_amount)
 
     def corridor_costs(self, corridor: str, start: str | None = None, end: str | None = None) -> CorridorCosts:
-        """A corridor's averages from period `start` to `end`, computed from the survey's rows and as the World Bank
-        published them: a served corridor, or any country pair either kind knows; NoSurveyData if neither has it."""
+        """A corridor's averages from period `start` to `end`, computed and published: a served corridor, or any country
+        pair either kind knows; NoSurveyData if neither has it."""
         served = None
         if "-" not in corridor or corridor in self.by_countries:
             served = self.corridor(corridor).corridor
@@ -258,25 +255,12 @@ class Catalog:
                 raise UnknownCurrency(code)
         history = self.history.for_pair(from_currency, to_currency)
         if date is not None:
-            return Series(
-                from_currency,
-                to_currency,
-                interval,
-                date,
-                date,
-                [history.on(from_currency, to_currency, date)],
-                history.source,
-            )
-        start, end = history.span(start, end)
-        return Series(
-            from_currency,
-            to_currency,
-            interval,
-            start,
-            end,
-            history.series(from_currency, to_currency, start, end, interval),
-            history.source,
-        )
+            start = end = date
+            points = [history.on(from_currency, to_currency, date)]
+        else:
+            start, end = history.span(start, end)
+            points = history.series(from_currency, to_currency, start, end, interval)
+        return Series(from_currency, to_currency, interval, start, end, points, history.source)
 
     def _check_known(self, *codes: str) -> None:
         for code in codes:

@@ -27,7 +27,6 @@ class FeedRates:
 
     @property
     def date(self) -> dt.date:
-        """The newest day among the rates."""
         return max(self.dates.values())
 
 
