@@ -27,6 +27,23 @@ from schemas.fields import (
 FORMATS = ("json", "csv")
 
 
+def _one_of(choices: tuple) -> validate.OneOf:
+    return validate.OneOf(choices, error="must be one of: {choices}.")
+
+
+def _format(description: str, example: str | None = None) -> fields.String:
+    return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
+
+
+class _InOrder(Schema):
+    @post_load
+    def in_order(self, data: dict, **kwargs: object) -> dict:
+        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
+        if "start" in data and "end" in data and data["start"] > data["end"]:
+            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
+        return data
+
+
 class NoQuery(Schema):
     """An endpoint that takes no query parameters."""
 
@@ -94,12 +111,11 @@ class QuoteOptions(Schema):
         }
     )
     payout = fields.String(
-        validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
-        **meta("Keep only providers offering this payout method.", "cash_pickup"),
+        validate=_one_of(PAYOUT_METHODS), **meta("Keep only providers offering this payout method.", "cash_pickup")
     )
     sort = fields.String(
         load_default="cost",
-        validate=validate.OneOf(tuple(SORT_ORDERS), error="must be one of: {choices}."),
+        validate=_one_of(tuple(SORT_ORDERS)),
         **meta(
             "cost (default): cheapest first; speed: fastest first, then cost; "
             "score: best service score first, then cost.",
@@ -165,7 +181,7 @@ class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
     exclusive = _not_paged_with("from", "to")
 
 
-class HistoryQuery(CurrencyPairQuery):
+class HistoryQuery(CurrencyPairQuery, _InOrder):
     """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
     start = QueryDate(**meta("First day, YYYY-MM-DD; default: end minus 365 days.", "2025-10-30"))
@@ -179,44 +195,27 @@ class HistoryQuery(CurrencyPairQuery):
     )
     interval = fields.String(
         load_default="day",
-        validate=validate.OneOf(tuple(INTERVALS), error="must be one of: {choices}."),
+        validate=_one_of(tuple(INTERVALS)),
         **meta(
             "day (default): every business day; week: the last business day of each ISO week; "
             "month: the last business day of each month.",
             "month",
         ),
     )
-    format = fields.String(
-        load_default="json",
-        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        **meta(
-            "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
-            "gets the file from the .csv operation instead.",
-            "csv",
-        ),
+    format = _format(
+        "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
+        "gets the file from the .csv operation instead.",
+        "csv",
     )
 
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
 
-    @post_load
-    def in_order(self, data: dict, **kwargs: object) -> dict:
-        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        return data
 
-
-class PeriodRange(Schema):
+class PeriodRange(_InOrder):
     """`/api/costs/global`: the survey's periods from `start` to `end`, either open."""
 
     start = SurveyPeriod(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
     end = SurveyPeriod(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
-
-    @post_load
-    def in_order(self, data: dict, **kwargs: object) -> dict:
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        return data
 
 
 class _SurveyedCorridor(Schema):
@@ -233,14 +232,10 @@ class _SurveyedCorridor(Schema):
 class CostsQuery(PeriodRange, _SurveyedCorridor):
     """`/api/costs` and `/api/poc/costs`: one corridor's survey averages by period, JSON or CSV."""
 
-    format = fields.String(
-        load_default="json",
-        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        **meta(
-            "json (default), or csv: one line per period, as a file to save. A generated client "
-            "gets the file from the .csv operation instead.",
-            "csv",
-        ),
+    format = _format(
+        "json (default), or csv: one line per period, as a file to save. A generated client "
+        "gets the file from the .csv operation instead.",
+        "csv",
     )
 
 
@@ -254,8 +249,4 @@ class CostCorridorsQuery(PageQuery):
     to_country = CountryCode(
         data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
     )
-    format = fields.String(
-        load_default="json",
-        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        **meta("json (default), or csv: one line per corridor, as a file to save."),
-    )
+    format = _format("json (default), or csv: one line per corridor, as a file to save.")
