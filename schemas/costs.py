@@ -186,14 +186,7 @@ class SurveyBenchmarkSchema(GlobalPeriodSchema):
 
 
 def _ok() -> fields.Constant:
-    return fields.Constant(
-        True,
-        metadata={
-            "description": "true when the request succeeded, false on an error.",
-            "example": True,
-            "type": "boolean",
-        },
-    )
+    return fields.Constant(True, **meta("true when the request succeeded, false on an error.", True, type="boolean"))
 
 
 class PeriodCostsEntry(CamelCaseSchema, PeriodCostsSchema):
@@ -235,8 +228,7 @@ class CostsResponse(CamelCaseSchema):
         data_key="to", allow_none=True, **_meta("Currency received; null if the country's is not known.", "TZS")
     )
     count = fields.Function(
-        lambda costs: len(costs.periods),
-        metadata={"description": "Number of entries in the list that follows.", "example": 2, "type": "integer"},
+        lambda costs: len(costs.periods), **meta("Number of entries in the list that follows.", 2, type="integer")
     )
     periods = fields.List(
         fields.Nested(PeriodCostsEntry),
@@ -305,19 +297,11 @@ class CostCorridorSchema(Schema):
     corridor = fields.String(attribute="costs.key", **_meta("The corridor's countries, SRC-DST.", "USA-MEX"))
     source_country = fields.Function(
         lambda c: c.costs.key[:3],
-        metadata={
-            "description": "Sending country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV).",
-            "example": "USA",
-            "type": "string",
-        },
+        **meta("Sending country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV).", "USA", type="string"),
     )
     destination_country = fields.Function(
         lambda c: c.costs.key[4:],
-        metadata={
-            "description": "Receiving country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV, ANT).",
-            "example": "MEX",
-            "type": "string",
-        },
+        **meta("Receiving country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV, ANT).", "MEX", type="string"),
     )
     source_country_name = fields.String(attribute="costs.source_name", **_meta("Sending country.", "United States"))
     destination_country_name = fields.String(
@@ -335,17 +319,13 @@ class CostCorridorSchema(Schema):
     )
     latest_period = fields.String(**_meta(_LATEST_PERIOD, "2025Q3"))
     latest_published_period = fields.String(
-        allow_none=True,
-        attribute="latest_published_period",
-        **_meta("The period of latest_published_average_total_cost_pct.", "2020Q3"),
+        allow_none=True, **_meta("The period of latest_published_average_total_cost_pct.", "2020Q3")
     )
     latest_published_average_total_cost_pct = Rounded(
         allow_none=True, attribute="latest_published_average", **_meta(_LATEST_PUBLISHED, 5.34)
     )
     latest_computed_period = fields.String(
-        allow_none=True,
-        attribute="latest_computed_period",
-        **_meta("The period of latest_computed_average_total_cost_pct.", "2025Q3"),
+        allow_none=True, **_meta("The period of latest_computed_average_total_cost_pct.", "2025Q3")
     )
     latest_computed_average_total_cost_pct = Rounded(
         allow_none=True, attribute="latest_computed_average", **_meta(_LATEST_COMPUTED, 3.82)

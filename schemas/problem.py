@@ -7,22 +7,10 @@ from schemas.fields import meta
 
 class ProblemSchema(Schema):
     type = fields.Constant(
-        "about:blank",
-        metadata={
-            "description": "Always about:blank: the status says it all.",
-            "example": "about:blank",
-            "type": "string",
-        },
+        "about:blank", **meta("Always about:blank: the status says it all.", "about:blank", type="string")
     )
     title = fields.String(**meta("The HTTP reason phrase.", "Not Found"))
     status = fields.Integer(**meta("The HTTP status code.", 404))
     detail = fields.String(**meta("One sentence saying what to change.", "No active corridor USD_XYZ."))
     code = fields.String(**meta("Stable machine-readable error code.", "unknown_corridor"))
-    ok = fields.Constant(
-        False,
-        metadata={
-            "description": "true when the request succeeded, false on an error.",
-            "example": False,
-            "type": "boolean",
-        },
-    )
+    ok = fields.Constant(False, **meta("true when the request succeeded, false on an error.", False, type="boolean"))

@@ -103,12 +103,12 @@ class QuoteOptions(Schema):
         )
     )
     receive_amount = ReceiveAmount(
-        metadata={
-            "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
+        **meta(
+            "Instead of amount: what the recipient must get, in the destination currency (at most "
             "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
             "and sort=cost ranks by total paid. Example: 5000.",
-            "quoted_example": "5000",
-        }
+            quoted_example="5000",
+        )
     )
     payout = fields.String(
         validate=_one_of(PAYOUT_METHODS), **meta("Keep only providers offering this payout method.", "cash_pickup")
@@ -187,11 +187,11 @@ class HistoryQuery(CurrencyPairQuery, _InOrder):
     start = QueryDate(**meta("First day, YYYY-MM-DD; default: end minus 365 days.", "2025-10-30"))
     end = QueryDate(**meta("Last day, YYYY-MM-DD; default: the last day of the history.", "2026-10-30"))
     date = QueryDate(
-        metadata={
-            "description": "Instead of start and end: the rate in force that day, from the last "
+        **meta(
+            "Instead of start and end: the rate in force that day, from the last "
             "business day on or before it. Example: 2026-10-25.",
-            "quoted_example": "2026-10-25",
-        }
+            quoted_example="2026-10-25",
+        )
     )
     interval = fields.String(
         load_default="day",
