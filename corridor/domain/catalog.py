@@ -47,8 +47,7 @@ class AmbiguousCorridor(LookupError):
 
 
 class NoSurveyData(LookupError):
-    """Neither the survey rows nor the published averages have this corridor (`corridor`, a served one), or there
-    are none at all (None)."""
+    """Neither survey rows nor published averages have `corridor` (a served one), or there are none at all (None)."""
 
     def __init__(self, corridor: Corridor | None) -> None:
         super().__init__(corridor.countries if corridor else "")
@@ -142,8 +141,7 @@ class Catalog:
         sort: str = "cost",
         receive_amount: float | None = None,
     ) -> CorridorFigures:
-        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering
-        `receive_amount`, sorted."""
+        """An active corridor's offers with `payout` at `amount` (None: reference) or to deliver `receive_amount`."""
         figures = self.corridor(corridor)
         if amount is None and payout is None and sort == "cost" and receive_amount is None:
             return figures

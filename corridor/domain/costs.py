@@ -138,8 +138,7 @@ def _merged(
 
 @dataclass(frozen=True, slots=True)
 class CostCorridor:
-    """A country pair with any cost figure, as the list of them shows it: its latest period of each kind, and the
-    money sent in it."""
+    """A country pair with any cost figure as the list shows it: its latest period of each kind, and its flow."""
 
     costs: CorridorCosts
     annual_flow_bn: float | None
@@ -148,8 +147,7 @@ class CostCorridor:
 
     @property
     def position(self) -> int:
-        """The pair as a number in the pairs' alphabetical order (`AAA-AAA` is 0): where a page of the list starts,
-        whatever pairs come or go."""
+        """The pair as a number in alphabetical order (`AAA-AAA` is 0): a page's start, whatever pairs come or go."""
         number = 0
         for letter in self.costs.key.replace("-", ""):
             number = number * 26 + ord(letter) - ord("A")

@@ -75,8 +75,7 @@ def comparison() -> Response:
 
 
 def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] | None:
-    """What the page shows for a country pair with cost figures and no offers: its cost over time; None for any
-    other query."""
+    """For a country pair with cost figures and no offers, its cost over time; None for any other query."""
     corridor = args.get("corridor", "").strip().upper()
     if "-" not in corridor or corridor in catalog.by_countries:
         return None
