@@ -97,17 +97,10 @@ class Catalog:
         by_key: dict[str, tuple[CorridorFigures, ...]] = {}
         for f in figures:
             by_key[f.corridor.key] = (*by_key.get(f.corridor.key, ()), f)
-        return cls(
-            dataset,
-            MappingProxyType(by_key),
-            MappingProxyType({f.corridor.countries: f for f in figures}),
-            MappingProxyType({str(f.corridor.id): f for f in figures}),
-            named_currencies(dataset.rates.sources),
-            history,
-            costs,
-            published,
-            flows,
-        )
+        by_countries = MappingProxyType({f.corridor.countries: f for f in figures})
+        by_id = MappingProxyType({str(f.corridor.id): f for f in figures})
+        currencies = named_currencies(dataset.rates.sources)
+        return cls(dataset, MappingProxyType(by_key), by_countries, by_id, currencies, history, costs, published, flows)
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:

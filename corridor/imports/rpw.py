@@ -21,15 +21,8 @@ from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tabl
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
 REQUIRED = (
-    "period",
-    "source code",
-    "destination code",
-    "firm",
-    "cc1 lcu amount",
-    "cc1 lcu code",
-    "cc1 lcu fee",
-    "cc1 fx margin",
-    "cc1 total cost %",
+    *("period", "source code", "destination code", "firm"),
+    *(f"cc1 {name}" for name in ("lcu amount", "lcu code", "lcu fee", "fx margin", "total cost %")),
     "transparent",
 )
 # an optional figure under either name: the older sheet's, or the newer's
@@ -133,17 +126,8 @@ def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
 
 
 _OPTIONAL = (
-    "firm type",
-    "payment instrument",
-    "speed actual",
-    "pickup method",
-    "date",
-    "inter lcu bank fx",
-    "cc1 denomination amount",
-    "source region",
-    "destination region",
-    "note1",
-    "note2",
+    *("firm type", "payment instrument", "speed actual", "pickup method", "date", "inter lcu bank fx"),
+    *("cc1 denomination amount", "source region", "destination region", "note1", "note2"),
     *(
         f"cc2 {name}"
         for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin", "total cost %")
