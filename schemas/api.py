@@ -6,7 +6,7 @@ from marshmallow import Schema, fields
 
 from corridor.domain.rounding import round_significant
 from schemas.costs import SurveyBenchmarkSchema
-from schemas.fields import DisplayDate, Rounded, SignificantFigures
+from schemas.fields import DisplayDate, Rounded, SignificantFigures, meta
 from schemas.ranked import RankedEntrySchema
 
 RATE_DIGITS = 6  # significant figures of a series' rates
@@ -21,364 +21,309 @@ _RATE_OF_DAY = (
 
 
 class CorridorSummarySchema(Schema):
-    from_currency = fields.String(
-        attribute="corridor.from_currency", metadata={"description": "Currency sent.", "example": "USD"}
-    )
-    to_currency = fields.String(
-        attribute="corridor.to_currency", metadata={"description": "Currency received.", "example": "MXN"}
-    )
-    source = fields.String(
-        attribute="corridor.source", metadata={"description": "Sending country.", "example": "United States"}
-    )
-    destination = fields.String(
-        attribute="corridor.destination", metadata={"description": "Receiving country.", "example": "Mexico"}
-    )
+    from_currency = fields.String(attribute="corridor.from_currency", **meta("Currency sent.", "USD"))
+    to_currency = fields.String(attribute="corridor.to_currency", **meta("Currency received.", "MXN"))
+    source = fields.String(attribute="corridor.source", **meta("Sending country.", "United States"))
+    destination = fields.String(attribute="corridor.destination", **meta("Receiving country.", "Mexico"))
     source_country = fields.String(
-        attribute="corridor.source_country",
-        metadata={"description": "Sending country, ISO 3166-1 alpha-3.", "example": "USA"},
+        attribute="corridor.source_country", **meta("Sending country, ISO 3166-1 alpha-3.", "USA")
     )
     destination_country = fields.String(
-        attribute="corridor.destination_country",
-        metadata={"description": "Receiving country, ISO 3166-1 alpha-3.", "example": "MEX"},
+        attribute="corridor.destination_country", **meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
     mid_market = SignificantFigures(
         allow_none=True,
-        metadata={
-            "description": "Interbank mid-market rate, 6 significant figures; null when to_currency has no "
+        **meta(
+            "Interbank mid-market rate, 6 significant figures; null when to_currency has no "
             "rate (a surveyed corridor whose services all pay out in US dollars).",
-            "example": 18.4215,
-        },
+            18.4215,
+        ),
     )
     best_rate = SignificantFigures(
         allow_none=True,
         attribute="best.rate",
-        metadata={
-            "description": "Rate of the rank-1 provider, to_currency per from_currency, like mid_market: for "
+        **meta(
+            "Rate of the rank-1 provider, to_currency per from_currency, like mid_market: for "
             "one paying out in US dollars, what it pays is worth that at the mid-market rate; "
             "null if it did not disclose its margin, or with no mid_market.",
-            "example": 18.3441,
-        },
+            18.3441,
+        ),
     )
     best_payout_currency = fields.String(
         attribute="best.payout_currency",
-        metadata={"description": "What the rank-1 provider's recipient gets: to_currency, or USD.", "example": "MXN"},
+        **meta("What the rank-1 provider's recipient gets: to_currency, or USD.", "MXN"),
     )
-    best_provider = fields.String(
-        attribute="best.offer.provider", metadata={"description": "Name of the rank-1 provider.", "example": "Wise"}
-    )
+    best_provider = fields.String(attribute="best.offer.provider", **meta("Name of the rank-1 provider.", "Wise"))
     true_cost_pct = Rounded(
         allow_none=True,
         attribute="best.true_cost_pct",
-        metadata={
-            "description": "True cost of the rank-1 provider at the reference amount, %; null if no offer "
-            "disclosed its margin.",
-            "example": 1.49,
-        },
+        **meta(
+            "True cost of the rank-1 provider at the reference amount, %; null if no offer disclosed its margin.", 1.49
+        ),
     )
     compliance = fields.String(
         allow_none=True,
         attribute="corridor.compliance",
-        metadata={
-            "description": "Compliance level: Low, Medium or High; null for a corridor only the survey has.",
-            "example": "Low",
-        },
+        **meta("Compliance level: Low, Medium or High; null for a corridor only the survey has.", "Low"),
     )
     score = fields.Integer(
         allow_none=True,
         attribute="corridor.score",
-        metadata={"description": "Corridor score, 0–100; null for a corridor only the survey has.", "example": 91},
+        **meta("Corridor score, 0–100; null for a corridor only the survey has.", 91),
     )
     key = fields.String(
         attribute="corridor.key",
-        metadata={
-            "description": "The currency pair FROM_TO, as /api/providers takes it when no other active corridor "
+        **meta(
+            "The currency pair FROM_TO, as /api/providers takes it when no other active corridor "
             "has it; source_country-destination_country always names this one.",
-            "example": "USD_MXN",
-        },
+            "USD_MXN",
+        ),
     )
     avg_cost_pct = Rounded(
         allow_none=True,
         attribute="avg_cost",
-        metadata={
-            "description": "Mean true cost of the corridor's offers at the reference amount, %, over those that "
+        **meta(
+            "Mean true cost of the corridor's offers at the reference amount, %, over those that "
             "disclose their margin; null if none does.",
-            "example": 6.54,
-        },
+            6.54,
+        ),
     )
     sdg_target_met = fields.Boolean(
-        allow_none=True,
-        metadata={
-            "description": "avg_cost_pct is at most 3: the UN SDG 10.c target; null with no avg_cost_pct.",
-            "example": False,
-        },
+        allow_none=True, **meta("avg_cost_pct is at most 3: the UN SDG 10.c target; null with no avg_cost_pct.", False)
     )
-    offers_over_5_pct = fields.Integer(
-        metadata={"description": "Offers whose true cost at the reference amount exceeds 5 %.", "example": 4}
-    )
+    offers_over_5_pct = fields.Integer(**meta("Offers whose true cost at the reference amount exceeds 5 %.", 4))
     prices = fields.String(
-        metadata={
-            "description": "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
+        **meta(
+            "Where its prices come from: the World Bank survey's period, YYYYQn, or sample "
             "(the data file's illustrative figures).",
-            "example": "sample",
-        },
+            "sample",
+        )
     )
     annual_flow_bn = Rounded(
         allow_none=True,
         attribute="corridor.annual_flow_bn",
-        metadata={
-            "description": "Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's "
+        **meta(
+            "Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's "
             "figure for flow_year; null where no source has one.",
-            "example": 52.6,
-        },
+            52.6,
+        ),
         places=1,
     )
     flow_year = fields.Integer(
         allow_none=True,
         attribute="corridor.flow_year",
-        metadata={
-            "description": "The year of annual_flow_bn where the remittance matrix gives it; null for the data "
-            "file's figure.",
-            "example": 2021,
-        },
+        **meta(
+            "The year of annual_flow_bn where the remittance matrix gives it; null for the data file's figure.", 2021
+        ),
     )
     flow_source = fields.String(
         allow_none=True,
         attribute="corridor.flow_source",
-        metadata={
-            "description": "Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, "
+        **meta(
+            "Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, "
             "or the data file where the matrix has no figure for the pair; null without a flow.",
-            "example": "KNOMAD/World Bank Bilateral Remittance Matrix",
-        },
+            "KNOMAD/World Bank Bilateral Remittance Matrix",
+        ),
     )
 
 
 class RankedProviderSchema(RankedEntrySchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
 
-    rank = fields.Integer(metadata={"description": "Position by true cost, 1 = cheapest.", "example": 1})
-    provider = fields.String(attribute="offer.provider", metadata={"description": "Provider name.", "example": "Wise"})
+    rank = fields.Integer(**meta("Position by true cost, 1 = cheapest.", 1))
+    provider = fields.String(attribute="offer.provider", **meta("Provider name.", "Wise"))
     rate = SignificantFigures(
         allow_none=True,
-        metadata={
-            "description": "Rate given, the corridor's to_currency per source currency: mid-market less the FX "
+        **meta(
+            "Rate given, the corridor's to_currency per source currency: mid-market less the FX "
             "margin, for every offer, whatever its payout_currency (payout_rate is the rate in "
             "that); null if the margin is not disclosed, or to_currency has no rate.",
-            "example": 18.3441,
-        },
+            18.3441,
+        ),
     )
-    flat_fee = Rounded(
-        attribute="offer.flat_fee", metadata={"description": "Fixed fee in the source currency.", "example": 4.14}
-    )
+    flat_fee = Rounded(attribute="offer.flat_fee", **meta("Fixed fee in the source currency.", 4.14))
     fee_pct = Rounded(
         attribute="offer.fee_pct",
-        metadata={
-            "description": "Fee as % of the amount sent. A surveyed offer's fee is max(0, flat_fee + amount × "
+        **meta(
+            "Fee as % of the amount sent. A surveyed offer's fee is max(0, flat_fee + amount × "
             "fee_pct / 100) through its two published price points, so either may be negative.",
-            "example": 0.0,
-        },
+            0.0,
+        ),
     )
     spread_pct = Rounded(
         allow_none=True,
-        metadata={
-            "description": "FX margin below mid-market at the amount sent, % (negative: a promotion); null if "
-            "not disclosed.",
-            "example": 0.42,
-        },
+        **meta(
+            "FX margin below mid-market at the amount sent, % (negative: a promotion); null if not disclosed.", 0.42
+        ),
     )
     true_cost_pct = Rounded(
         allow_none=True,
-        metadata={
-            "description": "Fees plus FX margin as % of the amount sent; null if the margin is not disclosed "
+        **meta(
+            "Fees plus FX margin as % of the amount sent; null if the margin is not disclosed "
             "(such offers rank after every other).",
-            "example": 2.49,
-        },
+            2.49,
+        ),
     )
     settlement = fields.String(
         allow_none=True,
         attribute="offer.settlement",
-        metadata={"description": "Typical time to arrive; null if the survey gave none.", "example": "1 hour"},
+        **meta("Typical time to arrive; null if the survey gave none.", "1 hour"),
     )
     payout_methods = fields.List(
-        fields.String(),
-        attribute="offer.payout_methods",
-        metadata={"description": "Ways the recipient can collect.", "example": ["bank_deposit"]},
+        fields.String(), attribute="offer.payout_methods", **meta("Ways the recipient can collect.", ["bank_deposit"])
     )
     svc_score = fields.Integer(
         allow_none=True,
         attribute="offer.svc_score",
-        metadata={
-            "description": "Service score, 0–100; null for a surveyed offer (the survey scores none).",
-            "example": 94,
-        },
+        **meta("Service score, 0–100; null for a surveyed offer (the survey scores none).", 94),
     )
     send_amount = Rounded(
         allow_none=True,
-        metadata={
-            "description": "Amount sent, source currency: `amount`, or the reference amount; with "
+        **meta(
+            "Amount sent, source currency: `amount`, or the reference amount; with "
             "receive_amount, null when the rate is.",
-            "example": 200.0,
-        },
+            200.0,
+        ),
     )
     fee_total = Rounded(
-        allow_none=True,
-        metadata={
-            "description": "max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.",
-            "example": 1.99,
-        },
+        allow_none=True, **meta("max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.", 1.99)
     )
     recipient_gets = Rounded(
         allow_none=True,
-        metadata={
-            "description": "amount × rate, in the corridor's to_currency: for an offer paying out in US "
-            "dollars, what it pays is worth that at the mid-market rate (payout_amount is the "
-            "dollars); null when the rate is.",
-            "example": 3639.48,
-        },
+        **meta(
+            "amount × rate, in the corridor's to_currency: for an offer paying out in US dollars, what "
+            "it pays is worth that at the mid-market rate (payout_amount is the dollars); null when the rate is.",
+            3639.48,
+        ),
     )
     settlement_minutes = fields.Integer(
-        allow_none=True, metadata={"description": "Settlement time in minutes; null with no settlement.", "example": 10}
+        allow_none=True, **meta("Settlement time in minutes; null with no settlement.", 10)
     )
     total_paid = Rounded(
-        allow_none=True,
-        metadata={
-            "description": "send_amount + fee_total: what the sender pays in all, source currency.",
-            "example": 201.99,
-        },
+        allow_none=True, **meta("send_amount + fee_total: what the sender pays in all, source currency.", 201.99)
     )
     source = fields.String(
         attribute="offer.source",
-        metadata={
-            "description": "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices "
+        **meta(
+            "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices "
             "Worldwide survey) or sample (the data file's illustrative figures).",
-            "example": "World Bank RPW",
-        },
+            "World Bank RPW",
+        ),
     )
     period = fields.String(
         allow_none=True,
         attribute="offer.period",
-        metadata={"description": "The survey's period, YYYYQn; null for the data file's.", "example": "2025Q3"},
+        **meta("The survey's period, YYYYQn; null for the data file's.", "2025Q3"),
     )
     collected = fields.Date(
         allow_none=True,
         attribute="offer.collected",
-        metadata={
-            "description": "The day the survey collected the prices, YYYY-MM-DD; null for the data file's.",
-            "example": "2025-08-19",
-        },
+        **meta("The day the survey collected the prices, YYYY-MM-DD; null for the data file's.", "2025-08-19"),
     )
     payout_currency = fields.String(
-        metadata={
-            "description": "What the recipient gets: the corridor's to_currency, or USD where the service "
-            "pays out in US dollars.",
-            "example": "MXN",
-        },
+        **meta(
+            "What the recipient gets: the corridor's to_currency, or USD where the service pays out in US dollars.",
+            "MXN",
+        )
     )
     payout_rate = SignificantFigures(
         allow_none=True,
-        metadata={
-            "description": "For an offer paying out in another currency than to_currency: its rate, "
-            "payout_currency per source currency; null for one paying out in to_currency, and "
-            "when the rate is.",
-            "example": 0.00759749,
-        },
+        **meta(
+            "For an offer paying out in another currency than to_currency: its rate, payout_currency "
+            "per source currency; null for one paying out in to_currency, and when the rate is.",
+            0.00759749,
+        ),
     )
     payout_amount = Rounded(
         allow_none=True,
-        metadata={
-            "description": "For an offer paying out in another currency than to_currency: amount × payout_rate, "
+        **meta(
+            "For an offer paying out in another currency than to_currency: amount × payout_rate, "
             "what arrives in payout_currency; with receive_amount, receive_amount's worth at the "
             "mid-market rate. Null for one paying out in to_currency.",
-            "example": 192.64,
-        },
+            192.64,
+        ),
     )
     fx_margin_disclosed = fields.Boolean(
         attribute="offer.disclosed",
-        metadata={
-            "description": "Whether the service disclosed its exchange rate (the survey's `transparent`); "
+        **meta(
+            "Whether the service disclosed its exchange rate (the survey's `transparent`); "
             "if not, its margin and true cost are unknown.",
-            "example": True,
-        },
+            True,
+        ),
     )
     firm_type = fields.String(
         allow_none=True,
         attribute="offer.firm_type",
-        metadata={
-            "description": "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post "
+        **meta(
+            "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post "
             "office…; null for the data file's.",
-            "example": "Money Transfer Operator",
-        },
+            "Money Transfer Operator",
+        ),
     )
     promotion = fields.Boolean(
         attribute="offer.promotion",
-        metadata={
-            "description": "The survey noted these prices as a promotion's, a marketing campaign's or a "
+        **meta(
+            "The survey noted these prices as a promotion's, a marketing campaign's or a "
             "discount's: by cost, such an offer ranks after every offer at its regular price.",
-            "example": False,
-        },
+            False,
+        ),
     )
     payment_instrument = fields.String(
         allow_none=True,
         attribute="offer.payment_instrument",
-        metadata={
-            "description": "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank "
-            "account transfer, Mobile money…); null for the data file's, and where the survey "
-            "gave none.",
-            "example": "Debit card",
-        },
+        **meta(
+            "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account "
+            "transfer, Mobile money…); null for the data file's, and where the survey gave none.",
+            "Debit card",
+        ),
     )
     pickup_method = fields.String(
         allow_none=True,
         attribute="offer.pickup_method",
-        metadata={
-            "description": "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile "
+        **meta(
+            "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile "
             'wallet…); several, of rows alike in all else, joined by "; ". Null for the data '
             "file's, and where the survey gave none.",
-            "example": "Bank account",
-        },
+            "Bank account",
+        ),
     )
     speed = fields.String(
         allow_none=True,
         attribute="offer.speed",
-        metadata={
-            "description": "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, "
-            "3-5 days, 6 days or more): settlement is its longest time. Null for the data file's, "
-            "and where the survey gave none.",
-            "example": "Less than one hour",
-        },
+        **meta(
+            "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or "
+            "more): settlement is its longest time. Null for the data file's, and where the survey gave none.",
+            "Less than one hour",
+        ),
     )
 
 
 class CurrencySchema(Schema):
-    code = fields.String(metadata={"description": "ISO 4217 currency code.", "example": "MXN"})
-    name = fields.String(
-        metadata={"description": "English name, from the Unicode CLDR (Babel).", "example": "Mexican Peso"}
-    )
+    code = fields.String(**meta("ISO 4217 currency code.", "MXN"))
+    name = fields.String(**meta("English name, from the Unicode CLDR (Babel).", "Mexican Peso"))
     source = fields.String(
-        metadata={
-            "description": "Where its interbank rate comes from: ECB, Frankfurter, World Bank RPW (implied by the "
+        **meta(
+            "Where its interbank rate comes from: ECB, Frankfurter, World Bank RPW (implied by the "
             "survey's rows, where neither feed gives it) or data file. The base, USD, takes the newest rates' source.",
-            "example": "ECB",
-        }
+            "ECB",
+        )
     )
-    date = fields.Date(metadata={"description": "Day of that rate, YYYY-MM-DD.", "example": "2026-10-30"})
+    date = fields.Date(**meta("Day of that rate, YYYY-MM-DD.", "2026-10-30"))
 
 
 class MidRateSchema(Schema):
-    from_currency = fields.String(data_key="from", metadata={"description": "Currency sent.", "example": "USD"})
-    to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
-    ref_rate_a = SignificantFigures(metadata={"description": "Consumer reference rate.", "example": 18.4012})
-    ref_rate_b = SignificantFigures(metadata={"description": "Interbank mid-market rate.", "example": 18.4215})
+    from_currency = fields.String(data_key="from", **meta("Currency sent.", "USD"))
+    to_currency = fields.String(data_key="to", **meta("Currency received.", "MXN"))
+    ref_rate_a = SignificantFigures(**meta("Consumer reference rate.", 18.4012))
+    ref_rate_b = SignificantFigures(**meta("Interbank mid-market rate.", 18.4215))
     updated = DisplayDate(
-        metadata={
-            "description": "Day of the rates used, `Mon D, YYYY`: the older of the two currencies' rates.",
-            "example": "Oct 30, 2026",
-        }
+        **meta("Day of the rates used, `Mon D, YYYY`: the older of the two currencies' rates.", "Oct 30, 2026")
     )
 
 
 class HistoryPointSchema(Schema):
-    date = fields.Date(metadata={"description": "A business day of the source, YYYY-MM-DD.", "example": "2026-10-30"})
-    rate = SignificantFigures(RATE_DIGITS, metadata={"description": _RATE_OF_DAY, "example": 18.9077})
+    date = fields.Date(**meta("A business day of the source, YYYY-MM-DD.", "2026-10-30"))
+    rate = SignificantFigures(RATE_DIGITS, **meta(_RATE_OF_DAY, 18.9077))
 
 
 class SeriesPoints(fields.List):
@@ -396,102 +341,79 @@ class SeriesPoints(fields.List):
 
 
 class HistorySchema(Schema):
-    from_currency = fields.String(data_key="from", metadata={"description": "Currency sent.", "example": "USD"})
-    to_currency = fields.String(data_key="to", metadata={"description": "Currency received.", "example": "MXN"})
-    source = fields.String(metadata={"description": SERIES_SOURCE, "example": "ECB"})
-    interval = fields.String(
-        metadata={"description": "day, week or month: which business days are listed.", "example": "day"}
-    )
-    start = fields.Date(
-        metadata={"description": "First day asked for (or defaulted), YYYY-MM-DD.", "example": "2025-10-30"}
-    )
-    end = fields.Date(
-        metadata={"description": "Last day asked for (or defaulted), YYYY-MM-DD.", "example": "2026-10-30"}
-    )
-    points = SeriesPoints(metadata={"description": "One point per listed business day, oldest first."})
+    from_currency = fields.String(data_key="from", **meta("Currency sent.", "USD"))
+    to_currency = fields.String(data_key="to", **meta("Currency received.", "MXN"))
+    source = fields.String(**meta(SERIES_SOURCE, "ECB"))
+    interval = fields.String(**meta("day, week or month: which business days are listed.", "day"))
+    start = fields.Date(**meta("First day asked for (or defaulted), YYYY-MM-DD.", "2025-10-30"))
+    end = fields.Date(**meta("Last day asked for (or defaulted), YYYY-MM-DD.", "2026-10-30"))
+    points = SeriesPoints(**meta("One point per listed business day, oldest first."))
 
 
 class BenchmarkCorridorSchema(Schema):
-    key = fields.String(
-        attribute="corridor.key", metadata={"description": "Corridor key FROM_TO.", "example": "SGD_IDR"}
-    )
-    avg_cost_pct = Rounded(
-        attribute="avg_cost",
-        metadata={"description": "Its mean true cost at the reference amount, %.", "example": 2.77},
-    )
+    key = fields.String(attribute="corridor.key", **meta("Corridor key FROM_TO.", "SGD_IDR"))
+    avg_cost_pct = Rounded(attribute="avg_cost", **meta("Its mean true cost at the reference amount, %.", 2.77))
 
 
 class BenchmarkFiguresSchema(Schema):
-    corridor_count = fields.Integer(
-        attribute="count", metadata={"description": "Active corridors measured.", "example": 19}
-    )
+    corridor_count = fields.Integer(attribute="count", **meta("Active corridors measured.", 19))
     avg_cost_pct = Rounded(
         allow_none=True,
         attribute="avg_cost",
-        metadata={
-            "description": "Simple mean of the corridors' mean true costs, %; null with no active corridor.",
-            "example": 4.6,
-        },
+        **meta("Simple mean of the corridors' mean true costs, %; null with no active corridor.", 4.6),
     )
     weighted_avg_cost_pct = Rounded(
         allow_none=True,
         attribute="weighted_avg_cost",
-        metadata={
-            "description": "The flow-weighted average: the corridors' mean true costs weighted by the money sent in "
+        **meta(
+            "The flow-weighted average: the corridors' mean true costs weighted by the money sent in "
             "each (annual_flow_bn, the remittance matrix's where it has the pair), %; closer to what senders pay in "
             "all than the simple mean. Null when every flow is 0 or no corridor is active.",
-            "example": 5.2,
-        },
+            5.2,
+        ),
     )
     smart_avg_cost_pct = Rounded(
         allow_none=True,
         attribute="smart_avg_cost",
-        metadata={
-            "description": "Mean over corridors of their three cheapest offers' mean true cost, %; null with no "
-            "active corridor.",
-            "example": 2.87,
-        },
+        **meta(
+            "Mean over corridors of their three cheapest offers' mean true cost, %; null with no active corridor.", 2.87
+        ),
     )
-    corridors_meeting_target = fields.Integer(
-        metadata={"description": "Corridors whose avg_cost_pct is at most 3.", "example": 2}
-    )
-    corridors_with_offer_over_5_pct = fields.Integer(
-        metadata={"description": "Corridors with at least one offer above 5 %.", "example": 15}
-    )
+    corridors_meeting_target = fields.Integer(**meta("Corridors whose avg_cost_pct is at most 3.", 2))
+    corridors_with_offer_over_5_pct = fields.Integer(**meta("Corridors with at least one offer above 5 %.", 15))
     cheapest = fields.Nested(
         BenchmarkCorridorSchema,
         allow_none=True,
-        metadata={"description": "The corridor with the lowest avg_cost_pct; null with no active corridor."},
+        **meta("The corridor with the lowest avg_cost_pct; null with no active corridor."),
     )
     costliest = fields.Nested(
         BenchmarkCorridorSchema,
         allow_none=True,
-        metadata={"description": "The corridor with the highest avg_cost_pct; null with no active corridor."},
+        **meta("The corridor with the highest avg_cost_pct; null with no active corridor."),
     )
 
 
 class BenchmarkSchema(BenchmarkFiguresSchema):
     prices = fields.String(
-        metadata={
-            "description": "The corridors the figures above count: surveyed (those the World Bank surveyed) "
-            "whenever the survey is imported, or sample (the data file's) when it is not. The two "
-            "are never pooled.",
-            "example": "sample",
-        },
+        **meta(
+            "The corridors the figures above count: surveyed (those the World Bank surveyed) whenever "
+            "the survey is imported, or sample (the data file's) when it is not. The two are never pooled.",
+            "sample",
+        )
     )
     sample = fields.Nested(
         BenchmarkFiguresSchema,
         allow_none=True,
-        metadata={
-            "description": "The same figures over the corridors with sample prices, when the figures above are "
+        **meta(
+            "The same figures over the corridors with sample prices, when the figures above are "
             "the surveyed ones; null when they are the sample ones."
-        },
+        ),
     )
     survey = fields.Nested(
         SurveyBenchmarkSchema,
         allow_none=True,
-        metadata={
-            "description": "The World Bank survey's latest period, by its own method (/api/costs/global has "
+        **meta(
+            "The World Bank survey's latest period, by its own method (/api/costs/global has "
             "every period); null when no survey was imported."
-        },
+        ),
     )

@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, pre_dump
 from corridor.domain.model import SURVEY
 from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE
 from schemas.camel import CamelCaseSchema
-from schemas.fields import BillionsText, PercentText, Rounded
+from schemas.fields import BillionsText, PercentText, Rounded, meta
 
 _SOURCE = {
     "description": "Where the figures come from: the World Bank's Remittance Prices Worldwide survey.",
@@ -57,10 +57,7 @@ _BY_REGION = (
 
 
 def _meta(description: str, example: object, omitted_when: str | None = None) -> dict:
-    metadata = {"description": description, "example": example}
-    if omitted_when:
-        metadata["x-omitted-when"] = omitted_when
-    return {"metadata": metadata}
+    return meta(description, example, **({"x-omitted-when": omitted_when} if omitted_when else {}))
 
 
 _NOT_PUBLISHED = "the World Bank published no figure for the period"
@@ -112,7 +109,7 @@ class CostsSchema(Schema):
     )
     periods = fields.List(
         fields.Nested(PeriodCostsSchema),
-        metadata={"description": "One entry per period with a computed or a published figure, oldest first."},
+        **meta("One entry per period with a computed or a published figure, oldest first."),
     )
 
 
@@ -130,8 +127,7 @@ class GlobalPeriodSchema(Schema):
         ),
     )
     published_source = fields.String(
-        attribute="published.source",
-        **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED),
+        attribute="published.source", **_meta(_PUBLISHED_SOURCE, PUBLISHED_SOURCE, _NOT_PUBLISHED)
     )
     average_total_cost_pct = Rounded(
         allow_none=True, attribute="computed.average", **_meta(_GLOBAL_AVERAGE, 22.61, _NOT_COMPUTED)
@@ -162,9 +158,7 @@ class GlobalCostsSchema(Schema):
     """Dumped from the periods themselves."""
 
     source = fields.Constant(SURVEY, metadata=_SOURCE)
-    periods = fields.List(
-        fields.Nested(GlobalPeriodSchema), metadata={"description": "One entry per surveyed period, oldest first."}
-    )
+    periods = fields.List(fields.Nested(GlobalPeriodSchema), **meta("One entry per surveyed period, oldest first."))
 
     @pre_dump
     def from_periods(self, periods: tuple, **kwargs: object) -> dict:
@@ -192,14 +186,7 @@ class SurveyBenchmarkSchema(GlobalPeriodSchema):
 
 
 def _ok() -> fields.Constant:
-    return fields.Constant(
-        True,
-        metadata={
-            "description": "true when the request succeeded, false on an error.",
-            "example": True,
-            "type": "boolean",
-        },
-    )
+    return fields.Constant(True, **meta("true when the request succeeded, false on an error.", True, type="boolean"))
 
 
 class PeriodCostsEntry(CamelCaseSchema, PeriodCostsSchema):
@@ -241,12 +228,11 @@ class CostsResponse(CamelCaseSchema):
         data_key="to", allow_none=True, **_meta("Currency received; null if the country's is not known.", "TZS")
     )
     count = fields.Function(
-        lambda costs: len(costs.periods),
-        metadata={"description": "Number of entries in the list that follows.", "example": 2, "type": "integer"},
+        lambda costs: len(costs.periods), **meta("Number of entries in the list that follows.", 2, type="integer")
     )
     periods = fields.List(
         fields.Nested(PeriodCostsEntry),
-        metadata={"description": "One entry per period with a computed or a published figure, oldest first."},
+        **meta("One entry per period with a computed or a published figure, oldest first."),
     )
 
 
@@ -278,9 +264,7 @@ class GlobalCostsResponse(CamelCaseSchema):
     ok = _ok()
     source = fields.Constant(SURVEY, metadata=_SOURCE)
     count = fields.Integer(**_meta("Number of entries in the list that follows.", 2))
-    periods = fields.List(
-        fields.Nested(GlobalPeriodEntry), metadata={"description": "One entry per surveyed period, oldest first."}
-    )
+    periods = fields.List(fields.Nested(GlobalPeriodEntry), **meta("One entry per surveyed period, oldest first."))
 
     @pre_dump
     def from_periods(self, periods: tuple, **kwargs: object) -> dict:
@@ -313,19 +297,11 @@ class CostCorridorSchema(Schema):
     corridor = fields.String(attribute="costs.key", **_meta("The corridor's countries, SRC-DST.", "USA-MEX"))
     source_country = fields.Function(
         lambda c: c.costs.key[:3],
-        metadata={
-            "description": "Sending country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV).",
-            "example": "USA",
-            "type": "string",
-        },
+        **meta("Sending country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV).", "USA", type="string"),
     )
     destination_country = fields.Function(
         lambda c: c.costs.key[4:],
-        metadata={
-            "description": "Receiving country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV, ANT).",
-            "example": "MEX",
-            "type": "string",
-        },
+        **meta("Receiving country, ISO 3166-1 alpha-3 (or the World Bank's code: KSV, ANT).", "MEX", type="string"),
     )
     source_country_name = fields.String(attribute="costs.source_name", **_meta("Sending country.", "United States"))
     destination_country_name = fields.String(
@@ -343,17 +319,13 @@ class CostCorridorSchema(Schema):
     )
     latest_period = fields.String(**_meta(_LATEST_PERIOD, "2025Q3"))
     latest_published_period = fields.String(
-        allow_none=True,
-        attribute="latest_published_period",
-        **_meta("The period of latest_published_average_total_cost_pct.", "2020Q3"),
+        allow_none=True, **_meta("The period of latest_published_average_total_cost_pct.", "2020Q3")
     )
     latest_published_average_total_cost_pct = Rounded(
         allow_none=True, attribute="latest_published_average", **_meta(_LATEST_PUBLISHED, 5.34)
     )
     latest_computed_period = fields.String(
-        allow_none=True,
-        attribute="latest_computed_period",
-        **_meta("The period of latest_computed_average_total_cost_pct.", "2025Q3"),
+        allow_none=True, **_meta("The period of latest_computed_average_total_cost_pct.", "2025Q3")
     )
     latest_computed_average_total_cost_pct = Rounded(
         allow_none=True, attribute="latest_computed_average", **_meta(_LATEST_COMPUTED, 3.82)

@@ -12,6 +12,12 @@ from marshmallow import fields
 
 from corridor.domain.rounding import round_half_up, round_significant
 
+
+def meta(description: str, example: Any = None, **more: Any) -> dict[str, Any]:
+    """A field's OpenAPI metadata; a nested one's example, if none, is generated; `more`: e.g. a Constant's type."""
+    return {"metadata": {"description": description, **({} if example is None else {"example": example}), **more}}
+
+
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -64,8 +70,7 @@ class PageSize(fields.Integer):
 
 
 class PatternString(fields.String):
-    """A string whose whole value matches `pattern`, loaded as `loads` makes it; the pattern is also documented in
-    OpenAPI."""
+    """A string whose whole value matches `pattern` (documented in OpenAPI), loaded as `loads` makes it."""
 
     pattern = ""
     loads: Callable[[str], Any] = str
@@ -127,8 +132,7 @@ class ReceiveAmount(Amount):
 
 
 class CorridorKey(PatternString):
-    """A corridor in a query, any case, upper-cased: its countries `SRC-DST` (ISO 3166-1 alpha-3), or its currencies
-    `FROM_TO`."""
+    """A corridor in a query, any case, upper-cased: its countries `SRC-DST`, or its currencies `FROM_TO`."""
 
     default_error_messages = {
         "invalid": "must be a corridor's countries such as KEN-TZA, or its currencies such as USD_MXN."

@@ -8,16 +8,8 @@ from marshmallow import fields, pre_dump
 from schemas.api import CurrencySchema, HistorySchema
 from schemas.camel import CamelCaseSchema
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
-from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
+from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures, meta
 from schemas.ranked import RankedEntrySchema
-
-
-def _meta(description, example=None, **more):
-    # nested objects and lists of them get their example generated from their own fields; `more`
-    # is OpenAPI property metadata (a Constant's JSON type, which apispec cannot infer)
-    metadata = {"description": description} if example is None else {"description": description, "example": example}
-    return {"metadata": {**metadata, **more}}
-
 
 OK_MEANING = "true when the request succeeded, false on an error."
 
@@ -27,7 +19,7 @@ class OkSchema(CamelCaseSchema):
 
     guide_object = "every answer"
 
-    ok = fields.Constant(True, **_meta(OK_MEANING, True, type="boolean"))
+    ok = fields.Constant(True, **meta(OK_MEANING, True, type="boolean"))
 
 
 class CountSchema(CamelCaseSchema):
@@ -36,7 +28,7 @@ class CountSchema(CamelCaseSchema):
     guide_object = "every list"
 
     listed = ""
-    count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
+    count = fields.Integer(**meta("Number of entries in the list that follows.", 19))
 
     @pre_dump
     def count_the_list(self, listed, **kwargs):
@@ -44,18 +36,18 @@ class CountSchema(CamelCaseSchema):
 
 
 class CorridorSchema(CamelCaseSchema):
-    id = fields.Integer(attribute="corridor.id", **_meta("Corridor id, for /api/poc/corridors/<id>.", 1))
-    corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "USD→MXN"))
+    id = fields.Integer(attribute="corridor.id", **meta("Corridor id, for /api/poc/corridors/<id>.", 1))
+    corridor = fields.String(attribute="corridor.pair", **meta("The corridor, FROM→TO.", "USD→MXN"))
     source_country = fields.String(
-        attribute="corridor.source_country", **_meta("Sending country, ISO 3166-1 alpha-3.", "USA")
+        attribute="corridor.source_country", **meta("Sending country, ISO 3166-1 alpha-3.", "USA")
     )
     destination_country = fields.String(
-        attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
+        attribute="corridor.destination_country", **meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
     annual_flow_bn = BillionsText(
         allow_none=True,
         attribute="corridor.annual_flow_bn",
-        **_meta(
+        **meta(
             "Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where "
             "no source has one.",
             "$52.6B",
@@ -64,14 +56,12 @@ class CorridorSchema(CamelCaseSchema):
     flow_year = fields.Integer(
         allow_none=True,
         attribute="corridor.flow_year",
-        **_meta(
-            "The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.", 2021
-        ),
+        **meta("The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.", 2021),
     )
     flow_source = fields.String(
         allow_none=True,
         attribute="corridor.flow_source",
-        **_meta(
+        **meta(
             "Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file "
             "where the matrix has no figure for the pair; null without a flow.",
             "KNOMAD/World Bank Bilateral Remittance Matrix",
@@ -79,60 +69,59 @@ class CorridorSchema(CamelCaseSchema):
     )
     avg_cost = PercentText(
         allow_none=True,
-        **_meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.", "6.54%"),
+        **meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.", "6.54%"),
     )
     best_cost = PercentText(
         allow_none=True,
-        **_meta("Lowest true cost over the corridor's providers; null if none discloses its margin.", "2.38%"),
+        **meta("Lowest true cost over the corridor's providers; null if none discloses its margin.", "2.38%"),
     )
     compliance = fields.String(
         allow_none=True,
         attribute="corridor.compliance",
-        **_meta("Compliance level: Low, Medium or High; null for a corridor only the survey has.", "Low"),
+        **meta("Compliance level: Low, Medium or High; null for a corridor only the survey has.", "Low"),
     )
     settlement = fields.String(
-        allow_none=True, **_meta("Settlement time of the fastest provider; null if none gives one.", "5 minutes")
+        allow_none=True, **meta("Settlement time of the fastest provider; null if none gives one.", "5 minutes")
     )
     key = fields.String(
         attribute="corridor.key",
-        **_meta(
+        **meta(
             "The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor "
             "has it; sourceCountry-destinationCountry always names this one.",
             "USD_MXN",
         ),
     )
     sdg_target_met = fields.Boolean(
-        allow_none=True,
-        **_meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False),
+        allow_none=True, **meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False)
     )
-    offers_over_5_pct = fields.Integer(**_meta("Providers whose true cost exceeds 5%.", 4))
+    offers_over_5_pct = fields.Integer(**meta("Providers whose true cost exceeds 5%.", 4))
     prices = fields.String(
-        **_meta(
+        **meta(
             "Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
             "illustrative figures).",
             "sample",
-        ),
+        )
     )
 
 
 class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
 
-    rank = fields.Integer(**_meta("Position by true cost, 1 = cheapest.", 1))
-    provider = fields.String(attribute="offer.provider", **_meta("Provider name.", "Remitly"))
+    rank = fields.Integer(**meta("Position by true cost, 1 = cheapest.", 1))
+    provider = fields.String(attribute="offer.provider", **meta("Provider name.", "Remitly"))
     rate = SignificantFigures(
         allow_none=True,
-        **_meta(
+        **meta(
             "Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, "
             "6 significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in "
             "that); null if the margin is not disclosed, or the destination currency has no rate.",
             18.6468,
         ),
     )
-    fee = Rounded(attribute="offer.flat_fee", **_meta("Fixed fee in the source currency.", 1.99))
+    fee = Rounded(attribute="offer.flat_fee", **meta("Fixed fee in the source currency.", 1.99))
     fee_pct = PercentText(
         attribute="offer.fee_pct",
-        **_meta(
+        **meta(
             "Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) "
             "through its two published price points, so either may be negative.",
             "0.00%",
@@ -140,61 +129,58 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     )
     spread_pct = PercentText(
         allow_none=True,
-        **_meta(
+        **meta(
             "FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not disclosed.",
             "1.38%",
         ),
     )
     true_cost_pct = PercentText(
         allow_none=True,
-        **_meta(
+        **meta(
             "Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such "
             "providers rank after every other).",
             "2.38%",
         ),
     )
     settlement = fields.String(
-        allow_none=True, attribute="offer.settlement", **_meta("Typical time to arrive; null if unknown.", "10 minutes")
+        allow_none=True, attribute="offer.settlement", **meta("Typical time to arrive; null if unknown.", "10 minutes")
     )
     payout_methods = fields.List(
         fields.String(),
         attribute="offer.payout_methods",
-        **_meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]),
+        **meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]),
     )
     score = fields.Integer(
         allow_none=True,
         attribute="offer.svc_score",
-        **_meta("Provider service score, 0–100; null for a surveyed provider (the survey scores none).", 90),
+        **meta("Provider service score, 0–100; null for a surveyed provider (the survey scores none).", 90),
     )
     send_amount = Rounded(
         allow_none=True,
-        **_meta(
+        **meta(
             "Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the "
             "rate is.",
             200.0,
         ),
     )
     fee_total = Rounded(
-        allow_none=True,
-        **_meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99),
+        allow_none=True, **meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99)
     )
     recipient_gets = Rounded(
         allow_none=True,
-        **_meta(
-            "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, "
-            "what it pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate "
-            "is.",
+        **meta(
+            "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, what it "
+            "pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate is.",
             3639.48,
         ),
     )
-    settlement_minutes = fields.Integer(allow_none=True, **_meta("Settlement time in minutes; null if unknown.", 10))
+    settlement_minutes = fields.Integer(allow_none=True, **meta("Settlement time in minutes; null if unknown.", 10))
     total_paid = Rounded(
-        allow_none=True,
-        **_meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99),
+        allow_none=True, **meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99)
     )
     source = fields.String(
         attribute="offer.source",
-        **_meta(
+        **meta(
             "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or "
             "sample (the data file's illustrative figures).",
             "World Bank RPW",
@@ -203,23 +189,23 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     period = fields.String(
         allow_none=True,
         attribute="offer.period",
-        **_meta("The survey's period, YYYYQn; null for the data file's.", "2025Q3"),
+        **meta("The survey's period, YYYYQn; null for the data file's.", "2025Q3"),
     )
     collected = fields.Date(
         allow_none=True,
         attribute="offer.collected",
-        **_meta("The day the survey collected the prices, YYYY-MM-DD; null for the data file's.", "2025-08-19"),
+        **meta("The day the survey collected the prices, YYYY-MM-DD; null for the data file's.", "2025-08-19"),
     )
     payout_currency = fields.String(
-        **_meta(
+        **meta(
             "What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
             "US dollars.",
             "MXN",
-        ),
+        )
     )
     payout_rate = SignificantFigures(
         allow_none=True,
-        **_meta(
+        **meta(
             "For a provider paying out in another currency than the destination's: its rate, payoutCurrency per "
             "source currency, 6 significant figures; null for one paying out in the destination currency, and "
             "when the rate is.",
@@ -228,7 +214,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     )
     payout_amount = Rounded(
         allow_none=True,
-        **_meta(
+        **meta(
             "For a provider paying out in another currency than the destination's: amount × payoutRate, what "
             "arrives in payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null "
             "for one paying out in the destination currency.",
@@ -237,7 +223,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     )
     fx_margin_disclosed = fields.Boolean(
         attribute="offer.disclosed",
-        **_meta(
+        **meta(
             "Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
             "and true cost are unknown.",
             True,
@@ -246,7 +232,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     firm_type = fields.String(
         allow_none=True,
         attribute="offer.firm_type",
-        **_meta(
+        **meta(
             "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for "
             "the data file's.",
             "Money Transfer Operator",
@@ -254,7 +240,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     )
     promotion = fields.Boolean(
         attribute="offer.promotion",
-        **_meta(
+        **meta(
             "The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such "
             "a provider ranks after every provider at its regular price.",
             False,
@@ -263,7 +249,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     payment_instrument = fields.String(
         allow_none=True,
         attribute="offer.payment_instrument",
-        **_meta(
+        **meta(
             "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, "
             "Mobile money…); null for the data file's, and where the survey gave none.",
             "Debit card",
@@ -272,7 +258,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     pickup_method = fields.String(
         allow_none=True,
         attribute="offer.pickup_method",
-        **_meta(
+        **meta(
             "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of "
             'rows alike in all else, joined by "; ". Null for the data file\'s, and where the survey gave none.',
             "Bank account",
@@ -281,7 +267,7 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     speed = fields.String(
         allow_none=True,
         attribute="offer.speed",
-        **_meta(
+        **meta(
             "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or "
             "more): settlement is its longest time. Null for the data file's, and where the survey gave none.",
             "Less than one hour",
@@ -292,16 +278,16 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
 class ProviderGroupSchema(CamelCaseSchema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
-    corridor = fields.String(attribute="corridor.key", **_meta("The corridor's currency pair, FROM_TO.", "USD_MXN"))
+    corridor = fields.String(attribute="corridor.key", **meta("The corridor's currency pair, FROM_TO.", "USD_MXN"))
     source_country = fields.String(
-        attribute="corridor.source_country", **_meta("Sending country, ISO 3166-1 alpha-3.", "USA")
+        attribute="corridor.source_country", **meta("Sending country, ISO 3166-1 alpha-3.", "USA")
     )
     destination_country = fields.String(
-        attribute="corridor.destination_country", **_meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
+        attribute="corridor.destination_country", **meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
     )
-    count = fields.Integer(**_meta("Number of providers in the list that follows.", 6))
+    count = fields.Integer(**meta("Number of providers in the list that follows.", 6))
     providers = fields.Nested(
-        ProviderEntrySchema(many=True), attribute="quotes", **_meta("Providers ranked by true cost.")
+        ProviderEntrySchema(many=True), attribute="quotes", **meta("Providers ranked by true cost.")
     )
 
 
@@ -309,13 +295,13 @@ class FullCorridorSchema(CorridorSchema):
     compliance_notes = fields.String(
         allow_none=True,
         attribute="corridor.compliance_notes",
-        **_meta(
+        **meta(
             "What senders and recipients must show; null for a corridor only the survey has.",
             "Standard KYC with government-issued ID.",
         ),
     )
     providers = fields.Nested(
-        ProviderEntrySchema(many=True), attribute="quotes", **_meta("Providers ranked by true cost.")
+        ProviderEntrySchema(many=True), attribute="quotes", **meta("Providers ranked by true cost.")
     )
 
 
@@ -332,7 +318,7 @@ class PageSchema(CountSchema):
 def _next() -> fields.String:
     return fields.String(
         allow_none=True,
-        **_meta(
+        **meta(
             "With limit: the next page's path and query, relative to the service; null on the last page, and for a "
             "whole list.",
             "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw",
@@ -342,7 +328,7 @@ def _next() -> fields.String:
 
 class CorridorListResponse(PageSchema, OkSchema):
     listed = "corridors"
-    corridors = fields.List(fields.Nested(CorridorSchema), **_meta("Active corridors by id."))
+    corridors = fields.List(fields.Nested(CorridorSchema), **meta("Active corridors by id."))
     next = _next()
 
 
@@ -350,7 +336,7 @@ class CostCorridorListResponse(PageSchema, OkSchema):
     listed = "corridors"
     corridors = fields.List(
         fields.Nested(CostCorridorEntry),
-        **_meta("Every corridor with a published or a computed cost figure, by country pair."),
+        **meta("Every corridor with a published or a computed cost figure, by country pair."),
     )
     next = _next()
 
@@ -359,7 +345,7 @@ class CorridorResponse(OkSchema):
     """Dumped from `{"corridor": figures}`."""
 
     guide_object = "one corridor"
-    corridor = fields.Nested(CorridorSchema, **_meta("One corridor."))
+    corridor = fields.Nested(CorridorSchema, **meta("One corridor."))
 
 
 class ProvidersResponse(ProviderGroupSchema, OkSchema):
@@ -369,7 +355,7 @@ class ProvidersResponse(ProviderGroupSchema, OkSchema):
 class ProviderGroupsResponse(PageSchema, OkSchema):
     listed = "corridors"
     corridors = fields.List(
-        fields.Nested(ProviderGroupSchema), **_meta("One provider group per active corridor, by id.")
+        fields.Nested(ProviderGroupSchema), **meta("One provider group per active corridor, by id.")
     )
     next = _next()
 
@@ -379,11 +365,11 @@ class FullResponse(OkSchema):
 
     guide_object = "full list"
     updated = DisplayDate(
-        **_meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026")
+        **meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026")
     )
-    count = fields.Integer(**_meta("Number of entries in the list that follows.", 19))
+    count = fields.Integer(**meta("Number of entries in the list that follows.", 19))
     corridors = fields.List(
-        fields.Nested(FullCorridorSchema), **_meta("Every active corridor with notes and providers.")
+        fields.Nested(FullCorridorSchema), **meta("Every active corridor with notes and providers.")
     )
     next = _next()
 
@@ -399,20 +385,20 @@ class FullResponse(OkSchema):
 
 class CurrenciesResponse(CountSchema, OkSchema):
     listed = "currencies"
-    currencies = fields.List(fields.Nested(CurrencySchema), **_meta("Every currency in the rate tables, by code."))
+    currencies = fields.List(fields.Nested(CurrencySchema), **meta("Every currency in the rate tables, by code."))
 
 
 class GuideFieldSchema(CamelCaseSchema):
-    name = fields.String(**_meta("A field name used in Group B payloads.", "avgCost"))
+    name = fields.String(**meta("A field name used in Group B payloads.", "avgCost"))
     object = fields.String(
-        **_meta(
+        **meta(
             "The object the field belongs to, such as corridor, benchmark or provider entry; every answer for ok.",
             "corridor",
         )
     )
-    type = fields.String(**_meta("JSON type: string, number, integer, boolean, array, object, or any.", "string"))
-    description = fields.String(**_meta("What the field means.", "Mean true cost over the corridor's providers."))
-    example = fields.Raw(**_meta("An example value.", "6.54%"))
+    type = fields.String(**meta("JSON type: string, number, integer, boolean, array, object, or any.", "string"))
+    description = fields.String(**meta("What the field means.", "Mean true cost over the corridor's providers."))
+    example = fields.Raw(**meta("An example value.", "6.54%"))
 
 
 class GuideResponse(CountSchema, OkSchema):
@@ -421,60 +407,59 @@ class GuideResponse(CountSchema, OkSchema):
         fields.Nested(GuideFieldSchema),
         data_key="fields",
         attribute="fields",
-        **_meta("Every field name of every Group B payload, from the schemas."),
+        **meta("Every field name of every Group B payload, from the schemas."),
     )
 
 
 class FeedHealthSchema(CamelCaseSchema):
-    source = fields.String(**_meta("The feed: ECB or Frankfurter.", "ECB"))
+    source = fields.String(**meta("The feed: ECB or Frankfurter.", "ECB"))
     status = fields.String(
-        **_meta(
-            "ok: its last try gave usable rates; held: they moved the rates in force too far to "
-            "serve unconfirmed (error says how), and the last good rates stay; failing: it gave "
-            "nothing usable (or was not tried yet), and the last good rates stay; off: turned "
-            "off by the operator.",
+        **meta(
+            "ok: its last try gave usable rates; held: they moved the rates in force too far to serve unconfirmed "
+            "(error says how), and the last good rates stay; failing: it gave nothing usable (or was not tried yet), "
+            "and the last good rates stay; off: turned off by the operator.",
             "ok",
         )
     )
     date = fields.Date(
-        allow_none=True, **_meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.", "2026-11-24")
+        allow_none=True, **meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.", "2026-11-24")
     )
     checked_at = fields.DateTime(
         attribute="checkedAt",
         format="iso",
         allow_none=True,
-        **_meta("When it was last tried, ISO 8601 UTC; null before the first try.", "2026-11-25T09:00:00+00:00"),
+        **meta("When it was last tried, ISO 8601 UTC; null before the first try.", "2026-11-25T09:00:00+00:00"),
     )
     error = fields.String(
         allow_none=True,
-        **_meta(
+        **meta(
             "Why the last try was refused or held back; null when it was not.", "cannot connect: connection refused"
         ),
     )
 
 
 class HealthResponse(CamelCaseSchema):
-    ok = fields.Boolean(**_meta(OK_MEANING, True))  # false with a 503 while the instance drains
+    ok = fields.Boolean(**meta(OK_MEANING, True))  # false with a 503 while the instance drains
     status = fields.String(
-        **_meta(
+        **meta(
             "ok; draining (with 503) once the instance has been told to stop: it serves every "
             "other request until it does; migrations_pending (with 503) while its database is behind the code's "
             "migrations: it serves no import until they are applied.",
             "ok",
         )
     )
-    version = fields.String(**_meta("Service version.", "1.0.0"))
-    data_as_of = fields.Date(**_meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
-    corridors = fields.Integer(**_meta("Number of active corridors served.", 19))
-    uptime_seconds = fields.Integer(**_meta("Seconds since this worker started.", 42))
-    history_start = fields.Date(**_meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
-    history_end = fields.Date(**_meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
-    rates = fields.List(fields.Nested(FeedHealthSchema), **_meta("The rate feeds, the ECB first."))
+    version = fields.String(**meta("Service version.", "1.0.0"))
+    data_as_of = fields.Date(**meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
+    corridors = fields.Integer(**meta("Number of active corridors served.", 19))
+    uptime_seconds = fields.Integer(**meta("Seconds since this worker started.", 42))
+    history_start = fields.Date(**meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
+    history_end = fields.Date(**meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
+    rates = fields.List(fields.Nested(FeedHealthSchema), **meta("The rate feeds, the ECB first."))
 
 
 class HistoryResponse(HistorySchema, OkSchema):
-    pair = fields.String(**_meta("The pair, FROM→TO.", "USD→MXN"))
-    count = fields.Integer(**_meta("Number of points in the list that follows.", 256))
+    pair = fields.String(**meta("The pair, FROM→TO.", "USD→MXN"))
+    count = fields.Integer(**meta("Number of points in the list that follows.", 256))
 
     class Meta:
         fields = ("ok", "pair", "from_currency", "to_currency", "source", "interval", "start", "end", "count", "points")
@@ -483,22 +468,21 @@ class HistoryResponse(HistorySchema, OkSchema):
 class CorridorCostSchema(CamelCaseSchema):
     guide_object = "benchmark.cheapest and benchmark.costliest"
 
-    corridor = fields.String(attribute="corridor.pair", **_meta("The corridor, FROM→TO.", "SGD→IDR"))
-    key = fields.String(attribute="corridor.key", **_meta("Corridor key FROM_TO.", "SGD_IDR"))
-    avg_cost = PercentText(**_meta("Its mean true cost at the reference amount.", "2.77%"))
+    corridor = fields.String(attribute="corridor.pair", **meta("The corridor, FROM→TO.", "SGD→IDR"))
+    key = fields.String(attribute="corridor.key", **meta("Corridor key FROM_TO.", "SGD_IDR"))
+    avg_cost = PercentText(**meta("Its mean true cost at the reference amount.", "2.77%"))
 
 
 class BenchmarkFiguresEntry(CamelCaseSchema):
     guide_object = "benchmark"  # and benchmark.sample: the same figures
 
-    corridor_count = fields.Integer(attribute="count", **_meta("Active corridors measured.", 19))
+    corridor_count = fields.Integer(attribute="count", **meta("Active corridors measured.", 19))
     avg_cost = PercentText(
-        allow_none=True,
-        **_meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%"),
+        allow_none=True, **meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%")
     )
     weighted_avg_cost = PercentText(
         allow_none=True,
-        **_meta(
+        **meta(
             "The flow-weighted average: the corridors' mean true costs weighted by the money sent in each "
             "(annualFlowBn), closer to what senders pay in all than the simple mean; null when every flow is 0 or no "
             "corridor is active.",
@@ -507,41 +491,41 @@ class BenchmarkFiguresEntry(CamelCaseSchema):
     )
     smart_avg_cost = PercentText(
         allow_none=True,
-        **_meta(
+        **meta(
             "Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.",
             "2.87%",
         ),
     )
     meeting_target = fields.Integer(
-        attribute="corridors_meeting_target", **_meta("Corridors whose avgCost is at most 3.00%.", 2)
+        attribute="corridors_meeting_target", **meta("Corridors whose avgCost is at most 3.00%.", 2)
     )
     with_offer_over_5_pct = fields.Integer(
-        attribute="corridors_with_offer_over_5_pct", **_meta("Corridors with at least one provider above 5%.", 15)
+        attribute="corridors_with_offer_over_5_pct", **meta("Corridors with at least one provider above 5%.", 15)
     )
     cheapest = fields.Nested(
         CorridorCostSchema,
         allow_none=True,
-        **_meta("The corridor with the lowest avgCost; null with no active corridor."),
+        **meta("The corridor with the lowest avgCost; null with no active corridor."),
     )
     costliest = fields.Nested(
         CorridorCostSchema,
         allow_none=True,
-        **_meta("The corridor with the highest avgCost; null with no active corridor."),
+        **meta("The corridor with the highest avgCost; null with no active corridor."),
     )
 
 
 class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
     prices = fields.String(
-        **_meta(
+        **meta(
             "The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is "
             "imported, or sample (the data file's) when it is not. The two are never pooled.",
             "sample",
-        ),
+        )
     )
     sample = fields.Nested(
         BenchmarkFiguresEntry,
         allow_none=True,
-        **_meta(
+        **meta(
             "The same figures over the corridors with sample prices, when the figures above are the surveyed "
             "ones; null when they are the sample ones."
         ),
@@ -549,7 +533,7 @@ class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
     survey = fields.Nested(
         SurveyBenchmarkEntry,
         allow_none=True,
-        **_meta(
+        **meta(
             "The World Bank survey's latest period, by its own method (/api/poc/costs/global has every "
             "period); null when no survey was imported."
         ),

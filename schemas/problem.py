@@ -2,27 +2,15 @@
 
 from marshmallow import Schema, fields
 
+from schemas.fields import meta
+
 
 class ProblemSchema(Schema):
     type = fields.Constant(
-        "about:blank",
-        metadata={
-            "description": "Always about:blank: the status says it all.",
-            "example": "about:blank",
-            "type": "string",
-        },
+        "about:blank", **meta("Always about:blank: the status says it all.", "about:blank", type="string")
     )
-    title = fields.String(metadata={"description": "The HTTP reason phrase.", "example": "Not Found"})
-    status = fields.Integer(metadata={"description": "The HTTP status code.", "example": 404})
-    detail = fields.String(
-        metadata={"description": "One sentence saying what to change.", "example": "No active corridor USD_XYZ."}
-    )
-    code = fields.String(metadata={"description": "Stable machine-readable error code.", "example": "unknown_corridor"})
-    ok = fields.Constant(
-        False,
-        metadata={
-            "description": "true when the request succeeded, false on an error.",
-            "example": False,
-            "type": "boolean",
-        },
-    )
+    title = fields.String(**meta("The HTTP reason phrase.", "Not Found"))
+    status = fields.Integer(**meta("The HTTP status code.", 404))
+    detail = fields.String(**meta("One sentence saying what to change.", "No active corridor USD_XYZ."))
+    code = fields.String(**meta("Stable machine-readable error code.", "unknown_corridor"))
+    ok = fields.Constant(False, **meta("true when the request succeeded, false on an error.", False, type="boolean"))

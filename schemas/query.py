@@ -21,9 +21,27 @@ from schemas.fields import (
     QueryDate,
     ReceiveAmount,
     SurveyPeriod,
+    meta,
 )
 
 FORMATS = ("json", "csv")
+
+
+def _one_of(choices: tuple) -> validate.OneOf:
+    return validate.OneOf(choices, error="must be one of: {choices}.")
+
+
+def _format(description: str, example: str | None = None) -> fields.String:
+    return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
+
+
+class _InOrder(Schema):
+    @post_load
+    def in_order(self, data: dict, **kwargs: object) -> dict:
+        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
+        if "start" in data and "end" in data and data["start"] > data["end"]:
+            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
+        return data
 
 
 class NoQuery(Schema):
@@ -50,18 +68,18 @@ class PageQuery(Schema):
     limit = PageSize(
         validate=validate.Range(min=1, max=MAX_PAGE, error="must be a whole number from {min} to {max}."),
         error_messages={"invalid": f"must be a whole number from 1 to {MAX_PAGE}."},
-        metadata={
-            "description": f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="
+        **meta(
+            f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="
             '"next"), and Group B\'s `next`, give the next page while more remain. Without it '
             "the list is whole."
-        },
+        ),
     )
     # no example for either: one would be filled in beside `from`/`to` or `corridor`, which a page does not go with
     cursor = Cursor(
-        metadata={
-            "description": "Where a page starts: the cursor in the previous page's Link header or "
+        **meta(
+            "Where a page starts: the cursor in the previous page's Link header or "
             "`next`, opaque; it stays valid when the data is refreshed."
-        }
+        )
     )
 
 
@@ -78,32 +96,31 @@ class QuoteOptions(Schema):
     """How to price and order a corridor's providers."""
 
     amount = Amount(
-        metadata={
-            "description": "Send amount in the source currency: a plain decimal above 0, "
+        **meta(
+            "Send amount in the source currency: a plain decimal above 0, "
             "at most 1000000000, at most 2 decimals; default the reference amount.",
-            "example": "1000",
-        }
+            "1000",
+        )
     )
     receive_amount = ReceiveAmount(
-        metadata={
-            "description": "Instead of amount: what the recipient must get, in the destination currency (at most "
+        **meta(
+            "Instead of amount: what the recipient must get, in the destination currency (at most "
             "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
             "and sort=cost ranks by total paid. Example: 5000.",
-            "quoted_example": "5000",
-        }
+            quoted_example="5000",
+        )
     )
     payout = fields.String(
-        validate=validate.OneOf(PAYOUT_METHODS, error="must be one of: {choices}."),
-        metadata={"description": "Keep only providers offering this payout method.", "example": "cash_pickup"},
+        validate=_one_of(PAYOUT_METHODS), **meta("Keep only providers offering this payout method.", "cash_pickup")
     )
     sort = fields.String(
         load_default="cost",
-        validate=validate.OneOf(tuple(SORT_ORDERS), error="must be one of: {choices}."),
-        metadata={
-            "description": "cost (default): cheapest first; speed: fastest first, then cost; "
+        validate=_one_of(tuple(SORT_ORDERS)),
+        **meta(
+            "cost (default): cheapest first; speed: fastest first, then cost; "
             "score: best service score first, then cost.",
-            "example": "speed",
-        },
+            "speed",
+        ),
     )
 
     exclusive = (
@@ -114,23 +131,21 @@ class QuoteOptions(Schema):
 class _CorridorRequired(Schema):
     corridor = CorridorKey(
         required=True,
-        metadata={
-            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
-            "KEN-TZA), or its currencies FROM_TO (USD_MXN) where no other active "
-            "corridor has them.",
-            "example": "USD_MXN",
-        },
+        **meta(
+            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
+            "currencies FROM_TO (USD_MXN) where no other active corridor has them.",
+            "USD_MXN",
+        ),
     )
 
 
 class _CorridorOptional(Schema):
     corridor = CorridorKey(
-        metadata={
-            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
-            "currencies FROM_TO (USD_MXN) where no other active corridor has them; omit it (and the "
-            "options) for every corridor.",
-            "example": "USD_MXN",
-        }
+        **meta(
+            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
+            "(USD_MXN) where no other active corridor has them; omit it (and the options) for every corridor.",
+            "USD_MXN",
+        )
     )
 
 
@@ -149,21 +164,13 @@ class OptionalCorridorQuery(PageQuery, QuoteOptions, _CorridorOptional):
 class CurrencyPairQuery(Schema):
     """Group A `/api/midrate`: any pair of currencies in the rate tables."""
 
-    from_currency = CurrencyCode(
-        data_key="from", required=True, metadata={"description": "Currency sent, any case.", "example": "USD"}
-    )
-    to_currency = CurrencyCode(
-        data_key="to", required=True, metadata={"description": "Currency received, any case.", "example": "MXN"}
-    )
+    from_currency = CurrencyCode(data_key="from", required=True, **meta("Currency sent, any case.", "USD"))
+    to_currency = CurrencyCode(data_key="to", required=True, **meta("Currency received, any case.", "MXN"))
 
 
 class _OptionalPair(Schema):
-    from_currency = CurrencyCode(
-        data_key="from", metadata={"description": "Currency sent, any case.", "example": "USD"}
-    )
-    to_currency = CurrencyCode(
-        data_key="to", metadata={"description": "Currency received, any case.", "example": "MXN"}
-    )
+    from_currency = CurrencyCode(data_key="from", **meta("Currency sent, any case.", "USD"))
+    to_currency = CurrencyCode(data_key="to", **meta("Currency received, any case.", "MXN"))
 
 
 class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
@@ -174,91 +181,61 @@ class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
     exclusive = _not_paged_with("from", "to")
 
 
-class HistoryQuery(CurrencyPairQuery):
+class HistoryQuery(CurrencyPairQuery, _InOrder):
     """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
-    start = QueryDate(
-        metadata={"description": "First day, YYYY-MM-DD; default: end minus 365 days.", "example": "2025-10-30"}
-    )
-    end = QueryDate(
-        metadata={"description": "Last day, YYYY-MM-DD; default: the last day of the history.", "example": "2026-10-30"}
-    )
+    start = QueryDate(**meta("First day, YYYY-MM-DD; default: end minus 365 days.", "2025-10-30"))
+    end = QueryDate(**meta("Last day, YYYY-MM-DD; default: the last day of the history.", "2026-10-30"))
     date = QueryDate(
-        metadata={
-            "description": "Instead of start and end: the rate in force that day, from the last "
+        **meta(
+            "Instead of start and end: the rate in force that day, from the last "
             "business day on or before it. Example: 2026-10-25.",
-            "quoted_example": "2026-10-25",
-        }
+            quoted_example="2026-10-25",
+        )
     )
     interval = fields.String(
         load_default="day",
-        validate=validate.OneOf(tuple(INTERVALS), error="must be one of: {choices}."),
-        metadata={
-            "description": "day (default): every business day; week: the last business day of each ISO week; "
+        validate=_one_of(tuple(INTERVALS)),
+        **meta(
+            "day (default): every business day; week: the last business day of each ISO week; "
             "month: the last business day of each month.",
-            "example": "month",
-        },
+            "month",
+        ),
     )
-    format = fields.String(
-        load_default="json",
-        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        metadata={
-            "description": "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
-            "gets the file from the .csv operation instead.",
-            "example": "csv",
-        },
+    format = _format(
+        "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
+        "gets the file from the .csv operation instead.",
+        "csv",
     )
 
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
 
-    @post_load
-    def in_order(self, data: dict, **kwargs: object) -> dict:
-        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        return data
 
-
-class PeriodRange(Schema):
+class PeriodRange(_InOrder):
     """`/api/costs/global`: the survey's periods from `start` to `end`, either open."""
 
-    start = SurveyPeriod(
-        metadata={"description": "First period, YYYYQn; default: the first surveyed.", "example": "2025Q1"}
-    )
-    end = SurveyPeriod(
-        metadata={"description": "Last period, YYYYQn; default: the last surveyed.", "example": "2025Q3"}
-    )
-
-    @post_load
-    def in_order(self, data: dict, **kwargs: object) -> dict:
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        return data
+    start = SurveyPeriod(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
+    end = SurveyPeriod(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
 
 
 class _SurveyedCorridor(Schema):
     corridor = CorridorKey(
         required=True,
-        metadata={
-            "description": "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, "
-            "KEN-TZA), or its currencies FROM_TO (KES_TZS) where no other active "
-            "corridor has them.",
-            "example": "KEN-TZA",
-        },
+        **meta(
+            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
+            "currencies FROM_TO (KES_TZS) where no other active corridor has them.",
+            "KEN-TZA",
+        ),
     )
 
 
 class CostsQuery(PeriodRange, _SurveyedCorridor):
     """`/api/costs` and `/api/poc/costs`: one corridor's survey averages by period, JSON or CSV."""
 
-    format = fields.String(
-        load_default="json",
-        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        metadata={
-            "description": "json (default), or csv: one line per period, as a file to save. A generated client "
-            "gets the file from the .csv operation instead.",
-            "example": "csv",
-        },
+    format = _format(
+        "json (default), or csv: one line per period, as a file to save. A generated client "
+        "gets the file from the .csv operation instead.",
+        "csv",
     )
 
 
@@ -267,17 +244,9 @@ class CostCorridorsQuery(PageQuery):
 
     from_country = CountryCode(
         data_key="from_country",
-        metadata={
-            "description": "Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).",
-            "example": "USA",
-        },
+        **meta("Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).", "USA"),
     )
     to_country = CountryCode(
-        data_key="to_country",
-        metadata={"description": "Only the corridors received in this country (ISO 3166-1 alpha-3, any case)."},
+        data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
     )
-    format = fields.String(
-        load_default="json",
-        validate=validate.OneOf(FORMATS, error="must be one of: {choices}."),
-        metadata={"description": "json (default), or csv: one line per corridor, as a file to save."},
-    )
+    format = _format("json (default), or csv: one line per corridor, as a file to save.")

@@ -58,10 +58,6 @@ class RankedEntrySchema(Schema):
                     self._kept.clear()
                 offer_part = self._kept[key] = {**self._order, **offer_schema.dump(quote)}
             # getattr, not marshmallow's default accessor: a quote's own fields are attributes, not paths or keys
-            entries.append(
-                {
-                    **offer_part,
-                    **{key: field.serialize(name, quote, getattr) for key, name, field in self._quote_fields},
-                }
-            )
+            quote_part = {key: field.serialize(name, quote, getattr) for key, name, field in self._quote_fields}
+            entries.append({**offer_part, **quote_part})
         return entries

@@ -8,18 +8,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from corridor.domain import model
 from corridor.domain.countries import country_code, is_country
 from corridor.domain.currencies import is_known_currency
-from corridor.domain.model import (
-    COMPLIANCE_LEVELS,
-    DATA_FILE,
-    ECB,
-    FRANKFURTER,
-    PAYOUT_METHODS,
-    RATE_RANGE,
-    Dataset,
-    build_dataset,
-)
+from corridor.domain.model import RATE_RANGE, Dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 
 _SETTLEMENT = re.compile(r"([1-9][0-9]*) (minute|hour|day)(s?)")
@@ -31,6 +23,10 @@ amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
 rate = validate.Range(min=RATE_RANGE[0], max=RATE_RANGE[1], error="Must be from 0.000001 to 1000000000.")
 score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
 text = validate.Length(min=1, error="Must not be empty.")
+
+
+def one_of(choices: tuple) -> validate.OneOf:
+    return validate.OneOf(choices, error="Must be one of: {choices}.")
 
 
 def country(value: str) -> None:
@@ -50,12 +46,10 @@ def settlement_text(value: str) -> None:
 
 
 def repeated(values: list[str]) -> list[str]:
-    """The values that occur more than once, sorted."""
     return sorted(v for v, n in Counter(values).items() if n > 1)
 
 
 def distinct(values: list[str]) -> None:
-    """No value twice."""
     if twice := repeated(values):
         raise ValidationError(f"Must not repeat: {', '.join(twice)}.")
 
@@ -73,9 +67,7 @@ class RateTable(fields.Dict):
 
 
 class RateSourceSeedSchema(Schema):
-    source = fields.String(
-        required=True, validate=validate.OneOf((ECB, FRANKFURTER, DATA_FILE), error="Must be one of: {choices}.")
-    )
+    source = fields.String(required=True, validate=one_of((model.ECB, model.FRANKFURTER, model.DATA_FILE)))
     date = IsoDate(required=True)
 
 
@@ -127,7 +119,7 @@ class OfferSeedSchema(Schema):
     fee_pct = StrictFloat(required=True, validate=percent)
     settlement = fields.String(required=True, validate=settlement_text)
     payout_methods = fields.List(
-        fields.String(validate=validate.OneOf(PAYOUT_METHODS, error="Must be one of: {choices}.")),
+        fields.String(validate=one_of(model.PAYOUT_METHODS)),
         required=True,
         validate=[validate.Length(min=1, error="Must name at least one payout method."), distinct],
     )
@@ -141,9 +133,7 @@ class CorridorSeedSchema(Schema):
     source = fields.String(required=True, validate=text)
     destination = fields.String(required=True, validate=text)
     active = StrictBool(required=True)
-    compliance = fields.String(
-        required=True, validate=validate.OneOf(COMPLIANCE_LEVELS, error="Must be one of: {choices}.")
-    )
+    compliance = fields.String(required=True, validate=one_of(model.COMPLIANCE_LEVELS))
     compliance_notes = fields.String(required=True)
     score = fields.Integer(required=True, strict=True, validate=score)
     annual_flow_bn = StrictFloat(required=True, validate=amount)
@@ -215,7 +205,7 @@ class SeedSchema(Schema):
 
     @post_load
     def make_dataset(self, data: dict, **kwargs: Any) -> Dataset:
-        return build_dataset(data)
+        return model.build_dataset(data)
 
 
 def _corridor_problems(

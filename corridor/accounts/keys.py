@@ -28,7 +28,10 @@ _FORMAT = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{43}")  # what creat
 
 
 def unavailable() -> ApiError:
-    """The 503 of an account key while the database cannot be asked (now, or a moment ago)."""
+    """The 503 of an account key while the database cannot be asked (now, or a moment ago), counted."""
+    metrics = current_service().metrics
+    if metrics is not None:
+        metrics.key_error.inc()
     return ApiError(
         503, "unavailable", "API keys cannot be checked right now; try again in a minute.", {"Retry-After": "60"}
     )
@@ -73,16 +76,11 @@ class AccountKeys:
                 self._unknown.pop(digest, None)
 
     def _look_up(self, digest: str) -> KeyRecord | None:
-        metrics = current_service().metrics
         if self._clock() < self._down_until:
-            if metrics is not None:
-                metrics.key_error.inc()
             raise unavailable()
         try:
             record = find_key(digest)
         except SQLAlchemyError as err:
-            if metrics is not None:
-                metrics.key_error.inc()
             self._down_until = self._clock() + DOWN_SECONDS
             reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
             current_app.logger.error(

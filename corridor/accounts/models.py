@@ -107,7 +107,7 @@ def authenticate(email: str, password: str) -> Account | None:
     if account is None:
         check_password_hash(_STAND_IN_HASH, password)
         return None
-    return account if check_password_hash(account.password_hash, password) else None
+    return account if password_matches(account, password) else None
 
 
 def password_matches(account: Account, password: str) -> bool:
@@ -131,12 +131,9 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
     )
     db.session.add(row)
     db.session.flush()
-    live = db.session.execute(
-        select(func.count())
-        .select_from(ApiKey)
-        .where(ApiKey.account_id == account.id, (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now))
-    ).scalar_one()
-    if live > MAX_LIVE_KEYS:
+    unexpired = ApiKey.expires_at.is_(None) | (ApiKey.expires_at > now)
+    live = select(func.count()).select_from(ApiKey).where(ApiKey.account_id == account.id, unexpired)
+    if db.session.execute(live).scalar_one() > MAX_LIVE_KEYS:
         db.session.rollback()
         raise TooManyKeys()
     db.session.commit()

@@ -13,20 +13,9 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from corridor.accounts import models
 from corridor.accounts.forms import ActionForm, LoginForm, NewKeyForm, PasswordForm, SignupForm, given
-from corridor.accounts.models import (
-    MAX_LIVE_KEYS,
-    Account,
-    EmailTaken,
-    TooManyKeys,
-    authenticate,
-    create_account,
-    create_key,
-    delete_account,
-    password_matches,
-    revoke_key,
-    utcnow,
-)
+from corridor.accounts.models import MAX_LIVE_KEYS, Account, EmailTaken, TooManyKeys, utcnow
 from corridor.data.database import db
 from corridor.limits import count_failed_sign_in, limit_password_check, refuse_spent_email
 from corridor.state import current_service
@@ -110,7 +99,7 @@ def signup() -> Any:
         limit_password_check()
     if form.validate_on_submit():
         try:
-            account = create_account(given(form.email), given(form.password))
+            account = models.create_account(given(form.email), given(form.password))
         except EmailTaken:
             form.email.errors = ["An account with this email exists: sign in instead."]
         else:
@@ -126,7 +115,7 @@ def login() -> Any:
         limit_password_check()
     if form.validate_on_submit():
         refuse_spent_email(given(form.email))
-        account = authenticate(given(form.email), given(form.password))
+        account = models.authenticate(given(form.email), given(form.password))
         if account is not None:
             return sign_in(account)
         count_failed_sign_in(given(form.email))
@@ -181,14 +170,10 @@ def new_key(account: Account) -> Any:
         return keys_page(account, 400, key_form=form)
     days = None if form.expires_days.data == "none" else int(form.expires_days.data)
     try:
-        key, row = create_key(account, given(form.name), days)
+        key, row = models.create_key(account, given(form.name), days)
     except TooManyKeys:
-        return keys_page(
-            account,
-            400,
-            key_form=form,
-            key_error=f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: revoke one first.",
-        )
+        refused = f"You have {MAX_LIVE_KEYS} live keys, the most an account may hold: revoke one first."
+        return keys_page(account, 400, key_form=form, key_error=refused)
     _forget(row.digest)
     current_app.logger.info("Account %d made API key %d.", account.id, row.id)
     # shown by the page this redirect opens, which forgets it: a reload there makes nothing and shows it no more
@@ -205,7 +190,7 @@ def revoke(account: Account, key_id: int) -> Any:
         raise NotFound()  # another holder's key, or none: the same answer
     if request.method == "GET" or request.form.get("confirm") != "yes":
         return page("revoke.html", key=key, action=ActionForm(formdata=None))
-    digest = revoke_key(account, key_id)
+    digest = models.revoke_key(account, key_id)
     if digest is None:
         raise NotFound()  # another holder's key, or none: the same answer
     _forget(digest)
@@ -222,12 +207,12 @@ def delete(account: Account) -> Any:
     if not form.validate_on_submit():
         return keys_page(account, 400, delete_form=form)
     refuse_spent_email(account.email)
-    if not password_matches(account, given(form.password)):
+    if not models.password_matches(account, given(form.password)):
         count_failed_sign_in(account.email)
         form.password.errors = ["The password is wrong; the account is kept."]
         return keys_page(account, 400, delete_form=form)
     account_id = account.id
-    _forget(*delete_account(account))
+    _forget(*models.delete_account(account))
     current_app.logger.info("Account %d deleted with its keys.", account_id)
     session.clear()
     flash("Your account and its keys are deleted.")

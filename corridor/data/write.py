@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -12,25 +13,24 @@ from corridor.data.load import DataError, parse_dataset
 from corridor.domain.model import Dataset
 
 _ENTRIES_PER_LINE = 6
+_json = functools.partial(json.dumps, ensure_ascii=False)
 
 
 def format_data(value: Any, indent: int = 0) -> str:
     """JSON with 2-space indentation; small flat objects on one line, big ones a few entries a line."""
     pad, inner = " " * indent, " " * (indent + 2)
     if isinstance(value, dict) and _is_flat(value):
-        entries = [
-            f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()
-        ]
+        entries = [f"{_json(k)}: {_json(v)}" for k, v in value.items()]
         if len(entries) <= 8:
             return "{" + ", ".join(entries) + "}"
         lines = [", ".join(entries[i : i + _ENTRIES_PER_LINE]) for i in range(0, len(entries), _ENTRIES_PER_LINE)]
         return "{\n" + ",\n".join(inner + line for line in lines) + "\n" + pad + "}"
     if isinstance(value, dict):
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {format_data(v, indent + 2)}" for k, v in value.items()]
+        items = [f"{inner}{_json(k)}: {format_data(v, indent + 2)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
         return "[\n" + ",\n".join(inner + format_data(v, indent + 2) for v in value) + "\n" + pad + "]"
-    return json.dumps(value, ensure_ascii=False)
+    return _json(value)
 
 
 def _is_flat(value: dict) -> bool:

@@ -47,12 +47,10 @@ class Benchmark:
 
     @property
     def count(self) -> int:
-        """Number of corridors."""
         return len(self.corridors)
 
     @property
     def avg_cost(self) -> float | None:
-        """The simple mean of the corridors' mean true costs."""
         return _mean(f.avg_cost for f in self.active)
 
     @property

@@ -47,8 +47,7 @@ class AmbiguousCorridor(LookupError):
 
 
 class NoSurveyData(LookupError):
-    """Neither the survey rows nor the published averages have this corridor (`corridor`, a served one), or there
-    are none at all (None)."""
+    """Neither survey rows nor published averages have `corridor` (a served one), or there are none at all (None)."""
 
     def __init__(self, corridor: Corridor | None) -> None:
         super().__init__(corridor.countries if corridor else "")
@@ -94,26 +93,17 @@ class Catalog:
         published: PublishedCosts | None = None,
         flows: Flows | None = None,
     ) -> Catalog:
-        """Price every active corridor once."""
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
         by_key: dict[str, tuple[CorridorFigures, ...]] = {}
         for f in figures:
             by_key[f.corridor.key] = (*by_key.get(f.corridor.key, ()), f)
-        return cls(
-            dataset,
-            MappingProxyType(by_key),
-            MappingProxyType({f.corridor.countries: f for f in figures}),
-            MappingProxyType({str(f.corridor.id): f for f in figures}),
-            named_currencies(dataset.rates.sources),
-            history,
-            costs,
-            published,
-            flows,
-        )
+        by_countries = MappingProxyType({f.corridor.countries: f for f in figures})
+        by_id = MappingProxyType({str(f.corridor.id): f for f in figures})
+        currencies = named_currencies(dataset.rates.sources)
+        return cls(dataset, MappingProxyType(by_key), by_countries, by_id, currencies, history, costs, published, flows)
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:
-        """Active corridors by id."""
         return tuple(self.by_id.values())
 
     def corridor(self, key: str) -> CorridorFigures:
@@ -131,7 +121,6 @@ class Catalog:
         return found[0]
 
     def corridor_by_id(self, corridor_id: str) -> CorridorFigures:
-        """An active corridor by its id in decimal digits."""
         try:
             return self.by_id[corridor_id]
         except KeyError:
@@ -145,16 +134,15 @@ class Catalog:
         sort: str = "cost",
         receive_amount: float | None = None,
     ) -> CorridorFigures:
-        """An active corridor's offers with `payout` (all if None) at `amount` (None: the reference) or delivering
-        `receive_amount`, sorted."""
+        """An active corridor's offers with `payout` at `amount` (None: reference) or to deliver `receive_amount`."""
         figures = self.corridor(corridor)
         if amount is None and payout is None and sort == "cost" and receive_amount is None:
             return figures
         return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive_amount)
 
     def corridor_costs(self, corridor: str, start: str | None = None, end: str | None = None) -> CorridorCosts:
-        """A corridor's averages from period `start` to `end`, computed from the survey's rows and as the World Bank
-        published them: a served corridor, or any country pair either kind knows; NoSurveyData if neither has it."""
+        """A corridor's averages from period `start` to `end`, computed and published: a served corridor, or any country
+        pair either kind knows; NoSurveyData if neither has it."""
         served = None
         if "-" not in corridor or corridor in self.by_countries:
             served = self.corridor(corridor).corridor
@@ -258,25 +246,12 @@ class Catalog:
                 raise UnknownCurrency(code)
         history = self.history.for_pair(from_currency, to_currency)
         if date is not None:
-            return Series(
-                from_currency,
-                to_currency,
-                interval,
-                date,
-                date,
-                [history.on(from_currency, to_currency, date)],
-                history.source,
-            )
-        start, end = history.span(start, end)
-        return Series(
-            from_currency,
-            to_currency,
-            interval,
-            start,
-            end,
-            history.series(from_currency, to_currency, start, end, interval),
-            history.source,
-        )
+            start = end = date
+            points = [history.on(from_currency, to_currency, date)]
+        else:
+            start, end = history.span(start, end)
+            points = history.series(from_currency, to_currency, start, end, interval)
+        return Series(from_currency, to_currency, interval, start, end, points, history.source)
 
     def _check_known(self, *codes: str) -> None:
         for code in codes:

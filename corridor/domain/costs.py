@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import groupby
 from statistics import fmean
 from typing import Any, TypeVar
 
@@ -87,8 +88,7 @@ class PublishedFigure:
 
 @dataclass(frozen=True, slots=True)
 class CostPeriod:
-    """A corridor's period: the figures computed from the imported rows, the World Bank's published average, or
-    both."""
+    """A corridor's period: the figures computed from the imported rows, the World Bank's published average, or both."""
 
     period: str
     computed: PeriodCosts | None = None
@@ -96,7 +96,6 @@ class CostPeriod:
 
     @property
     def average(self) -> float | None:
-        """The average computed from the rows."""
         return self.computed.average if self.computed else None
 
     @property
@@ -128,8 +127,7 @@ def corridor_periods(computed: Iterable[PeriodCosts], published: Iterable[tuple[
 def _merged(
     computed: Iterable[Any], published: Iterable[tuple[str, Any]], make: Callable[[str, Any, Any], T]
 ) -> tuple[T, ...]:
-    """`make(period, computed figures or None, published figure or None)` for each period either kind has, oldest
-    first."""
+    """`make(period, computed or None, published or None)` for each period either kind has, oldest first."""
     by_computed = {p.period: p for p in computed}
     by_published = dict(published)
     return tuple(
@@ -140,8 +138,7 @@ def _merged(
 
 @dataclass(frozen=True, slots=True)
 class CostCorridor:
-    """A country pair with any cost figure, as the list of them shows it: its latest period of each kind, and the
-    money sent in it."""
+    """A country pair with any cost figure as the list shows it: its latest period of each kind, and its flow."""
 
     costs: CorridorCosts
     annual_flow_bn: float | None
@@ -150,8 +147,7 @@ class CostCorridor:
 
     @property
     def position(self) -> int:
-        """The pair as a number in the pairs' alphabetical order (`AAA-AAA` is 0): where a page of the list starts,
-        whatever pairs come or go."""
+        """The pair as a number in alphabetical order (`AAA-AAA` is 0): a page's start, whatever pairs come or go."""
         number = 0
         for letter in self.costs.key.replace("-", ""):
             number = number * 26 + ord(letter) - ord("A")
@@ -188,8 +184,7 @@ class CostCorridor:
 
 @dataclass(frozen=True, slots=True)
 class GlobalPeriod:
-    """A period's global figures: the survey rows' pooled ones, the published averages' mean over corridors, or
-    both."""
+    """A period's global figures: the survey rows' pooled ones, the published averages' mean over corridors, or both."""
 
     period: str
     computed: GlobalCosts | None = None
@@ -247,13 +242,13 @@ def cost_history(rows: Iterable[CostRow]) -> CostHistory:
     held only while it is summed, so a whole release streams through."""
     corridors: dict[str, list[PeriodCosts]] = {}
     periods: dict[str, _Period] = {}
-    group: list[CostRow] = []
-
-    def close() -> None:
-        first = group[0]
-        costs = period_costs(first.period, group)
-        corridors.setdefault(f"{first.source_country}-{first.destination_country}", []).append(costs)
-        pooled = periods.setdefault(first.period, _Period())
+    for (source, destination, period), grouped in groupby(
+        rows, key=lambda row: (row.source_country, row.destination_country, row.period)
+    ):
+        group = list(grouped)
+        costs = period_costs(period, group)
+        corridors.setdefault(f"{source}-{destination}", []).append(costs)
+        pooled = periods.setdefault(period, _Period())
         pooled.observations += len(group)
         for row in group:
             if row.transparent:
@@ -264,18 +259,6 @@ def cost_history(rows: Iterable[CostRow]) -> CostHistory:
             pooled.averages.append(costs.average)
         if costs.smart is not None:
             pooled.smarts.append(costs.smart)
-
-    for row in rows:
-        if group and (row.source_country, row.destination_country, row.period) != (
-            group[0].source_country,
-            group[0].destination_country,
-            group[0].period,
-        ):
-            close()
-            group = []
-        group.append(row)
-    if group:
-        close()
     return CostHistory(
         {pair: tuple(sorted(costs, key=lambda c: c.period)) for pair, costs in corridors.items()},
         tuple(_global(period, pooled) for period, pooled in sorted(periods.items())),

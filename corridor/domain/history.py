@@ -24,8 +24,7 @@ class NoHistory(LookupError):
 
     def __init__(self, value: str, reason: str) -> None:
         super().__init__(reason)
-        self.value = value
-        self.reason = reason
+        self.value, self.reason = value, reason
 
 
 @dataclass(frozen=True)
@@ -50,22 +49,19 @@ class Series:
 
     @property
     def pair(self) -> str:
-        """FROM→TO."""
         return f"{self.from_currency}\u2192{self.to_currency}"
 
     @property
     def count(self) -> int:
-        """Number of points."""
         return len(self.points)
 
 
 @dataclass(frozen=True)
 class RateHistory:
-    """Business days in ascending order (as date ordinals) and each currency's rate per one `base` on them (NaN:
-    none)."""
+    """Business days in ascending order (as date ordinals) and each currency's rate per one `base` on them."""
 
     days: array  # 'l' ordinals
-    rates: Mapping[str, array]  # code → 'd' rates, one per day
+    rates: Mapping[str, array]  # code → 'd' rates, one per day, NaN where none
     base: str = BASE
     source: str = ECB
 
@@ -106,12 +102,10 @@ class RateHistory:
 
     @property
     def first(self) -> dt.date:
-        """The first business day of the history."""
         return dt.date.fromordinal(self.days[0])
 
     @property
     def last(self) -> dt.date:
-        """The last business day of the history."""
         return dt.date.fromordinal(self.days[-1])
 
     @property
@@ -120,18 +114,15 @@ class RateHistory:
         return sorted({self.base, *self.rates})
 
     def nbytes(self) -> int:
-        """Bytes held by the arrays."""
         return sum(a.itemsize * len(a) for a in (self.days, *self.rates.values()))
 
     def default_range(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
-        """`start` and `end` with their defaults: the history's last day (or `start`, if later), and a year before
-        it."""
+        """`start` and `end` defaulting to the history's last day (or `start`, if later) and a year before it."""
         end = end or max(self.last, start or self.last)
         return start or dt.date.fromordinal(max(1, end.toordinal() - 365)), end  # no earlier than year 1
 
     def span(self, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
-        """The range with its defaults, cut to the history's days when it overlaps them: the same points, one
-        spelling."""
+        """The range with its defaults, cut to the history's days where it overlaps them: one spelling per points."""
         start, end = self.default_range(start, end)
         if start <= self.last and end >= self.first:
             start, end = max(start, self.first), min(end, self.last)
@@ -139,13 +130,10 @@ class RateHistory:
 
     def series(self, from_code: str, to_code: str, start: dt.date, end: dt.date, interval: str) -> list[Point]:
         """The pair's rate on each business day from `start` to `end`, or the last of each week or month."""
-        low = bisect_left(self.days, start.toordinal())
-        high = bisect_right(self.days, end.toordinal())
+        low, high = bisect_left(self.days, start.toordinal()), bisect_right(self.days, end.toordinal())
         key = INTERVALS[interval]
-        chosen: dict[Hashable, Point] = {}  # a later day of the same week or month replaces an earlier one
-        for point in self._points(from_code, to_code, low, high):
-            chosen[key(point.date)] = point
-        return list(chosen.values())
+        # a later day of the same week or month replaces an earlier one
+        return list({key(point.date): point for point in self._points(from_code, to_code, low, high)}.values())
 
     def on(self, from_code: str, to_code: str, day: dt.date) -> Point:
         """The rate in force on `day`: the pair's rate on the last business day on or before it."""
@@ -189,17 +177,14 @@ class Histories:
 
     @property
     def first(self) -> dt.date:
-        """The first day of the ECB's history."""
         return self.ecb.first
 
     @property
     def last(self) -> dt.date:
-        """The last day of the ECB's history."""
         return self.ecb.last
 
     @property
     def currencies(self) -> set[str]:
-        """Every currency either history holds."""
         return set(self.ecb.currencies) | set(self.frankfurter.currencies if self.frankfurter else ())
 
     def for_pair(self, from_code: str, to_code: str) -> RateHistory:

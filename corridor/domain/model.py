@@ -59,8 +59,7 @@ class Offer:
         return max(0.0, self.flat_fee + amount * self.fee_pct / 100)
 
     def margin(self, amount: float) -> float | None:
-        """The FX margin to send `amount`, %: the published price point's nearer `amount`, if there are two; None if the
-        service did not disclose it."""
+        """The FX margin to send `amount`, %: that of the price point nearer `amount`, if two; None if undisclosed."""
         if not self.margins:
             return self.spread_pct
         return min(self.margins, key=lambda point: abs(point[0] - amount))[1]
@@ -94,7 +93,6 @@ class Corridor:
 
     @property
     def key(self) -> str:
-        """The corridor key clients use, `FROM_TO`."""
         return f"{self.from_currency}_{self.to_currency}"
 
     @property
@@ -104,7 +102,6 @@ class Corridor:
 
     @property
     def pair(self) -> str:
-        """The corridor for people, `USD→MXN`."""
         return f"{self.from_currency}\u2192{self.to_currency}"
 
 
@@ -145,12 +142,10 @@ class Dataset:
 
     @property
     def active_corridors(self) -> tuple[Corridor, ...]:
-        """Served corridors, by id."""
         return tuple(sorted((c for c in self.corridors if c.active), key=lambda c: c.id))
 
     @property
     def currencies(self) -> tuple[str, ...]:
-        """Every currency code in the rate tables, sorted."""
         return tuple(sorted(self.rates.interbank))
 
 
@@ -159,20 +154,15 @@ def build_dataset(raw: Mapping[str, Any]) -> Dataset:
     names = {p["id"]: p["name"] for p in raw["providers"]}
     rates = raw["rates"]
     given = rates.get("sources", {})
+    default = RateSource(DATA_FILE, raw["as_of"])
     sources = {
-        code: RateSource(given[code]["source"], given[code]["date"])
-        if code in given
-        else RateSource(DATA_FILE, raw["as_of"])
-        for code in rates["interbank"]
+        c: RateSource(given[c]["source"], given[c]["date"]) if c in given else default for c in rates["interbank"]
     }
     return Dataset(
         as_of=raw["as_of"],
         reference_amount_usd=raw["reference_amount_usd"],
         rates=Rates(
-            base=rates["base"],
-            interbank=dict(rates["interbank"]),
-            consumer=dict(rates["consumer"]),
-            sources=with_base_source(sources, rates["base"]),
+            rates["base"], dict(rates["interbank"]), dict(rates["consumer"]), with_base_source(sources, rates["base"])
         ),
         providers=tuple(Provider(p["id"], p["name"]) for p in raw["providers"]),
         corridors=tuple(_corridor(c, names) for c in raw["corridors"]),

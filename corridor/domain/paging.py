@@ -12,8 +12,7 @@ MAX_PAGE = 500  # corridors in one page at most
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """Some of a list, by id, and the id the next page starts after; None when nothing remains, or when the list
-    was asked for whole."""
+    """Some of a list, by id, and the id the next page starts after (None: nothing remains, or the list is whole)."""
 
     items: tuple
     last_id: int | None = None

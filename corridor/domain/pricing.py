@@ -38,8 +38,7 @@ def provider_rate(mid: float, offer: Offer, amount: float | None = None) -> floa
 
 
 def true_cost_pct(offer: Offer, amount: float) -> float | None:
-    """World Bank RPW total cost: fees paid on top plus the FX margin, as % of `amount`; None if the margin is not
-    disclosed."""
+    """World Bank RPW total cost: fees on top plus the FX margin, as % of `amount`; None with an undisclosed margin."""
     margin = offer.margin(amount)
     return None if margin is None else 100 * offer.fee(amount) / amount + margin
 
@@ -61,22 +60,18 @@ class Quote:
 
     @property
     def true_cost_pct(self) -> float | None:
-        """Fees plus FX margin as % of the send amount."""
         return None if self.send_amount is None else true_cost_pct(self.offer, self.send_amount)
 
     @property
     def spread_pct(self) -> float | None:
-        """The FX margin at the send amount, %."""
         return self.offer.margin(self.send_amount) if self.send_amount is not None else self.offer.spread_pct
 
     @property
     def fee_total(self) -> float | None:
-        """Fees paid on top of the amount, source currency."""
         return None if self.send_amount is None else self.offer.fee(self.send_amount)
 
     @property
     def recipient_gets(self) -> float | None:
-        """What arrives, in the corridor's currency: the whole amount at the provider's rate."""
         return None if self.send_amount is None or self.rate is None else self.send_amount * self.rate
 
     @property
@@ -86,12 +81,10 @@ class Quote:
 
     @property
     def total_paid(self) -> float | None:
-        """What the sender pays in all, source currency: the amount and the fees on top."""
         return None if self.send_amount is None else self.send_amount + self.offer.fee(self.send_amount)
 
     @property
     def settlement_minutes(self) -> int | None:
-        """The settlement text in minutes."""
         return None if self.offer.settlement is None else settlement_minutes(self.offer.settlement)
 
 
@@ -158,7 +151,6 @@ def rank_offers(
 
 
 def _at(mid: float | None, margin: float | None) -> float | None:
-    """The rate at a margin below `mid`; None if either is unknown."""
     return None if mid is None or margin is None else mid * (1 - margin / 100)
 
 
@@ -183,17 +175,14 @@ class CorridorFigures:
 
     @property
     def best(self) -> Quote | None:
-        """The rank-1 quote."""
         return self.quotes[0] if self.quotes else None
 
     @property
     def count(self) -> int:
-        """The number of quotes."""
         return len(self.quotes)
 
     @property
     def costs(self) -> list[float]:
-        """The true costs known, by rank."""
         return [q.true_cost_pct for q in self.quotes if q.true_cost_pct is not None]
 
     @property
@@ -204,9 +193,7 @@ class CorridorFigures:
 
     @property
     def avg_cost(self) -> float | None:
-        """Mean true cost over the quotes."""
-        costs = self.costs
-        return fmean(costs) if costs else None
+        return fmean(self.costs) if self.costs else None
 
     @property
     def settlement(self) -> str | None:
@@ -217,8 +204,7 @@ class CorridorFigures:
     @property
     def sdg_target_met(self) -> bool | None:
         """The mean true cost, as shown (2 decimals), is at most the SDG 10.c target of 3 %."""
-        avg = self.avg_cost
-        return None if avg is None else round_half_up(avg, 2) <= SDG_TARGET_PCT
+        return None if self.avg_cost is None else round_half_up(self.avg_cost, 2) <= SDG_TARGET_PCT
 
     @property
     def offers_over_5_pct(self) -> int:
@@ -228,8 +214,7 @@ class CorridorFigures:
     @property
     def smart_cost(self) -> float | None:
         """Mean true cost of the three cheapest offers (the World Bank's SmaRT idea)."""
-        costs = self.costs
-        return fmean(sorted(costs)[:3]) if costs else None
+        return fmean(sorted(self.costs)[:3]) if self.costs else None
 
     @property
     def surveyed(self) -> tuple[str, dt.date | None, dt.date | None] | None:
@@ -244,8 +229,7 @@ class CorridorFigures:
     @property
     def prices(self) -> str:
         """Where the corridor's prices come from: the survey's latest period, `2025Q3`, or `sample`."""
-        surveyed = self.surveyed
-        return SAMPLE if surveyed is None else surveyed[0]
+        return SAMPLE if self.surveyed is None else self.surveyed[0]
 
 
 def corridor_figures(
@@ -256,8 +240,7 @@ def corridor_figures(
     sort: str = "cost",
     receive: float | None = None,
 ) -> CorridorFigures:
-    """The corridor's offers with `payout` (all if None), priced at `amount` (None: the reference) or to deliver
-    `receive`, sorted."""
+    """The offers with `payout` (all if None), priced at `amount` (None: the reference) or delivering `receive`."""
     interbank = dataset.rates.interbank
     mids = {
         code: cross_rate(interbank, corridor.from_currency, code) if code in interbank else None
@@ -266,18 +249,12 @@ def corridor_figures(
     mid = mids[corridor.to_currency]
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)
-    return CorridorFigures(
-        corridor,
-        mid,
-        amount,
-        rank_offers(offers, mid, amount, sort, receive, receiving=corridor.to_currency, mids=mids),
-    )
+    quotes = rank_offers(offers, mid, amount, sort, receive, receiving=corridor.to_currency, mids=mids)
+    return CorridorFigures(corridor, mid, amount, quotes)
 
 
 @dataclass(frozen=True, slots=True)
 class MidRate:
-    """The two reference rates for a currency pair."""
-
     from_currency: str
     to_currency: str
     ref_rate_a: float

@@ -27,25 +27,18 @@ class FeedRates:
 
     @property
     def date(self) -> dt.date:
-        """The newest day among the rates."""
         return max(self.dates.values())
 
 
 def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
-    """The tables with each currency's rate from the first feed (in precedence order) that gives it.
-
-    A currency no feed gives keeps the data file's rate. Each consumer rate keeps its margin over
-    the interbank rate as the data file states it.
-    """
+    """The tables with each currency's rate from the first feed (in precedence order) that gives it, else the data
+    file's; each consumer rate keeps its margin over the interbank rate as the data file states it."""
     interbank, sources = dict(rates.interbank), dict(rates.sources)
     for feed in reversed(list(feeds)):  # the lowest precedence first, so that the highest is applied last
-        per_base = {**feed.rates, feed.base: 1.0}
-        if rates.base not in per_base:
-            continue  # nothing to re-base through
-        through = per_base[rates.base]
+        rebased = _rebased(feed, rates.base)
         for code in interbank:
-            if code != rates.base and code in per_base:
-                interbank[code] = per_base[code] / through
+            if code != rates.base and code in rebased:
+                interbank[code] = rebased[code]
                 days = [feed.dates.get(c) for c in (code, rates.base) if c != feed.base]
                 sources[code] = RateSource(feed.source, min(day for day in days if day))
     consumer = {code: rates.consumer[code] * interbank[code] / rates.interbank[code] for code in interbank}
@@ -54,15 +47,17 @@ def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
 
 def rate_moves(rates: Rates, feed: FeedRates) -> dict[str, float]:
     """How the feed would move each interbank rate of `rates` it gives, re-based: new ÷ old (none without the base)."""
-    per_base = {**feed.rates, feed.base: 1.0}
-    if rates.base not in per_base:
-        return {}
-    through = per_base[rates.base]
+    rebased = _rebased(feed, rates.base)
     return {
-        code: per_base[code] / through / rate
-        for code, rate in rates.interbank.items()
-        if code != rates.base and code in per_base
+        code: rebased[code] / rate for code, rate in rates.interbank.items() if code != rates.base and code in rebased
     }
+
+
+def _rebased(feed: FeedRates, base: str) -> dict[str, float]:
+    """The feed's rates per one `base`; none without a rate of it to re-base through."""
+    per_base = {**feed.rates, feed.base: 1.0}
+    through = per_base.get(base)
+    return {} if through is None else {code: rate / through for code, rate in per_base.items()}
 
 
 def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:
@@ -88,12 +83,8 @@ def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
 
 
 def recorded_ecb_days(rates: Rates, history: RateHistory) -> list[FeedRates]:
-    """The ECB's own rates for the rates the data file records as the ECB's of a day the history holds.
-
-    The file keeps them to 6 significant figures; laid over it, every figure of theirs, and every
-    cross of two of them, is the one the history shows for that day. A rate the file no longer
-    holds as that figure (someone changed it) is left as the file has it.
-    """
+    """The ECB's own rates for those the data file records (to 6 significant figures) as the ECB's of a day the
+    history holds, so that every cross of two is the history's; a rate someone changed since is left as it is."""
     recorded: dict[dt.date, set[str]] = {}
     for code, source in rates.sources.items():
         if source.source == ECB and code != rates.base:

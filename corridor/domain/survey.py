@@ -147,8 +147,7 @@ def last_period(today: dt.date) -> str:
 
 
 def bounded(observation: Observation, last: str) -> Observation:
-    """The observation with each optional figure outside its bounds emptied; OutOfBounds naming the first required
-    figure outside its own (`last`: the latest period)."""
+    """The observation with optional figures out of bounds emptied; OutOfBounds naming the first required one out."""
     if not (re.fullmatch("[0-9]{4}Q[1-4]", observation.period) and FIRST_PERIOD <= observation.period <= last):
         raise OutOfBounds(f"period is not from {FIRST_PERIOD} to {last}, the quarter after today")
     points = {}
@@ -197,8 +196,7 @@ class _Pair:
 
 
 class _RateBook:
-    """Units per base of each currency: the data's, then those the survey implies; on a day where the history has both
-    currencies, the history's."""
+    """Units per base of each currency: the data's, then those the survey implies; on a day, the history's."""
 
     def __init__(self, rates: Rates, history: RateHistory | None) -> None:
         self.base, self.history = rates.base, history
@@ -222,9 +220,8 @@ class _RateBook:
 def with_survey(
     dataset: Dataset, survey: Survey | None, history: RateHistory | None = None, today: dt.date | None = None
 ) -> tuple[Dataset, list[str]]:
-    """The dataset with the survey's offers: a data-file corridor of the same countries takes them in place of its own,
-    a pair it lacks becomes a corridor of its own; with the rates the survey implies for currencies without one. And
-    what was left out, one line each: rows out of bounds, and corridors that cannot be served."""
+    """The dataset with the survey's offers in place of a data-file corridor's of the same countries, or as corridors of
+    their own, and with the rates the survey implies; and what was left out, one line each."""
     if survey is None or not survey.latest:
         return dataset, []
     notes: list[str] = []
@@ -332,8 +329,7 @@ def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]
 
 
 def _decide(pairs: list[_Pair], book: _RateBook, notes: list[str]) -> list[_Row]:
-    """Each row's real sending currency and its payout currency, in passes: the rates one pass implies let the next
-    decide rows it could not."""
+    """Each row's real sending currency and payout currency, in passes: one pass's implied rates decide more rows."""
     waiting = [_Row(observation, pair) for pair in pairs for observation in pair.rows]
     decided: list[_Row] = []
     for _ in range(MAX_PASSES):
@@ -399,8 +395,7 @@ def _factor(ratio: float) -> float:
 
 
 def _implied(rows: list[_Row], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
-    """The rates per base the rows imply for currencies without one: from the rows of the newest collection day that
-    imply one, the median."""
+    """The rates per base the rows imply for currencies without one: the median of the newest collection day's."""
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for row in rows:
         rate = row.observation.interbank
@@ -415,22 +410,18 @@ def _implied(rows: list[_Row], book: _RateBook) -> dict[str, tuple[float, dt.dat
 
 
 def _denominated(pairs: list[_Pair], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
-    """The rates per base of currencies rows are sent in that nothing else gives: the units sent per US dollar aimed at
-    (`cc1 lcu amount` ÷ `cc1 denomination amount`); from the rows of the newest collection day, the median."""
+    """The rates per base of sending currencies nothing else gives: the median of the newest collection day's units
+    sent per US dollar aimed at (`cc1 lcu amount` ÷ `cc1 denomination amount`)."""
     usd = book.interbank[USD]
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for pair in pairs:
         for observation in pair.rows:
             point = observation.cc1
-            # an amount equal to its dollars is dollars mislabelled, not a rate
-            if (
-                book.per_base(observation.currency) is None
-                and point.denomination
-                and not math.isclose(point.amount, point.denomination)
-            ):
-                found.setdefault(observation.currency, []).append(
-                    (observation.collected or period_end(observation.period), usd * point.amount / point.denomination)
-                )
+            if book.per_base(observation.currency) is not None or not point.denomination:
+                continue
+            if not math.isclose(point.amount, point.denomination):  # if equal, dollars mislabelled, not a rate
+                day = observation.collected or period_end(observation.period)
+                found.setdefault(observation.currency, []).append((day, usd * point.amount / point.denomination))
     return _newest_median(found)
 
 

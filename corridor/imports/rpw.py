@@ -21,15 +21,8 @@ from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tabl
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
 REQUIRED = (
-    "period",
-    "source code",
-    "destination code",
-    "firm",
-    "cc1 lcu amount",
-    "cc1 lcu code",
-    "cc1 lcu fee",
-    "cc1 fx margin",
-    "cc1 total cost %",
+    *("period", "source code", "destination code", "firm"),
+    *(f"cc1 {name}" for name in ("lcu amount", "lcu code", "lcu fee", "fx margin", "total cost %")),
     "transparent",
 )
 # an optional figure under either name: the older sheet's, or the newer's
@@ -54,9 +47,8 @@ class Sheet:
 
 
 def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
-    """The file's kind, its sheets that hold the required columns (the published ones first), and how to close it;
-    ImportRefused if none does or the file is neither a workbook nor a CSV. Reading the rows raises ImportRefused too,
-    for a file that cannot be read whole within the bounds."""
+    """The file's kind, its sheets with the required columns (the published ones first), and how to close it;
+    ImportRefused if none has them, or (reading rows too) the file cannot be read whole within the bounds."""
     kind, tables, close = open_tables(path)
     named = {table.name.strip().lower(): table for table in tables}
     order = [named[s.lower()] for s in SHEETS if s.lower() in named]
@@ -86,8 +78,7 @@ def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
 
 
 def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | list[str]:
-    """The header among the first rows: its row number and column keys; or the required columns the best candidate
-    lacks."""
+    """The header among the first rows: its row number and column keys; or what the best candidate lacks."""
     best: list[str] = list(REQUIRED)
     for _ in range(HEADER_ROWS):
         number, row = next(rows, (0, None))
@@ -105,8 +96,7 @@ def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | l
 
 
 def observations(sheet: Sheet, skips: Skips) -> Iterator[tuple[int, Observation]]:
-    """The sheet's rows that can be read, with their row numbers; the others counted in `skips`. Blank rows are
-    passed over unsaid."""
+    """The sheet's readable rows with their numbers; the others counted in `skips`, blank ones passed over unsaid."""
     get = _getter(sheet.columns)
     where = "row {}" if sheet.name == "CSV" else f"{sheet.name!r} row {{}}"
     last = last_period(dt.date.today())
@@ -130,26 +120,14 @@ def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
         if index is None or index >= len(cells):
             return None
         value = cells[index]
-        if isinstance(value, str):
-            value = value.strip()
-            return value or None
-        return value
+        return (value.strip() or None) if isinstance(value, str) else value
 
     return get
 
 
 _OPTIONAL = (
-    "firm type",
-    "payment instrument",
-    "speed actual",
-    "pickup method",
-    "date",
-    "inter lcu bank fx",
-    "cc1 denomination amount",
-    "source region",
-    "destination region",
-    "note1",
-    "note2",
+    *("firm type", "payment instrument", "speed actual", "pickup method", "date", "inter lcu bank fx"),
+    *("cc1 denomination amount", "source region", "destination region", "note1", "note2"),
     *(
         f"cc2 {name}"
         for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin", "total cost %")
@@ -237,8 +215,7 @@ def _optional(value: Any) -> float | None:
 
 
 def _second_point(cells: tuple, get: Callable[[tuple, str], Any], currency: str) -> PricePoint | None:
-    """The cc2 price point, if each of its figures can be read, it is in the sending currency, and its amount is
-    above 0; else None (the row keeps cc1 alone)."""
+    """The cc2 price point if all its figures read, in the sending currency, amount above 0; else None (cc1 alone)."""
     code = str(get(cells, "cc2 lcu code") or currency).strip().upper()
     names = ("lcu amount", "lcu fee", "fx margin", "total cost %")
     figures = [figure for name in names if (figure := _optional(get(cells, f"cc2 {name}"))) is not None]
@@ -249,7 +226,7 @@ def _second_point(cells: tuple, get: Callable[[tuple, str], Any], currency: str)
 
 
 def _yes_no(value: Any) -> bool:
-    text = str(value if value is not None else "").strip().lower()
+    text = str("" if value is None else value).strip().lower()
     if text in _YES:
         return True
     if text in _NO:
@@ -262,8 +239,7 @@ def _text(value: Any) -> str | None:
 
 
 def date_of(value: Any) -> dt.date | None:
-    """A cell's date: a date, a datetime, ISO text (`2025-08-19`, a time after it ignored) or an Excel day number;
-    None for anything else."""
+    """A cell's date: a date, a datetime, ISO text (a time after it ignored) or an Excel day number; else None."""
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):

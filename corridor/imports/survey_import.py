@@ -67,18 +67,13 @@ class ImportReport:
                 )
             )
         lines += skipped_lines(self.skips)
-        new, joined = self.result.new_corridors, self.result.joined
+        joined = [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(self.result.joined.items())]
+        new = [f"{a}-{b} (id {i})" for (a, b), i in sorted(self.result.new_corridors.items())]
         lines.append(
             f"{_count(len(self.result.pairs), 'country pair')}, {_count(len(self.result.firms), 'firm')}"
             + "".join(
                 f"; {what}: {', '.join(names)}"
-                for what, names in (
-                    (
-                        "joined the data file's corridors",
-                        [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(joined.items())],
-                    ),
-                    ("new corridors", [f"{a}-{b} (id {i})" for (a, b), i in sorted(new.items())]),
-                )
+                for what, names in (("joined the data file's corridors", joined), ("new corridors", new))
                 if names
             )
             + "."
@@ -107,15 +102,13 @@ def _listed(names: list[str]) -> str:
 def import_rpw(
     engine: Engine, path: str, progress: Progress, file_corridors: Callable[[], Iterable[Corridor]]
 ) -> ImportReport:
-    """Read the survey file at `path` into the database in one transaction, each country pair the data file has
-    (`file_corridors`) joining its corridor; ImportRefused (nothing stored) if it cannot be imported at all."""
+    """Read the survey file at `path` into the database in one transaction, each pair of `file_corridors` joining its
+    corridor; ImportRefused (nothing stored) if it cannot be imported at all."""
     kind, sheets, close = open_rpw(path)
     skips = Skips()
     try:
-        digest = _sha256(path)
-        result = import_observations(
-            engine, _read(sheets, skips, progress), os.path.basename(path), digest, file_corridors
-        )
+        rows = _read(sheets, skips, progress)
+        result = import_observations(engine, rows, os.path.basename(path), _sha256(path), file_corridors)
     except _NoRow:
         raise ImportRefused(
             f"{path}: no row can be imported ({skips.total:,} skipped):\n" + "\n".join(skipped_lines(skips))
@@ -141,8 +134,5 @@ def _read(sheets: list[Sheet], skips: Skips, progress: Progress) -> Iterator[tup
 
 
 def _sha256(path: str) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()

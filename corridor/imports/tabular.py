@@ -60,8 +60,7 @@ class Table:
 
 def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table], Callable[[], None]]:
     """The file's kind (`workbook` or `CSV`), its tables (a sheet's first `columns` columns), and how to close it;
-    ImportRefused if it is neither kind. Reading the rows raises ImportRefused too, for a file that cannot be read whole
-    within the bounds."""
+    ImportRefused if it is neither kind, or (reading rows too) cannot be read whole within the bounds."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the import until something writes to it
             raise ImportRefused(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
@@ -144,9 +143,8 @@ def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table
         size = sheet.max_row  # as its <dimension> says: enough to show progress by
         # read-only mode trusts <dimension>: stale, it cuts the rows short; huge, it pads them to millions of cells
         sheet.reset_dimensions()
-        tables.append(
-            Table(name, clock.timed(enumerate(sheet.iter_rows(values_only=True, max_col=columns), start=1)), size)
-        )
+        rows = enumerate(sheet.iter_rows(values_only=True, max_col=columns), start=1)
+        tables.append(Table(name, clock.timed(rows), size))
     return tables, book.close
 
 

@@ -69,18 +69,11 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
         }
         for level, anchor, dx in ((SDG_TARGET_PCT, "end", -3), (SDG_CEILING_PCT, "start", 3))
     ]
-    return {
-        "height": height,
-        "bars_start": BARS_START,
-        "bar_height": BAR,
-        "bars": bars,
-        "guides": guides,
-    }
+    return {"height": height, "bars_start": BARS_START, "bar_height": BAR, "bars": bars, "guides": guides}
 
 
 def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: str) -> dict[str, Any]:
-    """A polyline of the points (oldest first), three labelled rates on its axis in `to_code` per `from_code`, and
-    its first, middle and last dates."""
+    """A polyline of the points (oldest first), rates on its `to_code` per `from_code` axis, and three dates."""
     if not points:
         publisher = "The ECB" if source == "ECB" else source
         return {"missing": f"{publisher} published no {from_code} and {to_code} rates in the last year."}

@@ -75,8 +75,7 @@ def comparison() -> Response:
 
 
 def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] | None:
-    """What the page shows for a country pair with cost figures and no offers: its cost over time; None for any
-    other query."""
+    """For a country pair with cost figures and no offers, its cost over time; None for any other query."""
     corridor = args.get("corridor", "").strip().upper()
     if "-" not in corridor or corridor in catalog.by_countries:
         return None
@@ -114,9 +113,8 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         figures = catalog.quotes(**_query.load(query))
     except ValidationError as err:  # shown instead: the corridor, if known, at the reference amount
         name = next(iter(err.messages))
-        currency = (
-            (known.corridor.to_currency if name == "receive_amount" else known.corridor.from_currency) if known else ""
-        )
+        shown = known.corridor if known else None
+        currency = (shown.to_currency if name == "receive_amount" else shown.from_currency) if shown else ""
         error = _SENDER_ERRORS.get(name, "Check the form: one of its values cannot be used.").format(currency=currency)
     except (NotServed, AmbiguousCorridor):
         error = _SENDER_ERRORS["corridor"]
@@ -127,10 +125,8 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     reference = reference_amount(catalog.dataset, pair.from_currency)
     try:
         history = catalog.rate_history(pair.from_currency, pair.to_currency, interval="week")
-        rates = {
-            **rate_chart(history.points, pair.from_currency, pair.to_currency, history.source),
-            "source": history.source,
-        }
+        chart = rate_chart(history.points, pair.from_currency, pair.to_currency, history.source)
+        rates = {**chart, "source": history.source}
     except NoHistory as err:
         rates = {"missing": err.reason}
     except NotServed:  # a currency with no rate at all (a surveyed corridor paid out in dollars)

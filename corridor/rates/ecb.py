@@ -16,20 +16,7 @@ from corridor.domain.rates import FeedRates, live_rates
 from corridor.settings import ConfigError
 
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+_MONTHS = "January February March April May June July August September October November December".split()
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 
 
@@ -76,8 +63,7 @@ def _csv_in_zip(data: bytes) -> str:
 
 
 def parse_daily_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
-    """eurofxref-daily.xml's day and euro rates; ElementTree.ParseError, or ValueError or KeyError naming what is
-    amiss."""
+    """eurofxref-daily.xml's day and euro rates; ElementTree.ParseError, ValueError or KeyError naming what is amiss."""
     # the ECB's file declares no DTD; expat in Python 3.11 refuses entity expansion attacks
     day = ElementTree.fromstring(data).find(f".//{_XML_NAMESPACE}Cube[@time]")
     if day is None:
@@ -116,11 +102,8 @@ def ecb_feed(ecb: EcbRates) -> FeedRates:
 
 
 def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
-    """Lay the feeds' rates (in precedence order) over a data file's tables, in place, with their sources and dates.
-
-    Only currencies already in the tables change, to 6 significant figures like the ECB's own; each
-    consumer rate keeps its margin over the interbank rate.
-    """
+    """Lay the feeds' rates (in precedence order) over a data file's tables, in place, with their sources and dates:
+    only currencies already there, to 6 significant figures like the ECB's, each consumer rate keeping its margin."""
     table, consumer = raw["rates"]["interbank"], raw["rates"]["consumer"]
     base = raw["rates"]["base"]
     if not any(base in {*feed.rates, feed.base} for feed in feeds):

@@ -21,6 +21,8 @@ from corridor.rates.ecb import CURRENCY_CODE
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MISSING = {"", "N/A"}
+# a corrupt, encrypted or oddly compressed member among them
+_BAD_ZIP = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, RuntimeError, NotImplementedError)
 
 
 def default_history_path() -> str:
@@ -57,15 +59,7 @@ def _unzip(path: str, data: bytes, max_bytes: int) -> bytes:
                 raise DataError(f"{path}: the zip holds {len(members)} CSV files; the ECB's holds one.")
             with archive.open(members[0]) as member:
                 data = member.read(max_bytes + 1)  # the sizes a zip declares may lie
-    except (
-        zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        OSError,
-        EOFError,
-        zlib.error,
-        RuntimeError,
-        NotImplementedError,
-    ) as err:  # a corrupt, encrypted or oddly compressed member among them
+    except _BAD_ZIP as err:
         raise DataError(f"{path}: not a readable zip file: {err}.") from None
     if len(data) > max_bytes:
         raise DataError(f"{path}: the CSV in the zip is over {max_bytes:,} bytes, the limit DATA_MAX_MB sets.")
