@@ -22,7 +22,9 @@ def register_accounts(app: Flask) -> None:
     configure_sessions(app)
     app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only (pages.check_csrf)
     csrf.init_app(app)
-    current_service(app).account_keys = AccountKeys(current_settings(app).key_trust_seconds)
+    service = current_service(app)
+    counted = service.metrics.key_error.inc if service.metrics is not None else int
+    service.account_keys = AccountKeys(current_settings(app).key_trust_seconds, on_unavailable=counted)
     app.register_error_handler(CSRFError, expired_form)
     for error in (OperationalError, InterfaceError, PoolTimeout):  # the database is down, stalled or busy
         app.register_error_handler(error, database_unavailable)

@@ -13,7 +13,6 @@ from flask import current_app
 from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.accounts.models import KEY_PREFIX, KeyRecord, find_key, record_use, utcnow
-from corridor.state import current_service
 from corridor.state.errors import ApiError
 
 # A revoked, expired or deleted key stops working within KEY_TRUST_SECONDS (a setting, 5 by default) on every
@@ -28,10 +27,7 @@ _FORMAT = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{43}")  # what creat
 
 
 def unavailable() -> ApiError:
-    """The 503 of an account key while the database cannot be asked (now, or a moment ago), counted."""
-    metrics = current_service().metrics
-    if metrics is not None:
-        metrics.key_error.inc()
+    """The 503 of an account key while the database cannot be asked (now, or a moment ago)."""
     return ApiError(
         503, "unavailable", "API keys cannot be checked right now; try again in a minute.", {"Retry-After": "60"}
     )
@@ -40,8 +36,13 @@ def unavailable() -> ApiError:
 class AccountKeys:
     """Which keys are live account keys, as the database said at most `trust_seconds` ago."""
 
-    def __init__(self, trust_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
+    def __init__(
+        self,
+        trust_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        on_unavailable: Callable[[], object] = int,
+    ) -> None:
+        self._clock, self._on_unavailable = clock, on_unavailable  # the metrics count each 503
         self._live: TTLCache[str, KeyRecord] = TTLCache(MAX_KEYS, trust_seconds, timer=clock)
         self._unknown: TTLCache[str, bool] = TTLCache(MAX_UNKNOWN, trust_seconds, timer=clock)
         self._used: TTLCache[int, bool] = TTLCache(MAX_KEYS, USE_EVERY.total_seconds(), timer=clock)
@@ -77,6 +78,7 @@ class AccountKeys:
 
     def _look_up(self, digest: str) -> KeyRecord | None:
         if self._clock() < self._down_until:
+            self._on_unavailable()
             raise unavailable()
         try:
             record = find_key(digest)
@@ -86,6 +88,7 @@ class AccountKeys:
             current_app.logger.error(
                 "The accounts database failed (%s); account keys answer 503 for %.0f s.", reason, DOWN_SECONDS
             )
+            self._on_unavailable()
             raise unavailable() from None
         with self._lock:
             if record is None:

@@ -10,6 +10,7 @@ period, and the global ones. Unrounded: rounding is the schemas' job.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -19,10 +20,18 @@ from typing import Any, TypeVar
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE, PublishedPeriod
 from corridor.domain.rounding import round_half_up
-from corridor.domain.survey import settlement
 
 SURVEY_POINT_USD = 200  # the survey's `cc1` price point, whose total cost % every average is of
 T = TypeVar("T")
+# RPW's `speed actual` categories as the settlement texts the service serves: each the category's longest time
+SPEEDS = {
+    "less than one hour": "1 hour",
+    "same day": "1 day",
+    "next day": "2 days",
+    "2 days": "2 days",
+    "3-5 days": "5 days",
+    "6 days or more": "6 days",
+}
 WITHIN_5_DAYS = frozenset({"1 hour", "1 day", "2 days", "5 days"})  # the settlements SmaRT counts
 
 
@@ -283,3 +292,8 @@ def _global(period: str, pooled: _Period) -> GlobalCosts:
 def in_range(periods: Iterable, start: str | None, end: str | None) -> tuple:
     """The periods from `start` to `end` (`2025Q1`), either open."""
     return tuple(p for p in periods if (start is None or p.period >= start) and (end is None or p.period <= end))
+
+
+def settlement(speed: str | None) -> str | None:
+    """The settlement text of RPW's `speed actual`; None for one it does not give (or no speed)."""
+    return SPEEDS.get(re.sub(r"\s+", " ", (speed or "").replace("–", "-")).strip().lower())

@@ -14,25 +14,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import median
-from typing import TYPE_CHECKING
 
+from corridor.domain.costs import CostHistory, settlement
 from corridor.domain.countries import country_currency, country_name
 from corridor.domain.history import NoHistory, RateHistory
 from corridor.domain.model import PAYOUT_METHODS, SURVEY, Corridor, Dataset, Offer, Rates, RateSource
 from corridor.domain.pricing import corridor_figures
 
-if TYPE_CHECKING:
-    from corridor.domain.costs import CostHistory
-
-# RPW's `speed actual` categories as the settlement texts the service serves: each the category's longest time
-SPEEDS = {
-    "less than one hour": "1 hour",
-    "same day": "1 day",
-    "next day": "2 days",
-    "2 days": "2 days",
-    "3-5 days": "5 days",
-    "6 days or more": "6 days",
-}
 # RPW's pickup methods by a word they hold, the first that matches: `Own/partner Bank account` is a bank deposit
 PICKUP_WORDS = (
     ("mobile", "mobile_wallet"),
@@ -111,11 +99,6 @@ def period_end(period: str) -> dt.date:
     """The last day of a period: `2025Q3` → 2025-09-30."""
     year, quarter = int(period[:4]), int(period[-1])
     return dt.date(year, 3 * quarter, 30 if quarter in (2, 3) else 31)
-
-
-def settlement(speed: str | None) -> str | None:
-    """The settlement text of RPW's `speed actual`; None for one it does not give (or no speed)."""
-    return SPEEDS.get(re.sub(r"\s+", " ", (speed or "").replace("–", "-")).strip().lower())
 
 
 def payout_methods(pickup: str | None) -> tuple[str, ...]:

@@ -65,11 +65,10 @@ def post_worker_init(worker: Any) -> None:
         # system calls gives that thread the GIL, taken back after the switch interval: 5 ms by default would add tens
         # of ms to each request during a build
         sys.setswitchinterval(0.0005)
-        service.refresher = Refresher(app, quiet_s, gevent.get_hub().threadpool.apply)
-        gevent.spawn(service.refresher.run)
+        gevent.spawn(Refresher(app, quiet_s, gevent.get_hub().threadpool.apply).run)
     else:
-        service.refresher = Refresher(app, quiet_s)
-        threading.Thread(target=service.refresher.run, name="rates-refresher", daemon=True).start()
+        threading.Thread(target=Refresher(app, quiet_s).run, name="rates-refresher", daemon=True).start()
+    service.refreshing = True
 
 
 def pre_request(worker: Any, req: Any) -> None:

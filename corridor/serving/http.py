@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import re
-import secrets
-
 import orjson
 from flask import Flask, Response, g, request
 from flask_orjson import OrjsonProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
+from corridor.serving.logs import request_id
 from corridor.settings import current_settings
 
 HSTS = "max-age=31536000"
-_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
-_RULE_VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>:]+)>")
 ROUTE = "corridor.route"  # the environ's key for the route a request matched, once the app has answered
 
 
@@ -43,20 +39,6 @@ def register_http(app: Flask) -> None:
     app.url_map.converters["corridor_id"] = CorridorIdConverter
     app.json = JsonProvider(app)
     app.after_request(add_common_headers)
-
-
-def route_template(rule: str) -> str:
-    """A route as the API document writes it: `/api/poc/corridors/{corridor_id}`, not Werkzeug's `<…:corridor_id>`."""
-    return _RULE_VARIABLE.sub(r"{\1}", rule)
-
-
-def request_id() -> str:
-    """This request's id, the same wherever it is asked for: the client's X-Request-ID if it is a plain token of up to
-    128 characters, else one made for it."""
-    if "request_id" not in g:
-        given = request.headers.get("X-Request-ID")
-        g.request_id = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
-    return g.request_id
 
 
 def add_common_headers(response: Response) -> Response:

@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import logging
 import re
+import secrets
 
 _BAD_REQUEST = re.compile(r"(Invalid request from ip=\S*: )(.*)", re.DOTALL)
 # where gunicorn's description of a request it could not parse ends and the client's text begins
@@ -123,8 +124,6 @@ def _access_fields(atoms: dict) -> dict[str, object]:
 
 
 def _route(rule: object) -> str | None:
-    from corridor.serving.http import route_template
-
     return route_template(rule) if isinstance(rule, str) and rule != "-" else None
 
 
@@ -137,8 +136,6 @@ def _request_fields() -> dict[str, object]:
 
     if not has_request_context():
         return {}
-    from corridor.serving.http import request_id
-
     rule = request.url_rule
     return {"request_id": request_id(), "method": request.method, "route": _route(rule.rule if rule else None)}
 
@@ -164,3 +161,25 @@ def gunicorn_log_config(log_format: str) -> dict:
             "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False},
         },
     }
+
+
+_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+
+def request_id() -> str:
+    """This request's id, the same wherever it is asked for: the client's X-Request-ID if it is a plain token of up to
+    128 characters, else one made for it."""
+    from flask import g, request  # as `_request_fields`: gunicorn.conf.py imports this module before the app
+
+    if "request_id" not in g:
+        given = request.headers.get("X-Request-ID")
+        g.request_id = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
+    return g.request_id
+
+
+_RULE_VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>:]+)>")
+
+
+def route_template(rule: str) -> str:
+    """A route as the API document writes it: `/api/poc/corridors/{corridor_id}`, not Werkzeug's `<…:corridor_id>`."""
+    return _RULE_VARIABLE.sub(r"{\1}", rule)

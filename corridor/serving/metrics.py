@@ -15,7 +15,8 @@ from typing import Any
 from flask import Flask, Response, request
 
 from corridor.limits import limit_refused_key
-from corridor.serving.http import ROUTE, route_template
+from corridor.serving.http import ROUTE
+from corridor.serving.logs import route_template
 from corridor.serving.multiprocess import MULTIPROC_DIR
 from corridor.settings import current_settings
 from corridor.state import Service, current_service

@@ -169,8 +169,8 @@ class StartOnFirstRequest:
     def __call__(self, environ: dict, start_response: Callable) -> Any:
         with self.starting:
             service = current_service(self.app)
-            if service.refresher is None:
-                service.refresher = Refresher(self.app)
-                threading.Thread(target=service.refresher.run, name="rates-refresher", daemon=True).start()
+            if not service.refreshing:
+                threading.Thread(target=Refresher(self.app).run, name="rates-refresher", daemon=True).start()
+                service.refreshing = True
             self.app.wsgi_app = self.inner  # type: ignore[method-assign]
         return self.inner(environ, start_response)

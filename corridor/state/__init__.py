@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from corridor.limits.counts import RateLimits
     from corridor.serving.drain import Drain
     from corridor.serving.prometheus import Metrics
-    from corridor.serving.refresher import Refresher
 
 
 @dataclass(eq=False)
@@ -34,7 +33,7 @@ class Service:
     started: float = field(default_factory=time.monotonic)
     limits: RateLimits | None = None  # None: RATE_LIMITS is off
     account_keys: AccountKeys | None = None  # what this process learnt of account keys, once accounts are registered
-    refresher: Refresher | None = None  # this serving process's, once started (corridor/serving/refresher.py)
+    refreshing: bool = False  # this serving process's refresher is started (corridor/serving/refresher.py)
     metrics: Metrics | None = None  # None: metrics are off (neither METRICS_TOKEN nor METRICS_PORT)
     metrics_token: bytes | None = None  # METRICS_TOKEN's digest: /metrics is served to it
     drain: Drain | None = None  # under gunicorn with DRAIN_SECONDS: whether the instance is draining
