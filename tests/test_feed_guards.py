@@ -97,11 +97,11 @@ def test_an_operator_takes_a_held_day_into_the_file_and_a_hup_serves_it(make_app
     feeds.ecb_day, feeds.ecb_rates = NEXT_DAY, FIFTY_FOLD
     refresh(app)
     fetched = app.test_cli_runner().invoke(args=["rates", "fetch", "--data", path])
-    assert "ECB: held (held back: its day 2026-11-25 moves the USD→NOK rate 54.6-fold" in fetched.output  # the file's
-    kept = json.loads(open(path).read())["rates"]  # Frankfurter's genuine rates written, the ECB's day not
-    assert kept["sources"]["GBP"]["source"] == "Frankfurter" and kept["interbank"]["GBP"] == pytest.approx(
-        genuine, rel=1e-5
-    )
+    # judged as the service judges it, against the rates in force: the service's last fetch, stored in the database
+    assert "ECB: held (held back: its day 2026-11-25 moves the USD→AUD rate 50-fold" in fetched.output
+    kept = json.loads(open(path).read())["rates"]  # the rates in force written (the ECB's last good day), the held not
+    assert kept["sources"]["GBP"] != {"source": "ECB", "date": NEXT_DAY.isoformat()}
+    assert kept["interbank"]["GBP"] == pytest.approx(genuine, rel=1e-5)
     accepted = app.test_cli_runner().invoke(args=["rates", "fetch", "--accept", "--data", path])
     assert accepted.exit_code == 0 and "ECB: ok" in accepted.output, accepted.output
     assert json.loads(open(path).read())["rates"]["sources"]["GBP"] == {"source": "ECB", "date": NEXT_DAY.isoformat()}
