@@ -73,7 +73,10 @@ def test_make_run_migrates_a_new_database_prints_a_working_key_and_writes_json_l
     assert ("info", "Running upgrade  -> 0001_accounts, Accounts and their API keys.") in migrations
     imported = said(entries, "corridor.cli")
     assert imported[0] == ("info", "rpw-east-africa-2025.csv (CSV): 162 rows read, 162 imported, 0 skipped; import 1.")
-    assert ("info", "A running service serves it from its next rates refresh, or at once on HUP.") in imported
+    assert (
+        "info",
+        "A running service serves it within seconds: every process reads the database's version stamp every 2 s.",
+    ) in imported
     [(level, key_line), (_, try_line), (_, docs_line)] = said(entries, "corridor.run")
     key = key_line.removeprefix("Development API key: ")
     assert level == "info" and len(key) == 32 and key != key_line

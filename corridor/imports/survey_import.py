@@ -78,7 +78,9 @@ class ImportReport:
             )
             + "."
         )
-        lines.append("A running service serves it from its next rates refresh, or at once on HUP.")
+        lines.append(
+            "A running service serves it within seconds: every process reads the database's version stamp every 2 s."
+        )
         return lines
 
 
