@@ -19,7 +19,7 @@ from corridor.limits.counts import Count, RateLimits, store
 from corridor.settings import current_settings
 from corridor.state import current_service
 from corridor.state.errors import ApiError
-from corridor.state.policy import PUBLIC, is_exempt
+from corridor.state.policy import is_exempt, policy_of
 
 BUDGETS = {  # name: whose budget it is, as a 429 says
     "api": "this API key",
@@ -70,8 +70,7 @@ def count_by_address(app: Flask) -> None:
     uncounted = frozenset(
         endpoint
         for endpoint, view in app.view_functions.items()
-        if is_exempt(view)
-        or getattr(app.blueprints.get(endpoint.rpartition(".")[0]), "policy", PUBLIC).budget != "public"
+        if is_exempt(view) or policy_of(app.blueprints.get(endpoint.rpartition(".")[0])).budget != "public"
     )
 
     @app.before_request

@@ -11,7 +11,7 @@ import re
 
 from flask import Flask, Response, request
 
-from corridor.state.policy import PUBLIC
+from corridor.state.policy import policy_of
 
 ALLOWED_METHODS = ("GET", "HEAD")
 # Authorization is allowed (and ignored) so that a page's fetch wrapper that adds a key to every call still reaches
@@ -36,7 +36,7 @@ _METHODS = ", ".join(ALLOWED_METHODS)
 
 def allow_any_origin(app: Flask) -> None:
     """Add the CORS headers to every answer under the prefix of a blueprint whose policy asks for them."""
-    prefixes = [bp.url_prefix for bp in app.blueprints.values() if bp.url_prefix and getattr(bp, "policy", PUBLIC).cors]
+    prefixes = [bp.url_prefix for bp in app.blueprints.values() if bp.url_prefix and policy_of(bp).cors]
     public = re.compile("|".join(rf"{re.escape(prefix)}(?:/|\Z)" for prefix in prefixes))
 
     def add_cors_headers(response: Response) -> Response:

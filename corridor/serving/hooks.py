@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import threading
 from typing import Any
 
 from flask import Flask
@@ -13,7 +12,7 @@ from corridor.serving.drain import Drain
 from corridor.serving.logs import EscapeControl, RedactClientText
 from corridor.serving.metrics import serve_metrics_port
 from corridor.serving.multiprocess import forget_process, remove_own_directory
-from corridor.serving.refresher import Refresher
+from corridor.serving.refresher import Refresher, start_thread
 from corridor.settings import current_settings
 from corridor.state import current_service, has_service
 
@@ -66,9 +65,9 @@ def post_worker_init(worker: Any) -> None:
         # of ms to each request during a build
         sys.setswitchinterval(0.0005)
         gevent.spawn(Refresher(app, quiet_s, gevent.get_hub().threadpool.apply).run)
+        service.refreshing = True
     else:
-        threading.Thread(target=Refresher(app, quiet_s).run, name="rates-refresher", daemon=True).start()
-    service.refreshing = True
+        start_thread(Refresher(app, quiet_s))
 
 
 def pre_request(worker: Any, req: Any) -> None:

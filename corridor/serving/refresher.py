@@ -159,6 +159,12 @@ def register_rates_refresh(app: Flask) -> None:
         app.wsgi_app = StartOnFirstRequest(app)  # type: ignore[method-assign]  # middleware, as Flask's docs set it
 
 
+def start_thread(refresher: Refresher) -> None:
+    """Run `refresher` in a daemon thread of its own (`flask run`, or a gunicorn worker that is not gevent's)."""
+    threading.Thread(target=refresher.run, name="rates-refresher", daemon=True).start()
+    current_service(refresher.app).refreshing = True
+
+
 class StartOnFirstRequest:
     """WSGI middleware for `flask run`: the first request starts the refresher's thread unless a gunicorn worker
     started its greenlet, then hands `app.wsgi_app` back, so that no later request runs it."""
@@ -170,7 +176,6 @@ class StartOnFirstRequest:
         with self.starting:
             service = current_service(self.app)
             if not service.refreshing:
-                threading.Thread(target=Refresher(self.app).run, name="rates-refresher", daemon=True).start()
-                service.refreshing = True
+                start_thread(Refresher(self.app))
             self.app.wsgi_app = self.inner  # type: ignore[method-assign]
         return self.inner(environ, start_response)

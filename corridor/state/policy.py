@@ -35,10 +35,15 @@ class PolicyBlueprint(Blueprint):
         self.policy = policy
 
 
+def policy_of(blueprint: object) -> Policy:
+    """A blueprint's policy (the JSON API's groups carry one too: corridor/api/blueprint.py); PUBLIC outside every
+    blueprint."""
+    return getattr(blueprint, "policy", PUBLIC)
+
+
 def request_policy() -> Policy:
-    """What the current request needs: its blueprint's policy (the JSON API's groups carry one too:
-    corridor/api/blueprint.py), PUBLIC outside every blueprint."""
-    return getattr(current_app.blueprints.get(request.blueprint or ""), "policy", PUBLIC)
+    """What the current request needs: its blueprint's policy."""
+    return policy_of(current_app.blueprints.get(request.blueprint or ""))
 
 
 def exempt(view: View) -> View:
