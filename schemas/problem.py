@@ -2,15 +2,15 @@
 
 from marshmallow import Schema, fields
 
-from schemas.fields import meta
+from schemas.common import OK_MEANING, described
 
 
 class ProblemSchema(Schema):
-    type = fields.Constant(
-        "about:blank", **meta("Always about:blank: the status says it all.", "about:blank", type="string")
+    type = described(
+        fields.Constant("about:blank"), "Always about:blank: the status says it all.", "about:blank", type="string"
     )
-    title = fields.String(**meta("The HTTP reason phrase.", "Not Found"))
-    status = fields.Integer(**meta("The HTTP status code.", 404))
-    detail = fields.String(**meta("One sentence saying what to change.", "No active corridor USD_XYZ."))
-    code = fields.String(**meta("Stable machine-readable error code.", "unknown_corridor"))
-    ok = fields.Constant(False, **meta("true when the request succeeded, false on an error.", False, type="boolean"))
+    title = described(fields.String(), "The HTTP reason phrase.", "Not Found")
+    status = described(fields.Integer(), "The HTTP status code.", 404)
+    detail = described(fields.String(), "One sentence saying what to change.", "No active corridor USD_XYZ.")
+    code = described(fields.String(), "Stable machine-readable error code.", "unknown_corridor")
+    ok = described(fields.Constant(False), OK_MEANING, False, type="boolean")
