@@ -6,11 +6,10 @@ from schemas.common import OK_MEANING, described
 
 
 class ProblemSchema(Schema):
-    type = described(
-        fields.Constant("about:blank"), "Always about:blank: the status says it all.", "about:blank", type="string"
-    )
-    title = described(fields.String(), "The HTTP reason phrase.", "Not Found")
-    status = described(fields.Integer(), "The HTTP status code.", 404)
-    detail = described(fields.String(), "One sentence saying what to change.", "No active corridor USD_XYZ.")
-    code = described(fields.String(), "Stable machine-readable error code.", "unknown_corridor")
-    ok = described(fields.Constant(False), OK_MEANING, False, type="boolean")
+    type = described(fields.Constant("about:blank"), "about:blank", type="string")("""
+        Always about:blank: the status says it all.""")
+    title = described(fields.String(), "Not Found")("The HTTP reason phrase.")
+    status = described(fields.Integer(), 404)("The HTTP status code.")
+    detail = described(fields.String(), "No active corridor USD_XYZ.")("One sentence saying what to change.")
+    code = described(fields.String(), "unknown_corridor")("Stable machine-readable error code.")
+    ok = described(fields.Constant(False), False, type="boolean")(OK_MEANING)
