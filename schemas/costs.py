@@ -19,10 +19,8 @@ _PUBLISHED_SOURCE = f"Where published_average_total_cost_pct comes from: {PUBLIS
 _COMPUTED_SOURCE = """Where the computed figures (average_total_cost_pct … by_firm_type) come from: the survey rows
     imported into this service; left out, with them, where no row was imported for the period."""
 _PERIODS = "One entry per period with a computed or a published figure, oldest first."
-_SENT, _RECEIVED = (
-    "Currency sent; null if the country's is not known.",
-    "Currency received; null if the country's is not known.",
-)
+_SENT = "Currency sent; null if the country's is not known."
+_RECEIVED = "Currency received; null if the country's is not known."
 _COUNT = "Number of entries in the list that follows."
 _FLOW = """Money sent along the corridor in a year, USD billions: the remittance matrix's for flow_year, or a served
     corridor's own figure where the matrix has none; null where neither has one."""

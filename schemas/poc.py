@@ -1,7 +1,4 @@
-"""Group B dump schemas: camelCase, display strings, the `ok` envelope.
-
-Every field carries `description` and `example` metadata: the guide is generated from them.
-"""
+"""Group B dump schemas: camelCase, display strings, the `ok` envelope; their fields' metadata makes the guide."""
 
 from marshmallow import fields, pre_dump
 
@@ -12,6 +9,10 @@ from schemas.common import described
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 from schemas.ranked import RankedEntrySchema
+
+NEXT = described(fields.String(allow_none=True), "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw")("""
+    With limit: the next page's path and query, relative to the service; null on the last page, and for a whole
+    list.""")
 
 
 class OkSchema(CamelCaseSchema):
@@ -149,29 +150,22 @@ class PageSchema(CountSchema):
     """A page of corridors, dumped from a Listing (corridor/api/paging.py): its `count`, the corridors, and `next`."""
 
     guide_object = "every list of corridors"
+    listed = "corridors"
 
     @pre_dump
     def count_the_list(self, listing, **kwargs):
         return {"count": len(listing.items), self.listed: listing.items, "next": listing.next}
 
 
-def _next() -> fields.String:
-    return described(fields.String(allow_none=True), "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw")("""
-        With limit: the next page's path and query, relative to the service; null on the last page, and for a whole
-        list.""")
-
-
 class CorridorListResponse(PageSchema, OkSchema):
-    listed = "corridors"
     corridors = described(fields.List(fields.Nested(CorridorSchema)))("Active corridors by id.")
-    next = _next()
+    next = NEXT
 
 
 class CostCorridorListResponse(PageSchema, OkSchema):
-    listed = "corridors"
     corridors = described(fields.List(fields.Nested(CostCorridorEntry)))("""
         Every corridor with a published or a computed cost figure, by country pair.""")
-    next = _next()
+    next = NEXT
 
 
 class CorridorResponse(OkSchema):
@@ -186,10 +180,9 @@ class ProvidersResponse(ProviderGroupSchema, OkSchema):
 
 
 class ProviderGroupsResponse(PageSchema, OkSchema):
-    listed = "corridors"
     corridors = described(fields.List(fields.Nested(ProviderGroupSchema)))("""
         One provider group per active corridor, by id.""")
-    next = _next()
+    next = NEXT
 
 
 class FullResponse(OkSchema):
@@ -201,7 +194,7 @@ class FullResponse(OkSchema):
     count = described(fields.Integer(), 19)("Number of entries in the list that follows.")
     corridors = described(fields.List(fields.Nested(FullCorridorSchema)))("""
         Every active corridor with notes and providers.""")
-    next = _next()
+    next = NEXT
 
     @pre_dump
     def from_listing(self, listing, **kwargs):
