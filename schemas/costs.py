@@ -196,11 +196,6 @@ class SurveyBenchmarkEntry(GlobalPeriodEntry):
 
 # --- the corridors with any cost figure -------------------------------------------------------------------------------
 
-_FLOW = (
-    "Money sent along the corridor in a year, USD billions: the remittance matrix's for flow_year, or a served "
-    "corridor's own figure where the matrix has none; null where neither has one."
-)
-
 
 class CostCorridorSchema(Schema):
     corridor = described(fields.String(attribute="costs.key"), "USA-MEX")("The corridor's countries, SRC-DST.")

@@ -198,12 +198,7 @@ class FullResponse(OkSchema):
 
     @pre_dump
     def from_listing(self, listing, **kwargs):
-        return {
-            "updated": listing.updated,
-            "count": len(listing.items),
-            "corridors": listing.items,
-            "next": listing.next,
-        }
+        return dict(updated=listing.updated, count=len(listing.items), corridors=listing.items, next=listing.next)
 
 
 class CurrenciesResponse(CountSchema, OkSchema):

@@ -23,6 +23,9 @@ amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
 rate = validate.Range(min=RATE_RANGE[0], max=RATE_RANGE[1], error="Must be from 0.000001 to 1000000000.")
 score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
 text = validate.Length(min=1, error="Must not be empty.")
+some_offers = validate.Length(min=1, error="Must hold at least one offer.")
+some_providers = validate.Length(min=1, error="Must list at least one provider.")
+some_corridors = validate.Length(min=1, error="Must list at least one corridor.")
 slug = validate.Regexp(r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'.")
 
 
@@ -129,11 +132,7 @@ class CorridorSeedSchema(Schema):
     compliance_notes = fields.String(required=True)
     score = fields.Integer(required=True, strict=True, validate=score)
     annual_flow_bn = StrictFloat(required=True, validate=amount)
-    offers = fields.List(
-        fields.Nested(OfferSeedSchema),
-        required=True,
-        validate=validate.Length(min=1, error="Must hold at least one offer."),
-    )
+    offers = fields.List(fields.Nested(OfferSeedSchema), required=True, validate=some_offers)
     # optional: by default, the code of the country `source` and `destination` name (CLDR's English names)
     source_country = fields.String(validate=country)
     destination_country = fields.String(validate=country)
@@ -165,16 +164,8 @@ class SeedSchema(Schema):
         required=True, validate=validate.Range(min=1, max=1e9, error="Must be from 1 to 1000000000.")
     )
     rates = fields.Nested(RatesSeedSchema, required=True)
-    providers = fields.List(
-        fields.Nested(ProviderSeedSchema),
-        required=True,
-        validate=validate.Length(min=1, error="Must list at least one provider."),
-    )
-    corridors = fields.List(
-        fields.Nested(CorridorSeedSchema),
-        required=True,
-        validate=validate.Length(min=1, error="Must list at least one corridor."),
-    )
+    providers = fields.List(fields.Nested(ProviderSeedSchema), required=True, validate=some_providers)
+    corridors = fields.List(fields.Nested(CorridorSeedSchema), required=True, validate=some_corridors)
 
     @validates_schema
     def check_references(self, data: dict, **kwargs: Any) -> None:
