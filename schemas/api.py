@@ -61,7 +61,6 @@ class CorridorSummarySchema(Schema):
 
 class RankedProviderSchema(RankedEntrySchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
-
     rank = common.RANK
     provider = described(fields.String(attribute="offer.provider"), "Wise")("Provider name.")
     rate = described(SignificantFigures(allow_none=True), 18.3441)("""

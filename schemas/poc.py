@@ -19,7 +19,6 @@ class OkSchema(CamelCaseSchema):
     """The envelope's flag; listed last among a response's bases so that it dumps first."""
 
     guide_object = "every answer"
-
     ok = common.OK
 
 
@@ -27,7 +26,6 @@ class CountSchema(CamelCaseSchema):
     """An envelope dumped from a list itself: its `count`, then the list under the field `listed` names."""
 
     guide_object = "every list"
-
     listed = ""
     count = described(fields.Integer(), 19)("Number of entries in the list that follows.")
 
@@ -70,7 +68,6 @@ class CorridorSchema(CamelCaseSchema):
 
 class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
-
     rank = common.RANK
     provider = described(fields.String(attribute="offer.provider"), "Remitly")("Provider name.")
     rate = described(SignificantFigures(allow_none=True), 18.6468)("""
@@ -261,7 +258,6 @@ class HistoryResponse(HistorySchema, OkSchema):
 
 class CorridorCostSchema(CamelCaseSchema):
     guide_object = "benchmark.cheapest and benchmark.costliest"
-
     corridor = described(fields.String(attribute="corridor.pair"), "SGD→IDR")("The corridor, FROM→TO.")
     key = described(fields.String(attribute="corridor.key"), "SGD_IDR")("Corridor key FROM_TO.")
     avg_cost = described(PercentText(), "2.77%")("Its mean true cost at the reference amount.")
@@ -269,7 +265,6 @@ class CorridorCostSchema(CamelCaseSchema):
 
 class BenchmarkFiguresEntry(CamelCaseSchema):
     guide_object = "benchmark"  # and benchmark.sample: the same figures
-
     corridor_count = described(fields.Integer(attribute="count"), 19)("Active corridors measured.")
     avg_cost = described(PercentText(allow_none=True), "4.60%")("""
         Simple mean of the corridors' mean true costs; null with no active corridor.""")
