@@ -30,6 +30,7 @@ def described(field: FieldT, example: Any = None, omitted_when: str = "", **more
     return with_description
 
 
+# one instance each for several schemas: a schema instance binds deep copies of its fields, never these
 OK_MEANING = "true when the request succeeded, false on an error."
 OK = described(fields.Constant(True), True, type="boolean")(OK_MEANING)
 
