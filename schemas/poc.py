@@ -1,34 +1,33 @@
-"""Group B dump schemas: camelCase, display strings, the `ok` envelope.
-
-Every field carries `description` and `example` metadata: the guide is generated from them.
-"""
+"""Group B dump schemas: camelCase, display strings, the `ok` envelope; their fields' metadata makes the guide."""
 
 from marshmallow import fields, pre_dump
 
+from schemas import common
 from schemas.api import CurrencySchema, HistorySchema
 from schemas.camel import CamelCaseSchema
+from schemas.common import described
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
-from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures, meta
+from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
 from schemas.ranked import RankedEntrySchema
 
-OK_MEANING = "true when the request succeeded, false on an error."
+NEXT = described(fields.String(allow_none=True), "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw")("""
+    With limit: the next page's path and query, relative to the service; null on the last page, and for a whole
+    list.""")
 
 
 class OkSchema(CamelCaseSchema):
     """The envelope's flag; listed last among a response's bases so that it dumps first."""
 
     guide_object = "every answer"
-
-    ok = fields.Constant(True, **meta(OK_MEANING, True, type="boolean"))
+    ok = common.OK
 
 
 class CountSchema(CamelCaseSchema):
     """An envelope dumped from a list itself: its `count`, then the list under the field `listed` names."""
 
     guide_object = "every list"
-
     listed = ""
-    count = fields.Integer(**meta("Number of entries in the list that follows.", 19))
+    count = described(fields.Integer(), 19)("Number of entries in the list that follows.")
 
     @pre_dump
     def count_the_list(self, listed, **kwargs):
@@ -36,316 +35,141 @@ class CountSchema(CamelCaseSchema):
 
 
 class CorridorSchema(CamelCaseSchema):
-    id = fields.Integer(attribute="corridor.id", **meta("Corridor id, for /api/poc/corridors/<id>.", 1))
-    corridor = fields.String(attribute="corridor.pair", **meta("The corridor, FROM→TO.", "USD→MXN"))
-    source_country = fields.String(
-        attribute="corridor.source_country", **meta("Sending country, ISO 3166-1 alpha-3.", "USA")
-    )
-    destination_country = fields.String(
-        attribute="corridor.destination_country", **meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
-    )
-    annual_flow_bn = BillionsText(
-        allow_none=True,
-        attribute="corridor.annual_flow_bn",
-        **meta(
-            "Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where "
-            "no source has one.",
-            "$52.6B",
-        ),
-    )
-    flow_year = fields.Integer(
-        allow_none=True,
-        attribute="corridor.flow_year",
-        **meta("The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.", 2021),
-    )
-    flow_source = fields.String(
-        allow_none=True,
-        attribute="corridor.flow_source",
-        **meta(
-            "Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file "
-            "where the matrix has no figure for the pair; null without a flow.",
-            "KNOMAD/World Bank Bilateral Remittance Matrix",
-        ),
-    )
-    avg_cost = PercentText(
-        allow_none=True,
-        **meta("Mean true cost over the corridor's providers that disclose their margin; null if none does.", "6.54%"),
-    )
-    best_cost = PercentText(
-        allow_none=True,
-        **meta("Lowest true cost over the corridor's providers; null if none discloses its margin.", "2.38%"),
-    )
-    compliance = fields.String(
-        allow_none=True,
-        attribute="corridor.compliance",
-        **meta("Compliance level: Low, Medium or High; null for a corridor only the survey has.", "Low"),
-    )
-    settlement = fields.String(
-        allow_none=True, **meta("Settlement time of the fastest provider; null if none gives one.", "5 minutes")
-    )
-    key = fields.String(
-        attribute="corridor.key",
-        **meta(
-            "The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor "
-            "has it; sourceCountry-destinationCountry always names this one.",
-            "USD_MXN",
-        ),
-    )
-    sdg_target_met = fields.Boolean(
-        allow_none=True, **meta("avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.", False)
-    )
-    offers_over_5_pct = fields.Integer(**meta("Providers whose true cost exceeds 5%.", 4))
-    prices = fields.String(
-        **meta(
-            "Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's "
-            "illustrative figures).",
-            "sample",
-        )
-    )
+    id = described(fields.Integer(attribute="corridor.id"), 1)("Corridor id, for /api/poc/corridors/<id>.")
+    corridor = described(fields.String(attribute="corridor.pair"), "USD→MXN")("The corridor, FROM→TO.")
+    source_country = common.SOURCE_COUNTRY
+    destination_country = common.DESTINATION_COUNTRY
+    annual_flow_bn = described(BillionsText(allow_none=True, attribute="corridor.annual_flow_bn"), "$52.6B")("""
+        Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where no source
+        has one.""")
+    flow_year = described(fields.Integer(allow_none=True, attribute="corridor.flow_year"), 2021)("""
+        The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.""")
+    flow_source = described(
+        fields.String(allow_none=True, attribute="corridor.flow_source"),
+        "KNOMAD/World Bank Bilateral Remittance Matrix",
+    )("""
+        Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file where the
+        matrix has no figure for the pair; null without a flow.""")
+    avg_cost = described(PercentText(allow_none=True), "6.54%")("""
+        Mean true cost over the corridor's providers that disclose their margin; null if none does.""")
+    best_cost = described(PercentText(allow_none=True), "2.38%")("""
+        Lowest true cost over the corridor's providers; null if none discloses its margin.""")
+    compliance = common.COMPLIANCE
+    settlement = described(fields.String(allow_none=True), "5 minutes")("""
+        Settlement time of the fastest provider; null if none gives one.""")
+    key = described(fields.String(attribute="corridor.key"), "USD_MXN")("""
+        The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor has it;
+        sourceCountry-destinationCountry always names this one.""")
+    sdg_target_met = described(fields.Boolean(allow_none=True), False)("""
+        avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.""")
+    offers_over_5_pct = described(fields.Integer(), 4)("Providers whose true cost exceeds 5%.")
+    prices = common.PRICES
 
 
 class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
-
-    rank = fields.Integer(**meta("Position by true cost, 1 = cheapest.", 1))
-    provider = fields.String(attribute="offer.provider", **meta("Provider name.", "Remitly"))
-    rate = SignificantFigures(
-        allow_none=True,
-        **meta(
-            "Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, "
-            "6 significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in "
-            "that); null if the margin is not disclosed, or the destination currency has no rate.",
-            18.6468,
-        ),
-    )
-    fee = Rounded(attribute="offer.flat_fee", **meta("Fixed fee in the source currency.", 1.99))
-    fee_pct = PercentText(
-        attribute="offer.fee_pct",
-        **meta(
-            "Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) "
-            "through its two published price points, so either may be negative.",
-            "0.00%",
-        ),
-    )
-    spread_pct = PercentText(
-        allow_none=True,
-        **meta(
-            "FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not disclosed.",
-            "1.38%",
-        ),
-    )
-    true_cost_pct = PercentText(
-        allow_none=True,
-        **meta(
-            "Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such "
-            "providers rank after every other).",
-            "2.38%",
-        ),
-    )
-    settlement = fields.String(
-        allow_none=True, attribute="offer.settlement", **meta("Typical time to arrive; null if unknown.", "10 minutes")
-    )
-    payout_methods = fields.List(
-        fields.String(),
-        attribute="offer.payout_methods",
-        **meta("Ways the recipient can collect.", ["bank_deposit", "cash_pickup"]),
-    )
-    score = fields.Integer(
-        allow_none=True,
-        attribute="offer.svc_score",
-        **meta("Provider service score, 0–100; null for a surveyed provider (the survey scores none).", 90),
-    )
-    send_amount = Rounded(
-        allow_none=True,
-        **meta(
-            "Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the "
-            "rate is.",
-            200.0,
-        ),
-    )
-    fee_total = Rounded(
-        allow_none=True, **meta("max(0, fee + amount × fee % / 100), source currency, paid on top.", 1.99)
-    )
-    recipient_gets = Rounded(
-        allow_none=True,
-        **meta(
-            "amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, what it "
-            "pays is worth that at the mid-market rate (payoutAmount is the dollars); null when the rate is.",
-            3639.48,
-        ),
-    )
-    settlement_minutes = fields.Integer(allow_none=True, **meta("Settlement time in minutes; null if unknown.", 10))
-    total_paid = Rounded(
-        allow_none=True, **meta("sendAmount + feeTotal: what the sender pays in all, source currency.", 201.99)
-    )
-    source = fields.String(
-        attribute="offer.source",
-        **meta(
-            "Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or "
-            "sample (the data file's illustrative figures).",
-            "World Bank RPW",
-        ),
-    )
-    period = fields.String(
-        allow_none=True,
-        attribute="offer.period",
-        **meta("The survey's period, YYYYQn; null for the data file's.", "2025Q3"),
-    )
-    collected = fields.Date(
-        allow_none=True,
-        attribute="offer.collected",
-        **meta("The day the survey collected the prices, YYYY-MM-DD; null for the data file's.", "2025-08-19"),
-    )
-    payout_currency = fields.String(
-        **meta(
-            "What the recipient gets: the corridor's destination currency, or USD where the provider pays out in "
-            "US dollars.",
-            "MXN",
-        )
-    )
-    payout_rate = SignificantFigures(
-        allow_none=True,
-        **meta(
-            "For a provider paying out in another currency than the destination's: its rate, payoutCurrency per "
-            "source currency, 6 significant figures; null for one paying out in the destination currency, and "
-            "when the rate is.",
-            0.00759749,
-        ),
-    )
-    payout_amount = Rounded(
-        allow_none=True,
-        **meta(
-            "For a provider paying out in another currency than the destination's: amount × payoutRate, what "
-            "arrives in payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null "
-            "for one paying out in the destination currency.",
-            192.64,
-        ),
-    )
-    fx_margin_disclosed = fields.Boolean(
-        attribute="offer.disclosed",
-        **meta(
-            "Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin "
-            "and true cost are unknown.",
-            True,
-        ),
-    )
-    firm_type = fields.String(
-        allow_none=True,
-        attribute="offer.firm_type",
-        **meta(
-            "The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for "
-            "the data file's.",
-            "Money Transfer Operator",
-        ),
-    )
-    promotion = fields.Boolean(
-        attribute="offer.promotion",
-        **meta(
-            "The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such "
-            "a provider ranks after every provider at its regular price.",
-            False,
-        ),
-    )
-    payment_instrument = fields.String(
-        allow_none=True,
-        attribute="offer.payment_instrument",
-        **meta(
-            "How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, "
-            "Mobile money…); null for the data file's, and where the survey gave none.",
-            "Debit card",
-        ),
-    )
-    pickup_method = fields.String(
-        allow_none=True,
-        attribute="offer.pickup_method",
-        **meta(
-            "How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of "
-            'rows alike in all else, joined by "; ". Null for the data file\'s, and where the survey gave none.',
-            "Bank account",
-        ),
-    )
-    speed = fields.String(
-        allow_none=True,
-        attribute="offer.speed",
-        **meta(
-            "The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or "
-            "more): settlement is its longest time. Null for the data file's, and where the survey gave none.",
-            "Less than one hour",
-        ),
-    )
+    rank = common.RANK
+    provider = described(fields.String(attribute="offer.provider"), "Remitly")("Provider name.")
+    rate = described(SignificantFigures(allow_none=True), 18.6468)("""
+        Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, 6
+        significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in that); null if
+        the margin is not disclosed, or the destination currency has no rate.""")
+    fee = described(Rounded(attribute="offer.flat_fee"), 1.99)("Fixed fee in the source currency.")
+    fee_pct = described(PercentText(attribute="offer.fee_pct"), "0.00%")("""
+        Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) through its two
+        published price points, so either may be negative.""")
+    spread_pct = described(PercentText(allow_none=True), "1.38%")("""
+        FX margin below the mid-market rate at the amount sent (negative: a promotion); null if not disclosed.""")
+    true_cost_pct = described(PercentText(allow_none=True), "2.38%")("""
+        Fees plus FX margin as a share of the amount sent; null if the margin is not disclosed (such providers rank
+        after every other).""")
+    settlement = described(fields.String(allow_none=True, attribute="offer.settlement"), "10 minutes")("""
+        Typical time to arrive; null if unknown.""")
+    payout_methods = described(
+        fields.List(fields.String(), attribute="offer.payout_methods"), ["bank_deposit", "cash_pickup"]
+    )("Ways the recipient can collect.")
+    score = described(fields.Integer(allow_none=True, attribute="offer.svc_score"), 90)("""
+        Provider service score, 0–100; null for a surveyed provider (the survey scores none).""")
+    send_amount = common.SEND_AMOUNT
+    fee_total = described(Rounded(allow_none=True), 1.99)("""
+        max(0, fee + amount × fee % / 100), source currency, paid on top.""")
+    recipient_gets = described(Rounded(allow_none=True), 3639.48)("""
+        amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, what it pays is
+        worth that at the mid-market rate (payoutAmount is the dollars); null when the rate is.""")
+    settlement_minutes = described(fields.Integer(allow_none=True), 10)("Settlement time in minutes; null if unknown.")
+    total_paid = described(Rounded(allow_none=True), 201.99)("""
+        sendAmount + feeTotal: what the sender pays in all, source currency.""")
+    source = common.PRICES_SOURCE
+    period = common.SURVEY_PERIOD
+    collected = common.COLLECTED
+    payout_currency = described(fields.String(), "MXN")("""
+        What the recipient gets: the corridor's destination currency, or USD where the provider pays out in US
+        dollars.""")
+    payout_rate = described(SignificantFigures(allow_none=True), 0.00759749)("""
+        For a provider paying out in another currency than the destination's: its rate, payoutCurrency per source
+        currency, 6 significant figures; null for one paying out in the destination currency, and when the rate is.""")
+    payout_amount = described(Rounded(allow_none=True), 192.64)("""
+        For a provider paying out in another currency than the destination's: amount × payoutRate, what arrives in
+        payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null for one paying out in
+        the destination currency.""")
+    fx_margin_disclosed = described(fields.Boolean(attribute="offer.disclosed"), True)("""
+        Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin and true cost
+        are unknown.""")
+    firm_type = common.FIRM_TYPE
+    promotion = described(fields.Boolean(attribute="offer.promotion"), False)("""
+        The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such a provider
+        ranks after every provider at its regular price.""")
+    payment_instrument = common.PAYMENT_INSTRUMENT
+    pickup_method = common.PICKUP_METHOD
+    speed = common.SPEED
 
 
 class ProviderGroupSchema(CamelCaseSchema):
     """A corridor's ranked providers, dumped from its CorridorFigures."""
 
-    corridor = fields.String(attribute="corridor.key", **meta("The corridor's currency pair, FROM_TO.", "USD_MXN"))
-    source_country = fields.String(
-        attribute="corridor.source_country", **meta("Sending country, ISO 3166-1 alpha-3.", "USA")
-    )
-    destination_country = fields.String(
-        attribute="corridor.destination_country", **meta("Receiving country, ISO 3166-1 alpha-3.", "MEX")
-    )
-    count = fields.Integer(**meta("Number of providers in the list that follows.", 6))
-    providers = fields.Nested(
-        ProviderEntrySchema(many=True), attribute="quotes", **meta("Providers ranked by true cost.")
-    )
+    corridor = described(fields.String(attribute="corridor.key"), "USD_MXN")("The corridor's currency pair, FROM_TO.")
+    source_country = common.SOURCE_COUNTRY
+    destination_country = common.DESTINATION_COUNTRY
+    count = described(fields.Integer(), 6)("Number of providers in the list that follows.")
+    providers = described(fields.Nested(ProviderEntrySchema(many=True), attribute="quotes"))("""
+        Providers ranked by true cost.""")
 
 
 class FullCorridorSchema(CorridorSchema):
-    compliance_notes = fields.String(
-        allow_none=True,
-        attribute="corridor.compliance_notes",
-        **meta(
-            "What senders and recipients must show; null for a corridor only the survey has.",
-            "Standard KYC with government-issued ID.",
-        ),
-    )
-    providers = fields.Nested(
-        ProviderEntrySchema(many=True), attribute="quotes", **meta("Providers ranked by true cost.")
-    )
+    compliance_notes = described(
+        fields.String(allow_none=True, attribute="corridor.compliance_notes"), "Standard KYC with government-issued ID."
+    )("What senders and recipients must show; null for a corridor only the survey has.")
+    providers = described(fields.Nested(ProviderEntrySchema(many=True), attribute="quotes"))("""
+        Providers ranked by true cost.""")
 
 
 class PageSchema(CountSchema):
     """A page of corridors, dumped from a Listing (corridor/api/paging.py): its `count`, the corridors, and `next`."""
 
     guide_object = "every list of corridors"
+    listed = "corridors"
 
     @pre_dump
     def count_the_list(self, listing, **kwargs):
         return {"count": len(listing.items), self.listed: listing.items, "next": listing.next}
 
 
-def _next() -> fields.String:
-    return fields.String(
-        allow_none=True,
-        **meta(
-            "With limit: the next page's path and query, relative to the service; null on the last page, and for a "
-            "whole list.",
-            "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw",
-        ),
-    )
-
-
 class CorridorListResponse(PageSchema, OkSchema):
-    listed = "corridors"
-    corridors = fields.List(fields.Nested(CorridorSchema), **meta("Active corridors by id."))
-    next = _next()
+    corridors = described(fields.List(fields.Nested(CorridorSchema)))("Active corridors by id.")
+    next = NEXT
 
 
 class CostCorridorListResponse(PageSchema, OkSchema):
-    listed = "corridors"
-    corridors = fields.List(
-        fields.Nested(CostCorridorEntry),
-        **meta("Every corridor with a published or a computed cost figure, by country pair."),
-    )
-    next = _next()
+    corridors = described(fields.List(fields.Nested(CostCorridorEntry)))("""
+        Every corridor with a published or a computed cost figure, by country pair.""")
+    next = NEXT
 
 
 class CorridorResponse(OkSchema):
     """Dumped from `{"corridor": figures}`."""
 
     guide_object = "one corridor"
-    corridor = fields.Nested(CorridorSchema, **meta("One corridor."))
+    corridor = described(fields.Nested(CorridorSchema))("One corridor.")
 
 
 class ProvidersResponse(ProviderGroupSchema, OkSchema):
@@ -353,113 +177,80 @@ class ProvidersResponse(ProviderGroupSchema, OkSchema):
 
 
 class ProviderGroupsResponse(PageSchema, OkSchema):
-    listed = "corridors"
-    corridors = fields.List(
-        fields.Nested(ProviderGroupSchema), **meta("One provider group per active corridor, by id.")
-    )
-    next = _next()
+    corridors = described(fields.List(fields.Nested(ProviderGroupSchema)))("""
+        One provider group per active corridor, by id.""")
+    next = NEXT
 
 
 class FullResponse(OkSchema):
     """Dumped from a Listing (corridor/api/paging.py): the data's date, and every active corridor or a page of them."""
 
     guide_object = "full list"
-    updated = DisplayDate(
-        **meta("The data file's as_of, the day of its fees and spreads, Mon D, YYYY.", "Nov 20, 2026")
-    )
-    count = fields.Integer(**meta("Number of entries in the list that follows.", 19))
-    corridors = fields.List(
-        fields.Nested(FullCorridorSchema), **meta("Every active corridor with notes and providers.")
-    )
-    next = _next()
+    updated = described(DisplayDate(), "Nov 20, 2026")("""
+        The data file's as_of, the day of its fees and spreads, Mon D, YYYY.""")
+    count = described(fields.Integer(), 19)("Number of entries in the list that follows.")
+    corridors = described(fields.List(fields.Nested(FullCorridorSchema)))("""
+        Every active corridor with notes and providers.""")
+    next = NEXT
 
     @pre_dump
     def from_listing(self, listing, **kwargs):
-        return {
-            "updated": listing.updated,
-            "count": len(listing.items),
-            "corridors": listing.items,
-            "next": listing.next,
-        }
+        return dict(updated=listing.updated, count=len(listing.items), corridors=listing.items, next=listing.next)
 
 
 class CurrenciesResponse(CountSchema, OkSchema):
     listed = "currencies"
-    currencies = fields.List(fields.Nested(CurrencySchema), **meta("Every currency in the rate tables, by code."))
+    currencies = described(fields.List(fields.Nested(CurrencySchema)))("Every currency in the rate tables, by code.")
 
 
 class GuideFieldSchema(CamelCaseSchema):
-    name = fields.String(**meta("A field name used in Group B payloads.", "avgCost"))
-    object = fields.String(
-        **meta(
-            "The object the field belongs to, such as corridor, benchmark or provider entry; every answer for ok.",
-            "corridor",
-        )
-    )
-    type = fields.String(**meta("JSON type: string, number, integer, boolean, array, object, or any.", "string"))
-    description = fields.String(**meta("What the field means.", "Mean true cost over the corridor's providers."))
-    example = fields.Raw(**meta("An example value.", "6.54%"))
+    name = described(fields.String(), "avgCost")("A field name used in Group B payloads.")
+    object = described(fields.String(), "corridor")("""
+        The object the field belongs to, such as corridor, benchmark or provider entry; every answer for ok.""")
+    type = described(fields.String(), "string")("JSON type: string, number, integer, boolean, array, object, or any.")
+    description = described(fields.String(), "Mean true cost over the corridor's providers.")("What the field means.")
+    example = described(fields.Raw(), "6.54%")("An example value.")
 
 
 class GuideResponse(CountSchema, OkSchema):
     listed = "fields"
-    entries = fields.List(
-        fields.Nested(GuideFieldSchema),
-        data_key="fields",
-        attribute="fields",
-        **meta("Every field name of every Group B payload, from the schemas."),
-    )
+    entries = described(fields.List(fields.Nested(GuideFieldSchema), data_key="fields", attribute="fields"))("""
+        Every field name of every Group B payload, from the schemas.""")
 
 
 class FeedHealthSchema(CamelCaseSchema):
-    source = fields.String(**meta("The feed: ECB or Frankfurter.", "ECB"))
-    status = fields.String(
-        **meta(
-            "ok: its last try gave usable rates; held: they moved the rates in force too far to serve unconfirmed "
-            "(error says how), and the last good rates stay; failing: it gave nothing usable (or was not tried yet), "
-            "and the last good rates stay; off: turned off by the operator.",
-            "ok",
-        )
-    )
-    date = fields.Date(
-        allow_none=True, **meta("Day of the rates in force from it, YYYY-MM-DD; null if none ever.", "2026-11-24")
-    )
-    checked_at = fields.DateTime(
-        attribute="checkedAt",
-        format="iso",
-        allow_none=True,
-        **meta("When it was last tried, ISO 8601 UTC; null before the first try.", "2026-11-25T09:00:00+00:00"),
-    )
-    error = fields.String(
-        allow_none=True,
-        **meta(
-            "Why the last try was refused or held back; null when it was not.", "cannot connect: connection refused"
-        ),
-    )
+    source = described(fields.String(), "ECB")("The feed: ECB or Frankfurter.")
+    status = described(fields.String(), "ok")("""
+        ok: its last try gave usable rates; held: they moved the rates in force too far to serve unconfirmed (error says
+        how), and the last good rates stay; failing: it gave nothing usable (or was not tried yet), and the last good
+        rates stay; off: turned off by the operator.""")
+    date = described(fields.Date(allow_none=True), "2026-11-24")("""
+        Day of the rates in force from it, YYYY-MM-DD; null if none ever.""")
+    checked_at = described(
+        fields.DateTime(attribute="checkedAt", format="iso", allow_none=True), "2026-11-25T09:00:00+00:00"
+    )("When it was last tried, ISO 8601 UTC; null before the first try.")
+    error = described(fields.String(allow_none=True), "cannot connect: connection refused")("""
+        Why the last try was refused or held back; null when it was not.""")
 
 
 class HealthResponse(CamelCaseSchema):
-    ok = fields.Boolean(**meta(OK_MEANING, True))  # false with a 503 while the instance drains
-    status = fields.String(
-        **meta(
-            "ok; draining (with 503) once the instance has been told to stop: it serves every "
-            "other request until it does; migrations_pending (with 503) while its database is behind the code's "
-            "migrations: it serves no import until they are applied.",
-            "ok",
-        )
-    )
-    version = fields.String(**meta("Service version.", "1.0.0"))
-    data_as_of = fields.Date(**meta("Date of the data, YYYY-MM-DD.", "2026-11-20"))
-    corridors = fields.Integer(**meta("Number of active corridors served.", 19))
-    uptime_seconds = fields.Integer(**meta("Seconds since this worker started.", 42))
-    history_start = fields.Date(**meta("First day of the ECB rate history, YYYY-MM-DD.", "1999-01-04"))
-    history_end = fields.Date(**meta("Last day of the ECB rate history, YYYY-MM-DD.", "2026-10-30"))
-    rates = fields.List(fields.Nested(FeedHealthSchema), **meta("The rate feeds, the ECB first."))
+    ok = described(fields.Boolean(), True)(common.OK_MEANING)  # false with a 503 while the instance drains
+    status = described(fields.String(), "ok")("""
+        ok; draining (with 503) once the instance has been told to stop: it serves every other request until it does;
+        migrations_pending (with 503) while its database is behind the code's migrations: it serves no import until they
+        are applied.""")
+    version = described(fields.String(), "1.0.0")("Service version.")
+    data_as_of = described(fields.Date(), "2026-11-20")("Date of the data, YYYY-MM-DD.")
+    corridors = described(fields.Integer(), 19)("Number of active corridors served.")
+    uptime_seconds = described(fields.Integer(), 42)("Seconds since this worker started.")
+    history_start = described(fields.Date(), "1999-01-04")("First day of the ECB rate history, YYYY-MM-DD.")
+    history_end = described(fields.Date(), "2026-10-30")("Last day of the ECB rate history, YYYY-MM-DD.")
+    rates = described(fields.List(fields.Nested(FeedHealthSchema)))("The rate feeds, the ECB first.")
 
 
 class HistoryResponse(HistorySchema, OkSchema):
-    pair = fields.String(**meta("The pair, FROM→TO.", "USD→MXN"))
-    count = fields.Integer(**meta("Number of points in the list that follows.", 256))
+    pair = described(fields.String(), "USD→MXN")("The pair, FROM→TO.")
+    count = described(fields.Integer(), 256)("Number of points in the list that follows.")
 
     class Meta:
         fields = ("ok", "pair", "from_currency", "to_currency", "source", "interval", "start", "end", "count", "points")
@@ -467,74 +258,38 @@ class HistoryResponse(HistorySchema, OkSchema):
 
 class CorridorCostSchema(CamelCaseSchema):
     guide_object = "benchmark.cheapest and benchmark.costliest"
-
-    corridor = fields.String(attribute="corridor.pair", **meta("The corridor, FROM→TO.", "SGD→IDR"))
-    key = fields.String(attribute="corridor.key", **meta("Corridor key FROM_TO.", "SGD_IDR"))
-    avg_cost = PercentText(**meta("Its mean true cost at the reference amount.", "2.77%"))
+    corridor = described(fields.String(attribute="corridor.pair"), "SGD→IDR")("The corridor, FROM→TO.")
+    key = described(fields.String(attribute="corridor.key"), "SGD_IDR")("Corridor key FROM_TO.")
+    avg_cost = described(PercentText(), "2.77%")("Its mean true cost at the reference amount.")
 
 
 class BenchmarkFiguresEntry(CamelCaseSchema):
     guide_object = "benchmark"  # and benchmark.sample: the same figures
-
-    corridor_count = fields.Integer(attribute="count", **meta("Active corridors measured.", 19))
-    avg_cost = PercentText(
-        allow_none=True, **meta("Simple mean of the corridors' mean true costs; null with no active corridor.", "4.60%")
-    )
-    weighted_avg_cost = PercentText(
-        allow_none=True,
-        **meta(
-            "The flow-weighted average: the corridors' mean true costs weighted by the money sent in each "
-            "(annualFlowBn), closer to what senders pay in all than the simple mean; null when every flow is 0 or no "
-            "corridor is active.",
-            "5.20%",
-        ),
-    )
-    smart_avg_cost = PercentText(
-        allow_none=True,
-        **meta(
-            "Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.",
-            "2.87%",
-        ),
-    )
-    meeting_target = fields.Integer(
-        attribute="corridors_meeting_target", **meta("Corridors whose avgCost is at most 3.00%.", 2)
-    )
-    with_offer_over_5_pct = fields.Integer(
-        attribute="corridors_with_offer_over_5_pct", **meta("Corridors with at least one provider above 5%.", 15)
-    )
-    cheapest = fields.Nested(
-        CorridorCostSchema,
-        allow_none=True,
-        **meta("The corridor with the lowest avgCost; null with no active corridor."),
-    )
-    costliest = fields.Nested(
-        CorridorCostSchema,
-        allow_none=True,
-        **meta("The corridor with the highest avgCost; null with no active corridor."),
-    )
+    corridor_count = described(fields.Integer(attribute="count"), 19)("Active corridors measured.")
+    avg_cost = described(PercentText(allow_none=True), "4.60%")("""
+        Simple mean of the corridors' mean true costs; null with no active corridor.""")
+    weighted_avg_cost = described(PercentText(allow_none=True), "5.20%")("""
+        The flow-weighted average: the corridors' mean true costs weighted by the money sent in each (annualFlowBn),
+        closer to what senders pay in all than the simple mean; null when every flow is 0 or no corridor is active.""")
+    smart_avg_cost = described(PercentText(allow_none=True), "2.87%")("""
+        Mean over corridors of their three cheapest providers' mean true cost; null with no active corridor.""")
+    meeting_target = described(fields.Integer(attribute="corridors_meeting_target"), 2)("""
+        Corridors whose avgCost is at most 3.00%.""")
+    with_offer_over_5_pct = described(fields.Integer(attribute="corridors_with_offer_over_5_pct"), 15)("""
+        Corridors with at least one provider above 5%.""")
+    cheapest = described(fields.Nested(CorridorCostSchema, allow_none=True))("""
+        The corridor with the lowest avgCost; null with no active corridor.""")
+    costliest = described(fields.Nested(CorridorCostSchema, allow_none=True))("""
+        The corridor with the highest avgCost; null with no active corridor.""")
 
 
 class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
-    prices = fields.String(
-        **meta(
-            "The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is "
-            "imported, or sample (the data file's) when it is not. The two are never pooled.",
-            "sample",
-        )
-    )
-    sample = fields.Nested(
-        BenchmarkFiguresEntry,
-        allow_none=True,
-        **meta(
-            "The same figures over the corridors with sample prices, when the figures above are the surveyed "
-            "ones; null when they are the sample ones."
-        ),
-    )
-    survey = fields.Nested(
-        SurveyBenchmarkEntry,
-        allow_none=True,
-        **meta(
-            "The World Bank survey's latest period, by its own method (/api/poc/costs/global has every "
-            "period); null when no survey was imported."
-        ),
-    )
+    prices = described(fields.String(), "sample")("""
+        The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is imported, or
+        sample (the data file's) when it is not. The two are never pooled.""")
+    sample = described(fields.Nested(BenchmarkFiguresEntry, allow_none=True))("""
+        The same figures over the corridors with sample prices, when the figures above are the surveyed ones; null when
+        they are the sample ones.""")
+    survey = described(fields.Nested(SurveyBenchmarkEntry, allow_none=True))("""
+        The World Bank survey's latest period, by its own method (/api/poc/costs/global has every period); null when no
+        survey was imported.""")

@@ -2,15 +2,14 @@
 
 from marshmallow import Schema, fields
 
-from schemas.fields import meta
+from schemas.common import OK_MEANING, described
 
 
 class ProblemSchema(Schema):
-    type = fields.Constant(
-        "about:blank", **meta("Always about:blank: the status says it all.", "about:blank", type="string")
-    )
-    title = fields.String(**meta("The HTTP reason phrase.", "Not Found"))
-    status = fields.Integer(**meta("The HTTP status code.", 404))
-    detail = fields.String(**meta("One sentence saying what to change.", "No active corridor USD_XYZ."))
-    code = fields.String(**meta("Stable machine-readable error code.", "unknown_corridor"))
-    ok = fields.Constant(False, **meta("true when the request succeeded, false on an error.", False, type="boolean"))
+    type = described(fields.Constant("about:blank"), "about:blank", type="string")("""
+        Always about:blank: the status says it all.""")
+    title = described(fields.String(), "Not Found")("The HTTP reason phrase.")
+    status = described(fields.Integer(), 404)("The HTTP status code.")
+    detail = described(fields.String(), "No active corridor USD_XYZ.")("One sentence saying what to change.")
+    code = described(fields.String(), "unknown_corridor")("Stable machine-readable error code.")
+    ok = described(fields.Constant(False), False, type="boolean")(OK_MEANING)

@@ -23,6 +23,10 @@ amount = validate.Range(min=0, max=1e9, error="Must be from 0 to 1000000000.")
 rate = validate.Range(min=RATE_RANGE[0], max=RATE_RANGE[1], error="Must be from 0.000001 to 1000000000.")
 score = validate.Range(min=0, max=100, error="Must be an integer from 0 to 100.")
 text = validate.Length(min=1, error="Must not be empty.")
+some_offers = validate.Length(min=1, error="Must hold at least one offer.")
+some_providers = validate.Length(min=1, error="Must list at least one provider.")
+some_corridors = validate.Length(min=1, error="Must list at least one corridor.")
+slug = validate.Regexp(r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'.")
 
 
 def one_of(choices: tuple) -> validate.OneOf:
@@ -30,13 +34,11 @@ def one_of(choices: tuple) -> validate.OneOf:
 
 
 def country(value: str) -> None:
-    """An ISO 3166-1 alpha-3 country code, upper case."""
     if not is_country(value):
         raise ValidationError("Must be an ISO 3166-1 alpha-3 country code, upper case, such as KEN.")
 
 
 def settlement_text(value: str) -> None:
-    """`1 hour`, `10 minutes`, `2 days`: plural exactly when the number is not 1."""
     match = _SETTLEMENT.fullmatch(value)
     if not match or (match[1] == "1") != (match[3] == ""):
         raise ValidationError(
@@ -81,13 +83,11 @@ class RatesSeedSchema(Schema):
     @validates_schema
     def check_tables(self, data: dict, **kwargs: Any) -> None:
         interbank, consumer = data["interbank"], data["consumer"]
-        if set(interbank) != set(consumer):
-            odd = sorted(set(interbank) ^ set(consumer))
+        if odd := sorted(set(interbank) ^ set(consumer)):
             raise ValidationError(
                 f"Both tables must hold the same currencies; differing: {', '.join(odd)}.", "consumer"
             )
-        unknown = sorted(code for code in interbank if not is_known_currency(code))
-        if unknown:
+        if unknown := sorted(code for code in interbank if not is_known_currency(code)):
             raise ValidationError(f"Not ISO 4217 currencies known to CLDR: {', '.join(unknown)}.", "interbank")
         for needed in ("USD", "EUR"):
             if needed not in interbank:
@@ -103,12 +103,7 @@ class RatesSeedSchema(Schema):
 
 
 class ProviderSeedSchema(Schema):
-    id = fields.String(
-        required=True,
-        validate=validate.Regexp(
-            r"[a-z0-9]+(-[a-z0-9]+)*\Z", error="Must be a lower-case slug such as 'western-union'."
-        ),
-    )
+    id = fields.String(required=True, validate=slug)
     name = fields.String(required=True, validate=text)
 
 
@@ -137,11 +132,7 @@ class CorridorSeedSchema(Schema):
     compliance_notes = fields.String(required=True)
     score = fields.Integer(required=True, strict=True, validate=score)
     annual_flow_bn = StrictFloat(required=True, validate=amount)
-    offers = fields.List(
-        fields.Nested(OfferSeedSchema),
-        required=True,
-        validate=validate.Length(min=1, error="Must hold at least one offer."),
-    )
+    offers = fields.List(fields.Nested(OfferSeedSchema), required=True, validate=some_offers)
     # optional: by default, the code of the country `source` and `destination` name (CLDR's English names)
     source_country = fields.String(validate=country)
     destination_country = fields.String(validate=country)
@@ -173,16 +164,8 @@ class SeedSchema(Schema):
         required=True, validate=validate.Range(min=1, max=1e9, error="Must be from 1 to 1000000000.")
     )
     rates = fields.Nested(RatesSeedSchema, required=True)
-    providers = fields.List(
-        fields.Nested(ProviderSeedSchema),
-        required=True,
-        validate=validate.Length(min=1, error="Must list at least one provider."),
-    )
-    corridors = fields.List(
-        fields.Nested(CorridorSeedSchema),
-        required=True,
-        validate=validate.Length(min=1, error="Must list at least one corridor."),
-    )
+    providers = fields.List(fields.Nested(ProviderSeedSchema), required=True, validate=some_providers)
+    corridors = fields.List(fields.Nested(CorridorSeedSchema), required=True, validate=some_corridors)
 
     @validates_schema
     def check_references(self, data: dict, **kwargs: Any) -> None:

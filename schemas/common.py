@@ -1,0 +1,67 @@
+"""What the dump schemas share: a field's OpenAPI description, and the fields both groups declare alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from marshmallow import fields
+
+from schemas.fields import Rounded
+
+FieldT = TypeVar("FieldT", bound=fields.Field)
+
+
+def described(field: FieldT, example: Any = None, omitted_when: str = "", **more: Any) -> Callable[[str], FieldT]:
+    """`field` with its OpenAPI metadata, after any its class sets (a pattern), once called with its description: a
+    paragraph, its lines joined by single spaces, that ruff leaves as written. A nested field's example, if none, is
+    built from its schema's; `omitted_when`: when an answer leaves the field out; `more`: e.g. a Constant's type."""
+
+    def with_description(description: str) -> FieldT:
+        field.metadata = {
+            **field.metadata,
+            "description": " ".join(description.split()),
+            **({} if example is None else {"example": example}),
+            **({"x-omitted-when": omitted_when} if omitted_when else {}),
+            **more,
+        }
+        return field
+
+    return with_description
+
+
+# one instance each for several schemas: a schema instance binds deep copies of its fields, never these
+OK_MEANING = "true when the request succeeded, false on an error."
+OK = described(fields.Constant(True), True, type="boolean")(OK_MEANING)
+
+RANK = described(fields.Integer(), 1)("Position by true cost, 1 = cheapest.")
+SEND_AMOUNT = described(Rounded(allow_none=True), 200.0)("""
+    Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the rate is.""")
+PRICES_SOURCE = described(fields.String(attribute="offer.source"), "World Bank RPW")("""
+    Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or sample (the data
+    file's illustrative figures).""")
+SURVEY_PERIOD = described(fields.String(allow_none=True, attribute="offer.period"), "2025Q3")("""
+    The survey's period, YYYYQn; null for the data file's.""")
+COLLECTED = described(fields.Date(allow_none=True, attribute="offer.collected"), "2025-08-19")("""
+    The day the survey collected the prices, YYYY-MM-DD; null for the data file's.""")
+FIRM_TYPE = described(fields.String(allow_none=True, attribute="offer.firm_type"), "Money Transfer Operator")("""
+    The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for the data
+    file's.""")
+PAYMENT_INSTRUMENT = described(fields.String(allow_none=True, attribute="offer.payment_instrument"), "Debit card")("""
+    How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, Mobile money…);
+    null for the data file's, and where the survey gave none.""")
+PICKUP_METHOD = described(fields.String(allow_none=True, attribute="offer.pickup_method"), "Bank account")("""
+    How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of rows alike in
+    all else, joined by "; ". Null for the data file's, and where the survey gave none.""")
+SPEED = described(fields.String(allow_none=True, attribute="offer.speed"), "Less than one hour")("""
+    The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or more):
+    settlement is its longest time. Null for the data file's, and where the survey gave none.""")
+SOURCE_COUNTRY = described(fields.String(attribute="corridor.source_country"), "USA")("""
+    Sending country, ISO 3166-1 alpha-3.""")
+DESTINATION_COUNTRY = described(fields.String(attribute="corridor.destination_country"), "MEX")("""
+    Receiving country, ISO 3166-1 alpha-3.""")
+COMPLIANCE = described(fields.String(allow_none=True, attribute="corridor.compliance"), "Low")("""
+    Compliance level: Low, Medium or High; null for a corridor only the survey has.""")
+PRICES = described(fields.String(), "sample")("""
+    Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's illustrative
+    figures).""")
