@@ -185,7 +185,6 @@ class GlobalPeriod:
 
 
 def global_periods(computed: Iterable[GlobalCosts], published: Iterable[PublishedPeriod]) -> tuple[GlobalPeriod, ...]:
-    """Each period of either kind, oldest first, with what each kind has for it."""
     return _merged(computed, ((p.period, p) for p in published), GlobalPeriod)
 
 

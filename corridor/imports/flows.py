@@ -98,12 +98,9 @@ def code_of(name: str, cell: str) -> str:
 
 
 def _cell_name(row: int, column: int) -> str:
-    letters = ""
-    column += 1
-    while column:
-        column, rest = divmod(column - 1, 26)
-        letters = chr(65 + rest) + letters
-    return f"{letters}{row}"
+    from openpyxl.utils import get_column_letter  # only an import needs openpyxl: serving never loads it
+
+    return f"{get_column_letter(column + 1)}{row}"
 
 
 def read_flows(path: str) -> FlowReport:

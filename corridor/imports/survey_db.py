@@ -119,24 +119,13 @@ def _values(observation: Observation) -> dict:
 
 
 @dataclass
-class Counts:
-    """Country pairs and their rows."""
-
-    pairs: int = 0
-    rows: int = 0
-
-
-@dataclass
 class PeriodResult:
-    """What an import did to one period's country pairs, by state (STATES), and the rows of earlier imports the
-    revised pairs' rows replaced."""
+    """What an import did to one period's country pairs: how many, and how many rows, are in each of STATES; and the
+    rows of earlier imports the revised pairs' rows replaced."""
 
-    states: dict[str, Counts] = field(default_factory=lambda: {state: Counts() for state in STATES})
+    pairs: Counter[str] = field(default_factory=Counter)
+    rows: Counter[str] = field(default_factory=Counter)
     replaced: int = 0
-
-    @property
-    def rows(self) -> int:
-        return sum(counts.rows for counts in self.states.values())
 
 
 @dataclass
@@ -190,8 +179,8 @@ def import_observations(
             held = stored.get(key)
             state = "unchanged" if held == digest.hexdigest() else "new" if held is None else "revised"
             keyed[state].append(key)
-            counted = result.periods.setdefault(key[0], PeriodResult()).states[state]
-            counted.pairs, counted.rows = counted.pairs + 1, counted.rows + counts[key]
+            done = result.periods.setdefault(key[0], PeriodResult())
+            done.pairs[state], done.rows[state] = done.pairs[state] + 1, done.rows[state] + counts[key]
         if not keyed["new"] and not keyed["revised"]:
             begun.rollback()
             return dataclasses.replace(result, import_id=None)

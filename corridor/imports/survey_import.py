@@ -35,7 +35,7 @@ class ImportReport:
         """The summary printed at the end."""
         name, result = os.path.basename(self.path), self.result
         where = self.kind if self.kind == "CSV" else f"workbook, sheets {', '.join(repr(s) for s in self.sheets)}"
-        imported = sum(p.rows for p in result.periods.values())
+        imported = sum(p.rows.total() for p in result.periods.values())
         read = imported + self.skips.total
         if result.import_id is None:
             periods = sorted(result.periods)
@@ -49,16 +49,15 @@ class ImportReport:
             f"import {result.import_id}."
         ]
         for period, done in sorted(result.periods.items()):
-            label = {state: text.format(_count(done.replaced, "row")) for state, text in STATES.items()}
-            states = [(counts, label[state]) for state, counts in done.states.items() if counts.pairs]
+            rows, replaced = _count(done.rows.total(), "row"), _count(done.replaced, "row")
+            states = {state: text.format(replaced) for state, text in STATES.items() if done.pairs[state]}
             if len(states) == 1:
-                lines.append(f"  {period}: {_count(done.rows, 'row')}, {states[0][1]}")
+                lines.append(f"  {period}: {rows}, {next(iter(states.values()))}")
                 continue
-            pairs = _count(sum(counts.pairs for counts, _ in states), "country pair")
             each = (
-                f"{_count(counts.pairs, 'pair')} ({_count(counts.rows, 'row')}) {state}" for counts, state in states
+                f"{_count(done.pairs[s], 'pair')} ({_count(done.rows[s], 'row')}) {text}" for s, text in states.items()
             )
-            lines.append(f"  {period}: {_count(done.rows, 'row')} of {pairs}: " + "; ".join(each))
+            lines.append(f"  {period}: {rows} of {_count(done.pairs.total(), 'country pair')}: " + "; ".join(each))
         joined = [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(result.joined.items())]
         new = [f"{a}-{b} (id {i})" for (a, b), i in sorted(result.new_corridors.items())]
         named = (("joined the data file's corridors", joined), ("new corridors", new))
