@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
@@ -236,10 +236,7 @@ class Catalog:
     ) -> Series:
         """A pair's rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
         # a currency is known to the rate tables or to the history (RUB, or CYP before the euro)
-        known = set(self.dataset.rates.interbank) | set(self.history.currencies)
-        for code in (from_currency, to_currency):
-            if code not in known:
-                raise UnknownCurrency(code)
+        self._check_known(from_currency, to_currency, also=self.history.currencies)
         history = self.history.for_pair(from_currency, to_currency)
         if date is not None:
             start = end = date
@@ -249,7 +246,8 @@ class Catalog:
             points = history.series(from_currency, to_currency, start, end, interval)
         return Series(from_currency, to_currency, interval, start, end, points, history.source)
 
-    def _check_known(self, *codes: str) -> None:
+    def _check_known(self, *codes: str, also: Iterable[str] = ()) -> None:
+        """UnknownCurrency for the first code neither the rate tables nor `also` have."""
         for code in codes:
-            if code not in self.dataset.rates.interbank:
+            if code not in self.dataset.rates.interbank and code not in also:
                 raise UnknownCurrency(code)

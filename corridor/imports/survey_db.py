@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,14 +26,15 @@ from corridor.domain import survey as rules
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
 from corridor.domain.survey import Observation, PricePoint, Survey, firm_name, last_period
-from corridor.imports.store import BATCH, ImportRun, record, transaction
+from corridor.imports.store import BATCH, ImportRun, batches, insert_all, record, transaction
 
 FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's
 KEYS_AT_ONCE = 500  # (period, pair) keys in one statement: within every database's limit of bound parameters
 STATES = ("new", "revised", "unchanged")  # of a country pair's period an import holds
 _POINT = tuple(f.name for f in dataclasses.fields(PricePoint))
 _PLAIN = tuple(f.name for f in dataclasses.fields(Observation) if f.name not in ("cc1", "cc2"))
-Key = tuple[str, str, str]  # period, source country, destination country
+KEY = ("period", "source_country", "destination_country")  # of a country pair's period
+Key = tuple[str, str, str]
 
 
 class SurveyImport(ImportRun, Model):
@@ -106,6 +107,7 @@ class SurveyObservation(Model):
 
 
 _OBSERVATIONS = SurveyObservation.metadata.tables[SurveyObservation.__tablename__]
+_CORRIDORS = SurveyCorridor.metadata.tables[SurveyCorridor.__tablename__]
 _O = _OBSERVATIONS.c
 
 
@@ -190,16 +192,11 @@ def import_observations(
             replaced = connection.execute(sa.delete(_OBSERVATIONS).where(_O.import_id != import_id, _keyed(_O, keys)))
             result.periods[keys[0][0]].replaced += replaced.rowcount
             connection.execute(sa.delete(SurveyPeriod).where(_keyed(SurveyPeriod.__table__.c, keys)))
-        connection.execute(
-            sa.insert(SurveyPeriod),
-            [
-                {
-                    **dict(zip(("period", "source_country", "destination_country"), key, strict=True)),
-                    **{"import_id": import_id, "digest": digests[key].hexdigest(), "rows": counts[key]},
-                }
-                for key in (*keyed["revised"], *keyed["new"])
-            ],
-        )
+        periods = [
+            dict(zip(KEY, key, strict=True), import_id=import_id, digest=digests[key].hexdigest(), rows=counts[key])
+            for key in (*keyed["revised"], *keyed["new"])
+        ]
+        connection.execute(sa.insert(SurveyPeriod), periods)
         corridors = list(file_corridors())
         in_file = {(c.source_country, c.destination_country): c for c in corridors}
         result.joined = {pair: in_file[pair] for pair in result.pairs if pair in in_file}
@@ -207,16 +204,14 @@ def import_observations(
     return result
 
 
-def _chunks(keys: list[Key]) -> Iterator[list[Key]]:
+def _chunks(keys: list[Key]) -> Iterator[Sequence[Key]]:
     """The keys in runs of one period each, at most KEYS_AT_ONCE long."""
     for _, same_period in itertools.groupby(keys, key=lambda key: key[0]):
-        run = list(same_period)
-        for start in range(0, len(run), KEYS_AT_ONCE):
-            yield run[start : start + KEYS_AT_ONCE]
+        yield from batches(list(same_period), KEYS_AT_ONCE)
 
 
-def _keyed(columns: Any, keys: list[Key]) -> sa.ColumnElement[bool]:
-    return sa.tuple_(columns.period, columns.source_country, columns.destination_country).in_(keys)
+def _keyed(columns: Any, keys: Sequence[Key]) -> sa.ColumnElement[bool]:
+    return sa.tuple_(*(columns[name] for name in KEY)).in_(keys)
 
 
 def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: set[int]) -> dict[tuple[str, str], int]:
@@ -224,13 +219,9 @@ def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: se
     held = {(c.source_country, c.destination_country) for c in connection.execute(sa.select(SurveyCorridor))}
     top = connection.execute(sa.select(sa.func.max(SurveyCorridor.id))).scalar() or FIRST_SURVEY_ID - 1
     top = max(top, *taken, FIRST_SURVEY_ID - 1)
-    new = {}
-    for pair in sorted(pairs - held):
-        top += 1
-        new[pair] = top
-        connection.execute(
-            sa.insert(SurveyCorridor).values(id=top, source_country=pair[0], destination_country=pair[1])
-        )
+    new = {pair: top + number for number, pair in enumerate(sorted(pairs - held), start=1)}
+    rows = [{"id": id_, "source_country": src, "destination_country": dst} for (src, dst), id_ in new.items()]
+    insert_all(connection, _CORRIDORS, rows)
     return new
 
 
