@@ -73,12 +73,10 @@ class Benchmark:
 
     @property
     def corridors_meeting_target(self) -> int:
-        """Corridors whose mean true cost is at most 3 %."""
         return sum(1 for f in self.corridors if f.sdg_target_met)
 
     @property
     def corridors_with_offer_over_5_pct(self) -> int:
-        """Corridors with at least one offer above 5 %."""
         return sum(f.offers_over_5_pct > 0 for f in self.corridors)
 
     @property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
@@ -178,15 +178,13 @@ class Catalog:
         pairs |= set(self.published.corridors if self.published else ())
         found = []
         for pair in sorted(pairs):
-            costs = self.corridor_costs(pair)
-            served = self.by_countries.get(pair)
-            if served is not None:
-                c = served.corridor
-                found.append(CostCorridor(costs, c.annual_flow_bn, c.flow_year, c.flow_source))
+            flow: tuple = (None, None, None)
+            if pair in self.by_countries:
+                c = self.by_countries[pair].corridor
+                flow = (c.annual_flow_bn, c.flow_year, c.flow_source)
             elif self.flows is not None and pair in self.flows.by_pair:
-                found.append(CostCorridor(costs, self.flows.by_pair[pair] / 1000, self.flows.year, self.flows.source))
-            else:
-                found.append(CostCorridor(costs, None, None, None))
+                flow = (self.flows.by_pair[pair] / 1000, self.flows.year, self.flows.source)
+            found.append(CostCorridor(self.corridor_costs(pair), *flow))
         return tuple(found)
 
     def cost_corridors_of(
@@ -211,12 +209,10 @@ class Catalog:
 
     @property
     def benchmark(self) -> Benchmark:
-        """The SDG 10.c figures over the active corridors at the reference amount."""
         latest = self.costs.periods[-1] if self.costs and self.costs.periods else None
         return Benchmark.apart(self.corridors, GlobalPeriod(latest.period, latest) if latest else None)
 
     def mid_rate(self, from_currency: str, to_currency: str) -> MidRate:
-        """Reference rates for a pair of currencies in the rate tables."""
         self._check_known(from_currency, to_currency)
         return mid_rate(self.dataset, from_currency, to_currency)
 
@@ -240,10 +236,7 @@ class Catalog:
     ) -> Series:
         """A pair's rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
         # a currency is known to the rate tables or to the history (RUB, or CYP before the euro)
-        known = set(self.dataset.rates.interbank) | set(self.history.currencies)
-        for code in (from_currency, to_currency):
-            if code not in known:
-                raise UnknownCurrency(code)
+        self._check_known(from_currency, to_currency, also=self.history.currencies)
         history = self.history.for_pair(from_currency, to_currency)
         if date is not None:
             start = end = date
@@ -253,7 +246,8 @@ class Catalog:
             points = history.series(from_currency, to_currency, start, end, interval)
         return Series(from_currency, to_currency, interval, start, end, points, history.source)
 
-    def _check_known(self, *codes: str) -> None:
+    def _check_known(self, *codes: str, also: Iterable[str] = ()) -> None:
+        """UnknownCurrency for the first code neither the rate tables nor `also` have."""
         for code in codes:
-            if code not in self.dataset.rates.interbank:
+            if code not in self.dataset.rates.interbank and code not in also:
                 raise UnknownCurrency(code)

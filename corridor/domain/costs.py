@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 from statistics import fmean
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.published import COMPUTED_SOURCE, PUBLISHED_SOURCE, PublishedPeriod
@@ -62,10 +62,7 @@ class PeriodCosts:
     smart: float | None
     lowest: float | None
     by_firm_type: Mapping[str, float]
-
-    @property
-    def source(self) -> str:
-        return COMPUTED_SOURCE
+    source: ClassVar[str] = COMPUTED_SOURCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +78,7 @@ class GlobalCosts:
     corridors_at_or_under_5_pct: int
     corridors_at_or_under_3_pct: int
     by_region: Mapping[str, float]  # destination region → pooled average; empty when the rows name none
-
-    @property
-    def source(self) -> str:
-        return COMPUTED_SOURCE
+    source: ClassVar[str] = COMPUTED_SOURCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +127,7 @@ def corridor_periods(computed: Iterable[PeriodCosts], published: Iterable[tuple[
     return _merged(computed, ((period, PublishedFigure(cost)) for period, cost in published), CostPeriod)
 
 
-def _merged(
-    computed: Iterable[Any], published: Iterable[tuple[str, Any]], make: Callable[[str, Any, Any], T]
-) -> tuple[T, ...]:
+def _merged(computed: Iterable[Any], published: Iterable[tuple[str, Any]], make: Callable[..., T]) -> tuple[T, ...]:
     """`make(period, computed or None, published or None)` for each period either kind has, oldest first."""
     by_computed = {p.period: p for p in computed}
     by_published = dict(published)
@@ -167,28 +159,20 @@ class CostCorridor:
         return self.costs.periods[-1].period
 
     @property
-    def latest_published(self) -> CostPeriod | None:
-        return next((p for p in reversed(self.costs.periods) if p.published), None)
-
-    @property
     def latest_published_period(self) -> str | None:
-        return self.latest_published.period if self.latest_published else None
+        return next((p.period for p in reversed(self.costs.periods) if p.published), None)
 
     @property
     def latest_published_average(self) -> float | None:
-        return self.latest_published.published_average if self.latest_published else None
-
-    @property
-    def latest_computed(self) -> CostPeriod | None:
-        return next((p for p in reversed(self.costs.periods) if p.average is not None), None)
+        return next((p.published_average for p in reversed(self.costs.periods) if p.published), None)
 
     @property
     def latest_computed_period(self) -> str | None:
-        return self.latest_computed.period if self.latest_computed else None
+        return next((p.period for p in reversed(self.costs.periods) if p.average is not None), None)
 
     @property
     def latest_computed_average(self) -> float | None:
-        return self.latest_computed.average if self.latest_computed else None
+        return next((p.average for p in reversed(self.costs.periods) if p.average is not None), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +185,6 @@ class GlobalPeriod:
 
 
 def global_periods(computed: Iterable[GlobalCosts], published: Iterable[PublishedPeriod]) -> tuple[GlobalPeriod, ...]:
-    """Each period of either kind, oldest first, with what each kind has for it."""
     return _merged(computed, ((p.period, p) for p in published), GlobalPeriod)
 
 

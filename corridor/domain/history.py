@@ -29,8 +29,6 @@ class NoHistory(LookupError):
 
 @dataclass(frozen=True)
 class Point:
-    """A pair's rate on one ECB business day, unrounded."""
-
     date: dt.date
     rate: float
 

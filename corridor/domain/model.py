@@ -19,8 +19,6 @@ PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery
 
 @dataclass(frozen=True, slots=True)
 class Provider:
-    """A transfer provider: slug id and display name."""
-
     id: str
     name: str
 
@@ -28,10 +26,8 @@ class Provider:
 @dataclass(frozen=True, slots=True)
 class Offer:
     """One provider's terms on one corridor, fees in the source currency: the data file's, or a surveyed product's.
-
-    The fee at an amount A is max(0, flat_fee + fee_pct × A / 100); the FX margin is spread_pct, or, where the survey
-    published two price points (`margins`: (amount, margin) each), the margin of the one nearer A.
-    """
+    The fee at an amount A is max(0, flat_fee + fee_pct × A / 100), paid on top; the FX margin is spread_pct, or,
+    where the survey published two price points (`margins`: (amount, margin) each), the margin of the one nearer A."""
 
     provider_id: str
     provider: str
@@ -55,11 +51,10 @@ class Offer:
     speed: str | None = None
 
     def fee(self, amount: float) -> float:
-        """The fee to send `amount`, source currency, paid on top."""
         return max(0.0, self.flat_fee + amount * self.fee_pct / 100)
 
     def margin(self, amount: float) -> float | None:
-        """The FX margin to send `amount`, %: that of the price point nearer `amount`, if two; None if undisclosed."""
+        """None if undisclosed."""
         if not self.margins:
             return self.spread_pct
         return min(self.margins, key=lambda point: abs(point[0] - amount))[1]
@@ -86,7 +81,6 @@ class Corridor:
 
     @property
     def flow_source(self) -> str | None:
-        """Where annual_flow_bn comes from: the remittance matrix, the data file, or None without a flow."""
         if self.flow_year is not None:
             return FLOWS_SOURCE
         return DATA_FILE if self.annual_flow_bn is not None else None
@@ -152,20 +146,15 @@ class Dataset:
 def build_dataset(raw: Mapping[str, Any]) -> Dataset:
     """Turn validated seed data into immutable objects, offers carrying provider names."""
     names = {p["id"]: p["name"] for p in raw["providers"]}
-    rates = raw["rates"]
-    given = rates.get("sources", {})
-    default = RateSource(DATA_FILE, raw["as_of"])
-    sources = {
-        c: RateSource(given[c]["source"], given[c]["date"]) if c in given else default for c in rates["interbank"]
-    }
+    rates, base = raw["rates"], raw["rates"]["base"]
+    given = {code: RateSource(s["source"], s["date"]) for code, s in rates.get("sources", {}).items()}
+    sources = {code: given.get(code, RateSource(DATA_FILE, raw["as_of"])) for code in rates["interbank"]}
     return Dataset(
-        as_of=raw["as_of"],
-        reference_amount_usd=raw["reference_amount_usd"],
-        rates=Rates(
-            rates["base"], dict(rates["interbank"]), dict(rates["consumer"]), with_base_source(sources, rates["base"])
-        ),
-        providers=tuple(Provider(p["id"], p["name"]) for p in raw["providers"]),
-        corridors=tuple(_corridor(c, names) for c in raw["corridors"]),
+        raw["as_of"],
+        raw["reference_amount_usd"],
+        Rates(base, dict(rates["interbank"]), dict(rates["consumer"]), with_base_source(sources, base)),
+        tuple(Provider(p["id"], p["name"]) for p in raw["providers"]),
+        tuple(_corridor(c, names) for c in raw["corridors"]),
     )
 
 
@@ -177,18 +166,8 @@ def with_base_source(sources: Mapping[str, RateSource], base: str) -> dict[str, 
 
 
 def _corridor(raw: Mapping[str, Any], names: Mapping[str, str]) -> Corridor:
-    offers = tuple(
-        Offer(
-            provider_id=o["provider"],
-            provider=names[o["provider"]],
-            spread_pct=o["spread_pct"],
-            flat_fee=o["flat_fee"],
-            fee_pct=o["fee_pct"],
-            settlement=o["settlement"],
-            payout_methods=tuple(o["payout_methods"]),
-            svc_score=o["svc_score"],
-        )
-        for o in raw["offers"]
-    )
-    fields = {k: v for k, v in raw.items() if k != "offers"}
-    return Corridor(**fields, offers=offers)
+    offers = []
+    for offer in raw["offers"]:
+        terms = {**offer, "payout_methods": tuple(offer["payout_methods"])}
+        offers.append(Offer(terms.pop("provider"), names[offer["provider"]], **terms))
+    return Corridor(**{key: value for key, value in raw.items() if key != "offers"}, offers=tuple(offers))

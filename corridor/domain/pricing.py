@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -45,11 +46,9 @@ def true_cost_pct(offer: Offer, amount: float) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """An offer priced at one send amount (exact: a receive amount ÷ the rate, in receive mode), at its place in a
-    ranking. `rate` is in the corridor's own currency, whatever the offer pays out in: for an offer paying out in
-    another (`payout_currency`, US dollars in the survey), what it pays is worth that at the mid-market rate, and
-    `payout_rate` is its rate in that currency (None for an offer paying out in the corridor's own). An undisclosed
-    margin leaves the rates, and all that follows from them, None; so does a currency without a rate."""
+    """An offer priced at one send amount, at its place in a ranking. `rate` is in the corridor's own currency; an offer
+    paying out in another (`payout_currency`: US dollars in the survey) has its rate in that one as `payout_rate`. An
+    undisclosed margin, or a currency without a rate, leaves the rates and all that follows from them None."""
 
     rank: int
     offer: Offer
@@ -76,7 +75,6 @@ class Quote:
 
     @property
     def payout_amount(self) -> float | None:
-        """What arrives, in the payout currency, for an offer paying out in another than the corridor's."""
         return None if self.send_amount is None or self.payout_rate is None else self.send_amount * self.payout_rate
 
     @property
@@ -86,10 +84,6 @@ class Quote:
     @property
     def settlement_minutes(self) -> int | None:
         return None if self.offer.settlement is None else settlement_minutes(self.offer.settlement)
-
-
-def _last_if_none(value: float | int | None) -> tuple[bool, float]:
-    return value is None, value or 0
 
 
 # each order's key for an offer at a cost (None: unknown, after every known one); the provider name, then the order
@@ -111,6 +105,10 @@ SORT_ORDERS: dict[str, Callable[[Quote, float | None], tuple]] = {
     ),
     "score": lambda q, cost: (*_last_if_none(_minus(q.offer.svc_score)), *_last_if_none(cost), q.offer.provider),
 }
+
+
+def _last_if_none(value: float | int | None) -> tuple[bool, float]:
+    return value is None, value or 0
 
 
 def _minus(score: int | None) -> int | None:
@@ -144,10 +142,7 @@ def rank_offers(
         quote = Quote(0, offer, _at(mid, margin), send, payout, _at(to_payout, margin))
         unranked.append((order(quote, quote.true_cost_pct if receive is None else quote.total_paid), quote))
     unranked.sort(key=lambda pair: pair[0])
-    return tuple(
-        Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency, q.payout_rate)
-        for rank, (_, q) in enumerate(unranked, start=1)
-    )
+    return tuple(dataclasses.replace(q, rank=rank) for rank, (_, q) in enumerate(unranked, start=1))
 
 
 def _at(mid: float | None, margin: float | None) -> float | None:
@@ -165,8 +160,8 @@ def _margin_to_deliver(mid: float, offer: Offer, receive: float) -> float | None
 
 @dataclass(frozen=True, slots=True)
 class CorridorFigures:
-    """A corridor with its mid-market rate (None: its receiving currency has no rate) and its offers ranked at a send
-    amount. Averages and counts are over the offers whose true cost is known."""
+    """A corridor, its mid-market rate (None: no rate) and its offers ranked at a send amount. Averages and counts are
+    over the offers whose true cost is known."""
 
     corridor: Corridor
     mid_market: float | None
@@ -218,8 +213,7 @@ class CorridorFigures:
 
     @property
     def surveyed(self) -> tuple[str, dt.date | None, dt.date | None] | None:
-        """The survey's latest period among the offers, and the first and last days its offers were collected; None
-        for a corridor with none of the survey's offers."""
+        """The survey's latest period among the offers, and the first and last days they were collected in it."""
         period = max((q.offer.period for q in self.quotes if q.offer.period is not None), default=None)
         if period is None:
             return None
@@ -242,10 +236,8 @@ def corridor_figures(
 ) -> CorridorFigures:
     """The offers with `payout` (all if None), priced at `amount` (None: the reference) or delivering `receive`."""
     interbank = dataset.rates.interbank
-    mids = {
-        code: cross_rate(interbank, corridor.from_currency, code) if code in interbank else None
-        for code in {corridor.to_currency, *(o.payout_currency for o in corridor.offers if o.payout_currency)}
-    }
+    codes = {corridor.to_currency, *(o.payout_currency for o in corridor.offers if o.payout_currency)}
+    mids = {code: cross_rate(interbank, corridor.from_currency, code) if code in interbank else None for code in codes}
     mid = mids[corridor.to_currency]
     amount = reference_amount(dataset, corridor.from_currency) if amount is None else amount
     offers = tuple(o for o in corridor.offers if payout is None or payout in o.payout_methods)
@@ -264,11 +256,6 @@ class MidRate:
 
 def mid_rate(dataset: Dataset, from_currency: str, to_currency: str) -> MidRate:
     """Consumer-table rate (a) and interbank mid-market rate (b) for any pair, of the older of its rates' days."""
-    rates = dataset.rates
-    return MidRate(
-        from_currency,
-        to_currency,
-        cross_rate(rates.consumer, from_currency, to_currency),
-        cross_rate(rates.interbank, from_currency, to_currency),
-        min(source.date for source in pair_sources(rates, from_currency, to_currency)),
-    )
+    rates, pair = dataset.rates, (from_currency, to_currency)
+    updated = min(source.date for source in pair_sources(rates, *pair))
+    return MidRate(*pair, cross_rate(rates.consumer, *pair), cross_rate(rates.interbank, *pair), updated)

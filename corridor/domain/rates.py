@@ -78,7 +78,6 @@ def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:
 
 
 def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
-    """The dataset priced at the feeds' rates (see `live_rates`)."""
     return dataclasses.replace(dataset, rates=live_rates(dataset.rates, feeds))
 
 

@@ -1,8 +1,6 @@
 """The World Bank's Remittance Prices Worldwide (RPW) survey as offers: each country pair's latest period, priced as
-published, in the currency its recipients get, with the rates its rows imply for currencies nothing else gives.
-
-Every rule here is stated for users in docs/API.md ("Surveyed prices") and docs/DATA.md.
-"""
+published, in the currency its recipients get, with the rates its rows imply for currencies nothing else gives. Every
+rule here is stated for users in docs/API.md ("Surveyed prices") and docs/DATA.md."""
 
 from __future__ import annotations
 
@@ -12,7 +10,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import median
 
 from corridor.domain.costs import CostHistory, settlement
@@ -36,6 +34,12 @@ USD_LIKE = 2.0  # a rate within this factor of the USD rate, where the destinati
 MAX_PASSES = 4  # a rate implied in one pass lets the next decide the rows sent in that currency
 # a row whose note says one of these priced a promotion, not the service's regular terms
 PROMOTION_WORDS = re.compile(r"promotion|marketing campaign|discount", re.IGNORECASE)
+# values no survey can hold, far from any real one: within them every figure derived from a row stays finite
+AMOUNT_BELOW = 1e12  # an amount or rate, in units of any currency, is above 0 and below this
+PERCENT_FROM, PERCENT_TO = -100.0, 1000.0  # a margin or total cost %
+FEE_TIMES = 100  # a fee is from 0 to this many times its point's amount
+FIRST_PERIOD = "2000Q1"
+Implied = dict[str, tuple[float, dt.date]]  # a currency's rate per base, and the day it is of
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +77,17 @@ class Observation:
 
     @property
     def promotion(self) -> bool:
-        """The note says the row priced a promotion, a marketing campaign or a discount."""
         return bool(self.note and PROMOTION_WORDS.search(self.note))
+
+    @property
+    def day(self) -> dt.date:
+        """The day it was collected, or its period's last."""
+        return self.collected or period_end(self.period)
+
+    @property
+    def disclosed_rate(self) -> float | None:
+        """The interbank rate it discloses, if any."""
+        return self.interbank if self.transparent and self.interbank and self.interbank > 0 else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,7 +101,6 @@ class Survey:
 
     @property
     def summary(self) -> str:
-        """One line on what is served of it."""
         pairs = {(o.source_country, o.destination_country) for o in self.latest}
         periods = sorted({o.period for o in self.latest})
         span = f"periods {periods[0]}–{periods[-1]}" if len(periods) > 1 else f"period {periods[0]}"
@@ -96,7 +108,7 @@ class Survey:
 
 
 def period_end(period: str) -> dt.date:
-    """The last day of a period: `2025Q3` → 2025-09-30."""
+    """`2025Q3` → 2025-09-30."""
     year, quarter = int(period[:4]), int(period[-1])
     return dt.date(year, 3 * quarter, 30 if quarter in (2, 3) else 31)
 
@@ -110,13 +122,6 @@ def payout_methods(pickup: str | None) -> tuple[str, ...]:
 def firm_name(firm: str) -> str:
     """A firm's name as published, spaces trimmed and runs of them made one."""
     return " ".join(firm.split())
-
-
-# values no survey can hold, far from any real one: within them every figure derived from a row stays finite
-AMOUNT_BELOW = 1e12  # an amount or rate, in units of any currency, is above 0 and below this
-PERCENT_FROM, PERCENT_TO = -100.0, 1000.0  # a margin or total cost %
-FEE_TIMES = 100  # a fee is from 0 to this many times its point's amount
-FIRST_PERIOD = "2000Q1"
 
 
 class OutOfBounds(ValueError):
@@ -153,38 +158,34 @@ def _within(value: float | None) -> float | None:
     return value if value is not None and 0 < value < AMOUNT_BELOW else None
 
 
+@dataclass(eq=False)
+class _Pair:
+    """A country pair's rows, the data file's corridor of its countries, and the currencies they are priced in."""
+
+    countries: tuple[str, str]
+    rows: list[Observation]
+    corridor: Corridor | None
+    sending: str
+    receiving: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class _Row:
-    """An observation with what pricing it takes: the currency its amounts are really in, and its payout currency."""
+    """An observation with the currency its amounts are really in, and its payout currency."""
 
     observation: Observation
     pair: _Pair
     sent_in: str = ""
     payout: str = ""
 
-    @property
-    def day(self) -> dt.date:
-        return self.observation.collected or period_end(self.observation.period)
 
-
-@dataclass(eq=False)
-class _Pair:
-    """A country pair's rows and the corridor they price."""
-
-    countries: tuple[str, str]
-    rows: list[Observation]
-    corridor: Corridor | None  # the data file's, matched by its countries
-    sending: str
-    receiving: str | None
-
-
+@dataclass
 class _RateBook:
     """Units per base of each currency: the data's, then those the survey implies; on a day, the history's."""
 
-    def __init__(self, rates: Rates, history: RateHistory | None) -> None:
-        self.base, self.history = rates.base, history
-        self.interbank: dict[str, float] = dict(rates.interbank)
-        self.implied: dict[str, RateSource] = {}
+    interbank: dict[str, float]
+    history: RateHistory | None
+    implied: dict[str, RateSource] = field(default_factory=dict)
 
     def per_base(self, code: str | None) -> float | None:
         return self.interbank.get(code) if code else None
@@ -199,6 +200,10 @@ class _RateBook:
         low, high = self.per_base(from_code), self.per_base(to_code)
         return None if low is None or high is None else high / low
 
+    def add(self, implied: Implied) -> None:
+        self.interbank.update({code: rate for code, (rate, _) in implied.items()})
+        self.implied.update({code: RateSource(SURVEY, day) for code, (_, day) in implied.items()})
+
 
 def with_survey(
     dataset: Dataset, survey: Survey | None, history: RateHistory | None = None, today: dt.date | None = None
@@ -208,58 +213,44 @@ def with_survey(
     if survey is None or not survey.latest:
         return dataset, []
     notes: list[str] = []
-    book = _RateBook(dataset.rates, history)
+    book = _RateBook(dict(dataset.rates.interbank), history)
     pairs = _pairs(dataset, _in_bounds(survey.latest, last_period(today or dt.date.today()), notes))
-    rows = _decide(pairs, book, notes)
     by_pair: dict[tuple[str, str], list[_Row]] = {}
-    for row in rows:
+    for row in _decide(pairs, book, notes):
         by_pair.setdefault(row.pair.countries, []).append(row)
     ids = {c.id: c for c in dataset.corridors}
     replaced: dict[int, Corridor] = {}
     added: list[Corridor] = []
     for pair in pairs:
         offers = _offers(by_pair.get(pair.countries, []), pair, book, notes)
-        name = f"{pair.countries[0]}-{pair.countries[1]}"
-        if pair.corridor is not None:
-            if offers:
-                replaced[pair.corridor.id] = dataclasses.replace(pair.corridor, offers=offers)
-            else:
-                notes.append(f"{name}: no surveyed row can be priced; the data file's offers stay.")
-            continue
-        if not offers or pair.receiving is None:
+        name = "-".join(pair.countries)
+        new_id = survey.corridor_ids.get(pair.countries)
+        if pair.corridor is not None and offers:
+            replaced[pair.corridor.id] = dataclasses.replace(pair.corridor, offers=offers)
+        elif pair.corridor is not None:
+            notes.append(f"{name}: no surveyed row can be priced; the data file's offers stay.")
+        elif not offers or pair.receiving is None:
             notes.append(f"{name}: no surveyed row can be priced; no corridor.")
-            continue
-        corridor_id = survey.corridor_ids.get(pair.countries)
-        if corridor_id is None or corridor_id in ids:
+        elif new_id is None or new_id in ids:
             notes.append(
-                f"{name}: left out: its id {corridor_id} is the data file's corridor "
-                f"{ids[corridor_id].pair if corridor_id in ids else '?'}'s too; the data file's ids must "
+                f"{name}: left out: its id {new_id} is the data file's corridor "
+                f"{ids[new_id].pair if new_id in ids else '?'}'s too; the data file's ids must "
                 "leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them)."
             )
-            continue
-        added.append(
-            Corridor(
-                id=corridor_id,
-                from_currency=pair.sending,
-                to_currency=pair.receiving,
-                source=country_name(pair.countries[0]),
-                destination=country_name(pair.countries[1]),
-                active=True,
-                compliance=None,
-                compliance_notes=None,
-                score=None,
-                annual_flow_bn=None,
-                offers=offers,
-                source_country=pair.countries[0],
-                destination_country=pair.countries[1],
-            )
-        )
+        else:
+            src, dst = pair.countries
+            names = country_name(src), country_name(dst)
+            # a corridor only the survey knows: no compliance level, notes, score or flow
+            new = Corridor(new_id, pair.sending, pair.receiving, *names, True, None, None, None, None, offers, src, dst)
+            added.append(new)
     surveyed = dataclasses.replace(dataset, rates=_with_implied(dataset.rates, book))
     for corridor in [*replaced.values(), *added]:
-        problem = _unservable(surveyed, corridor)
-        if problem:
+        try:
+            corridor_figures(surveyed, corridor)
+        except Exception as err:  # whatever a stored row holds, the rest of the survey is served
             notes.append(
-                f"{corridor.source_country}-{corridor.destination_country}: cannot be served ({problem}); "
+                f"{corridor.source_country}-{corridor.destination_country}: cannot be served "
+                f"({type(err).__name__}: {err}); "
                 + ("the data file's offers stay." if corridor.id in replaced else "left out.")
             )
             replaced.pop(corridor.id, None)
@@ -280,15 +271,6 @@ def _in_bounds(observations: Iterable[Observation], last: str, notes: list[str])
     return kept
 
 
-def _unservable(dataset: Dataset, corridor: Corridor) -> str | None:
-    """Why the corridor cannot be priced, or None if it can."""
-    try:
-        corridor_figures(dataset, corridor)
-    except Exception as err:  # whatever a stored row holds, the rest of the survey is served
-        return f"{type(err).__name__}: {err}"
-    return None
-
-
 def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]:
     """The rows by country pair, in the order they come, each with its corridor's currencies."""
     grouped: dict[tuple[str, str], list[Observation]] = {}
@@ -303,8 +285,7 @@ def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]
             # newest collection day
             counts = Counter(row.currency for row in rows)
             sending = min(counts, key=lambda code: (-counts[code], code))
-            day = max(row.collected or period_end(row.period) for row in rows)
-            receiving = country_currency(countries[1], day)
+            receiving = country_currency(countries[1], max(row.day for row in rows))
         else:
             sending, receiving = corridor.from_currency, corridor.to_currency
         pairs.append(_Pair(countries, rows, corridor, sending, receiving))
@@ -321,8 +302,7 @@ def _decide(pairs: list[_Pair], book: _RateBook, notes: list[str]) -> list[_Row]
             done = _decided(row, book)
             (decided if done else still).append(done or row)
         implied = _implied(decided, book) or _denominated(pairs, book)
-        book.interbank.update({code: rate for code, (rate, _) in implied.items()})
-        book.implied.update({code: RateSource(SURVEY, day) for code, (_, day) in implied.items()})
+        book.add(implied)
         progress, waiting = len(still) < len(waiting), still
         if not (progress or implied):
             break
@@ -334,8 +314,7 @@ def _decide(pairs: list[_Pair], book: _RateBook, notes: list[str]) -> list[_Row]
 
 def _decided(row: _Row, book: _RateBook) -> _Row | None:
     """The row with its sending and payout currencies, or None while a rate it needs is unknown."""
-    observation, pair = row.observation, row.pair
-    receiving = pair.receiving or USD
+    observation, receiving = row.observation, row.pair.receiving or USD
     sent_in, usd = observation.currency, book.interbank[USD]  # the data file has it (schemas/seed.py)
     sending = book.per_base(sent_in)
     point = observation.cc1
@@ -345,8 +324,8 @@ def _decided(row: _Row, book: _RateBook) -> _Row | None:
             return None
         if _factor(sending / usd) > USD_LIKE:
             sent_in, sending = USD, usd
-    rate = observation.interbank
-    if not observation.transparent or not rate or rate <= 0:
+    rate = observation.disclosed_rate
+    if rate is None:
         return dataclasses.replace(row, sent_in=sent_in, payout=receiving)  # no rate to tell by: the destination's
     estimated = sending is None
     if sending is None:
@@ -358,7 +337,7 @@ def _decided(row: _Row, book: _RateBook) -> _Row | None:
         """Units of `code` per unit sent: on the collection day where the history has both, else as rates stand."""
         if estimated:
             return book.interbank[code] / sending
-        known = book.cross(sent_in, code, row.day)
+        known = book.cross(sent_in, code, observation.day)
         assert known is not None, "asked only of currencies with a rate"
         return known
 
@@ -377,38 +356,35 @@ def _factor(ratio: float) -> float:
     return max(ratio, 1 / ratio)
 
 
-def _implied(rows: list[_Row], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
+def _implied(rows: list[_Row], book: _RateBook) -> Implied:
     """The rates per base the rows imply for currencies without one: the median of the newest collection day's."""
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for row in rows:
-        rate = row.observation.interbank
-        if not row.observation.transparent or not rate or rate <= 0:
-            continue
+        rate = row.observation.disclosed_rate
         sending, payout = book.per_base(row.sent_in), book.per_base(row.payout)
-        if payout is None and sending is not None:
-            found.setdefault(row.payout, []).append((row.day, rate * sending))
-        elif sending is None and payout is not None:
-            found.setdefault(row.sent_in, []).append((row.day, payout / rate))
+        if rate is not None and payout is None and sending is not None:
+            found.setdefault(row.payout, []).append((row.observation.day, rate * sending))
+        elif rate is not None and sending is None and payout is not None:
+            found.setdefault(row.sent_in, []).append((row.observation.day, payout / rate))
     return _newest_median(found)
 
 
-def _denominated(pairs: list[_Pair], book: _RateBook) -> dict[str, tuple[float, dt.date]]:
+def _denominated(pairs: list[_Pair], book: _RateBook) -> Implied:
     """The rates per base of sending currencies nothing else gives: the median of the newest collection day's units
     sent per US dollar aimed at (`cc1 lcu amount` ÷ `cc1 denomination amount`)."""
     usd = book.interbank[USD]
     found: dict[str, list[tuple[dt.date, float]]] = {}
-    for pair in pairs:
-        for observation in pair.rows:
-            point = observation.cc1
-            if book.per_base(observation.currency) is not None or not point.denomination:
-                continue
-            if not math.isclose(point.amount, point.denomination):  # if equal, dollars mislabelled, not a rate
-                day = observation.collected or period_end(observation.period)
-                found.setdefault(observation.currency, []).append((day, usd * point.amount / point.denomination))
+    for observation in (observation for pair in pairs for observation in pair.rows):
+        point = observation.cc1
+        # an amount equal to its denomination is dollars mislabelled, not a rate
+        if book.per_base(observation.currency) is None and point.denomination:
+            if not math.isclose(point.amount, point.denomination):
+                rate = usd * point.amount / point.denomination
+                found.setdefault(observation.currency, []).append((observation.day, rate))
     return _newest_median(found)
 
 
-def _newest_median(found: dict[str, list[tuple[dt.date, float]]]) -> dict[str, tuple[float, dt.date]]:
+def _newest_median(found: dict[str, list[tuple[dt.date, float]]]) -> Implied:
     """Each currency's median of the values of its newest day, and that day."""
     implied = {}
     for code, values in found.items():
@@ -422,14 +398,14 @@ def _offers(rows: list[_Row], pair: _Pair, book: _RateBook, notes: list[str]) ->
     offers: dict[Offer, Offer] = {}
     for row in rows:
         observation = row.observation
-        scale = 1.0 if row.sent_in == pair.sending else book.cross(row.sent_in, pair.sending, row.day)
+        scale = 1.0 if row.sent_in == pair.sending else book.cross(row.sent_in, pair.sending, observation.day)
         if scale is None:
             notes.append(
                 f"{observation.source_country}-{observation.destination_country} {observation.firm}: sent in "
                 f"{row.sent_in}, which has no rate to {pair.sending}; left out."
             )
             continue
-        offer = _offer(row, pair, scale)
+        offer = _offer(row, scale)
         alike = dataclasses.replace(
             offer, payout_methods=(), collected=None, pickup_method=None, payment_instrument=None
         )
@@ -452,7 +428,7 @@ def _listed(held: str | None, text: str | None) -> str | None:
     return "; ".join(dict.fromkeys(filter(None, (*(held or "").split("; "), text)))) or None
 
 
-def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
+def _offer(row: _Row, scale: float) -> Offer:
     """One row as an offer: the fee through its two price points, the margin of each point."""
     observation = row.observation
     first = _scaled(observation.cc1, scale)
@@ -489,9 +465,7 @@ def _offer(row: _Row, pair: _Pair, scale: float) -> Offer:
 
 
 def _scaled(point: PricePoint, scale: float) -> PricePoint:
-    if scale == 1.0:
-        return point
-    return dataclasses.replace(point, amount=point.amount * scale, fee=point.fee * scale)
+    return point if scale == 1.0 else dataclasses.replace(point, amount=point.amount * scale, fee=point.fee * scale)
 
 
 def _with_implied(rates: Rates, book: _RateBook) -> Rates:

@@ -8,7 +8,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from sqlalchemy import DateTime, Double, Integer, String, delete, func, insert, select, text
+from sqlalchemy import Double, Integer, String, delete, func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -16,69 +16,37 @@ from corridor.data.database import read_versioned
 from corridor.data.model_base import Model
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
+from corridor.imports.store import ImportRun, insert_all, record, transaction
 from corridor.imports.tabular import ImportRefused, open_tables
-from corridor.rates.store import bump_stamp
 
 WORLD = "WORLD"
 MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and its WORLD column
-SOURCE = "KNOMAD/World Bank Bilateral Remittance Matrix"
-BATCH = 2000
-# the World Bank's names that CLDR names otherwise, or not at all; its codes where ISO 3166 has none (KSV, CHI)
+# the World Bank's names that CLDR names otherwise, or not at all, each after its code (the World Bank's own where
+# ISO 3166 has none: KSV, CHI), between semicolons
 WORLD_BANK_NAMES = {
-    "Antigua and Barbuda": "ATG",
-    "Bahamas, The": "BHS",
-    "Bosnia and Herzegovina": "BIH",
-    "Brunei Darussalam": "BRN",
-    "Cabo Verde": "CPV",
-    "Channel Islands": "CHI",
-    "Congo, Dem. Rep.": "COD",
-    "Congo, Rep.": "COG",
-    "Cote d'Ivoire": "CIV",
-    "Curacao": "CUW",
-    "Czech Republic": "CZE",
-    "Egypt, Arab Rep.": "EGY",
-    "Faeroe Islands": "FRO",
-    "Gambia, The": "GMB",
-    "Hong Kong SAR, China": "HKG",
-    "Iran, Islamic Rep.": "IRN",
-    "Korea, Dem. Rep.": "PRK",
-    "Korea, Rep.": "KOR",
-    "Kosovo": "KSV",
-    "Kyrgyz Republic": "KGZ",
-    "Lao PDR": "LAO",
-    "Macao SAR, China": "MAC",
-    "Micronesia, Fed. Sts.": "FSM",
-    "Myanmar": "MMR",
-    "Russian Federation": "RUS",
-    "Sao Tome and Principe": "STP",
-    "Sint Maarten (Dutch part)": "SXM",
-    "Slovak Republic": "SVK",
-    "St. Kitts and Nevis": "KNA",
-    "St. Lucia": "LCA",
-    "St. Martin (French part)": "MAF",
-    "St. Vincent and the Grenadines": "VCT",
-    "Syrian Arab Republic": "SYR",
-    "Trinidad and Tobago": "TTO",
-    "Turkey": "TUR",
-    "Turks and Caicos Islands": "TCA",
-    "Venezuela, RB": "VEN",
-    "Virgin Islands (U.S.)": "VIR",
-    "West Bank and Gaza": "PSE",
-    "Yemen, Rep.": "YEM",
+    name: code
+    for code, name in (
+        entry.split(" ", 1)
+        for entry in " ".join(
+            """ATG Antigua and Barbuda; BHS Bahamas, The; BIH Bosnia and Herzegovina; BRN Brunei Darussalam;
+            CPV Cabo Verde; CHI Channel Islands; COD Congo, Dem. Rep.; COG Congo, Rep.; CIV Cote d'Ivoire; CUW Curacao;
+            CZE Czech Republic; EGY Egypt, Arab Rep.; FRO Faeroe Islands; GMB Gambia, The; HKG Hong Kong SAR, China;
+            IRN Iran, Islamic Rep.; PRK Korea, Dem. Rep.; KOR Korea, Rep.; KSV Kosovo; KGZ Kyrgyz Republic;
+            LAO Lao PDR; MAC Macao SAR, China; FSM Micronesia, Fed. Sts.; MMR Myanmar; RUS Russian Federation;
+            STP Sao Tome and Principe; SXM Sint Maarten (Dutch part); SVK Slovak Republic; KNA St. Kitts and Nevis;
+            LCA St. Lucia; MAF St. Martin (French part); VCT St. Vincent and the Grenadines; SYR Syrian Arab Republic;
+            TTO Trinidad and Tobago; TUR Turkey; TCA Turks and Caicos Islands; VEN Venezuela, RB;
+            VIR Virgin Islands (U.S.); PSE West Bank and Gaza; YEM Yemen, Rep.""".split()
+        ).split("; ")
+    )
 }
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 
 
-class FlowImport(Model):
-    """One run of `flows import` that changed something: its number is the flows' version."""
-
+class FlowImport(ImportRun, Model):
     __tablename__ = "flow_imports"
-    __table_args__ = {"sqlite_autoincrement": True}
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    file_name: Mapped[str] = mapped_column(String(255))
     year: Mapped[int] = mapped_column(Integer())
-    imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
 
 class Flow(Model):
@@ -107,10 +75,9 @@ class FlowReport:
     replaced: int | None = None  # figures of the same year imported before; None: a new year
 
     def lines(self) -> list[str]:
-        total = sum(self.flows.values())
         first = (
             f"{os.path.basename(self.path)}: {self.year}, {self.countries} countries, {len(self.flows):,} "
-            f"non-zero pairs, US$ {total:,.1f} millions in all"
+            f"non-zero pairs, US$ {sum(self.flows.values()):,.1f} millions in all"
         )
         if self.import_id is None:
             return [f"{first}. Nothing changed: {self.year} is imported already with these very figures."]
@@ -119,8 +86,7 @@ class FlowReport:
 
 
 def code_of(name: str, cell: str) -> str:
-    """A country's code by the name the World Bank gives it; ImportRefused, naming the name and its cell, if none is
-    known."""
+    """A country's code by the World Bank's name; ImportRefused, naming the name and its cell, if none is known."""
     name = " ".join(str(name).split())
     code = WORLD_BANK_NAMES.get(name) or country_code(name)
     if code is None:
@@ -132,12 +98,9 @@ def code_of(name: str, cell: str) -> str:
 
 
 def _cell_name(row: int, column: int) -> str:
-    letters = ""
-    column += 1
-    while column:
-        column, rest = divmod(column - 1, 26)
-        letters = chr(65 + rest) + letters
-    return f"{letters}{row}"
+    from openpyxl.utils import get_column_letter  # only an import needs openpyxl: serving never loads it
+
+    return f"{get_column_letter(column + 1)}{row}"
 
 
 def read_flows(path: str) -> FlowReport:
@@ -148,14 +111,13 @@ def read_flows(path: str) -> FlowReport:
         if kind != "workbook":
             raise ImportRefused(f"{path} is not an Excel workbook (.xlsx): the matrix is published as one.")
         for table in tables:
-            name, rows = table.name, (cells for _, cells in table.rows)
-            title = next(rows, None)
-            across = next(rows, None)
+            rows = (cells for _, cells in table.rows)
+            title, across = next(rows, None), next(rows, None)
             if title is None or across is None or "receiving" not in str(across[0] or "").lower():
                 continue
             year = next((int(y) for cell in title if cell for y in _YEAR.findall(str(cell))), None)
             if year is None:
-                raise ImportRefused(f"{path}, sheet {name!r}: its title (cell A1) names no year.")
+                raise ImportRefused(f"{path}, sheet {table.name!r}: its title (cell A1) names no year.")
             return _read_matrix(path, year, across, rows)
     finally:
         close()
@@ -199,32 +161,23 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
 def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> FlowReport:
     """Read the matrix at `path` and store its year in one transaction, replacing that year's figures whole."""
     report = read_flows(path)
-    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    with engine.connect() as connection, connection.begin() as transaction:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
-        c = _FLOWS.c
+    this_year = _FLOWS.c.year == report.year
+    with transaction(engine) as (connection, begun):
         stored = {
             (r.source_country, r.destination_country): r.usd_millions
-            for r in connection.execute(select(_FLOWS).where(c.year == report.year))
+            for r in connection.execute(select(_FLOWS).where(this_year))
         }
         if stored == report.flows:
-            transaction.rollback()
+            begun.rollback()
             return report
         report.replaced = len(stored) if stored else None
-        connection.execute(delete(_FLOWS).where(c.year == report.year))
-        values = [
+        connection.execute(delete(_FLOWS).where(this_year))
+        rows = [
             {"year": report.year, "source_country": src, "destination_country": dst, "usd_millions": amount}
             for (src, dst), amount in report.flows.items()
         ]
-        for start in range(0, len(values), BATCH):
-            connection.execute(insert(_FLOWS), values[start : start + BATCH])
-        report.import_id = connection.execute(
-            insert(FlowImport)
-            .values(file_name=os.path.basename(path)[:255], year=report.year, imported_at=now)
-            .returning(FlowImport.id)
-        ).scalar_one()
-        bump_stamp(connection)  # last: every running instance takes the import up within seconds
+        insert_all(connection, _FLOWS, rows)
+        report.import_id = record(connection, FlowImport, path, now, year=report.year)
     return report
 
 
@@ -236,8 +189,5 @@ def read_latest_flows(engine: Engine) -> Flows | None:
 def _latest_year(connection: Connection, version: int) -> Flows:
     c = _FLOWS.c
     year = connection.execute(select(func.max(c.year))).scalar()
-    return Flows.build(
-        version,
-        year or 0,
-        connection.execute(select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year)),
-    )
+    rows = connection.execute(select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year))
+    return Flows.build(version, year or 0, rows)

@@ -6,22 +6,20 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from sqlalchemy import DateTime, Double, Integer, String, delete, insert, select, text, tuple_
+from sqlalchemy import Double, Integer, String, delete, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import read_versioned
 from corridor.data.model_base import Model
 from corridor.domain.published import PublishedCosts
+from corridor.imports.store import ImportRun, batches, insert_all, record, transaction
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
-from corridor.rates.store import bump_stamp
 
 SERIES = "ATCR.CORR"
-# a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`
-_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")
+_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")  # a quarter's column as DataBank heads it
 _CODE = re.compile(r"^[A-Z]{3}$")
 NO_FIGURE = ".."
 LOWEST, HIGHEST = -100.0, 1000.0  # a cost in percent no survey can leave (the survey import's bounds)
@@ -34,15 +32,9 @@ _COLUMNS = {
 }
 
 
-class PublishedImport(Model):
-    """One run of `prices import-published` that changed something: its number is the published figures' version."""
-
+class PublishedImport(ImportRun, Model):
     __tablename__ = "published_imports"
-    __table_args__ = {"sqlite_autoincrement": True}
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    file_name: Mapped[str] = mapped_column(String(255))
-    imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
     figures: Mapped[int] = mapped_column(Integer())
 
 
@@ -60,7 +52,6 @@ class PublishedCost(Model):
 
 
 _COSTS = PublishedCost.metadata.tables[PublishedCost.__tablename__]
-BATCH = 2000
 
 
 @dataclass
@@ -79,23 +70,14 @@ class PublishedReport:
     removed: int = 0
 
     def lines(self) -> list[str]:
-        name = os.path.basename(self.path)
         first = (
-            f"{name}: {self.rows:,} rows read, {len(self.figures):,} figures of {self.corridors:,} corridors, "
-            f"{self.periods[0]} to {self.periods[-1]}"
+            f"{os.path.basename(self.path)}: {self.rows:,} rows read, {len(self.figures):,} figures of "
+            f"{self.corridors:,} corridors, {self.periods[0]} to {self.periods[-1]}"
         )
         if self.import_id is None:
-            lines = [f"{first}. Nothing changed: every figure is stored already."]
-        else:
-            lines = [
-                f"{first}; import {self.import_id}: {self.added:,} new, {self.revised:,} revised, "
-                f"{self.removed:,} withdrawn."
-            ]
-        lines += [
-            f"  skipped, {reason}: {count:,} ({', '.join(self.skips.first[reason])}{', …' if count > 5 else ''})"
-            for reason, count in sorted(self.skips.counts.items())
-        ]
-        return lines
+            return [f"{first}. Nothing changed: every figure is stored already.", *self.skips.lines()]
+        done = f"{self.added:,} new, {self.revised:,} revised, {self.removed:,} withdrawn"
+        return [f"{first}; import {self.import_id}: {done}.", *self.skips.lines()]
 
 
 def period_of_column(name: str) -> str | None:
@@ -137,22 +119,20 @@ def read_published(path: str) -> PublishedReport:
 def _read_row(
     report: PublishedReport, number: int, cells: list[str], at: dict[str, int], quarters: dict[int, str]
 ) -> None:
-    def cell(name: str) -> str:
-        index = at[name]
+    def cell(index: int) -> str:
         return cells[index] if index < len(cells) else ""
 
     where = f"line {number}"
-    src, dst = cell("sending"), cell("receiving")
+    src, dst = cell(at["sending"]), cell(at["receiving"])
     if not src and not dst:
         report.skips.add("no country codes (a blank line or the export's notes)", where)
         return
-    if cell("series") != SERIES:
+    if cell(at["series"]) != SERIES:
         report.skips.add(f"not series {SERIES}", where)
         return
     figures = {}
     for index, period in quarters.items():
-        value = cells[index] if index < len(cells) else ""
-        if value in ("", NO_FIGURE):
+        if (value := cell(index)) in ("", NO_FIGURE):
             continue
         try:
             cost = float(value)
@@ -168,7 +148,7 @@ def _read_row(
     if not (_CODE.match(src) and _CODE.match(dst)) or src == dst:
         report.skips.add("not two different three-letter country codes", where)
         return
-    names = (cell("sending_name")[:255] or src, cell("receiving_name")[:255] or dst)
+    names = (cell(at["sending_name"])[:255] or src, cell(at["receiving_name"])[:255] or dst)
     report.corridors += 1
     for period, cost in figures.items():
         report.figures[(src, dst, period)] = (cost, *names)
@@ -178,12 +158,9 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
     """Read the export at `path` and store it in one transaction: each figure it holds replaces the stored one for its
     pair and period, and a figure it no longer holds for a pair and period it covers is withdrawn."""
     report = read_published(path)
-    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     pairs = {(src, dst) for src, dst, _ in report.figures}
-    with engine.connect() as connection, connection.begin() as transaction:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
-        c = _COSTS.c
+    c = _COSTS.c
+    with transaction(engine) as (connection, begun):
         stored = {
             (r.source_country, r.destination_country, r.period): (r.cost, r.source_name, r.destination_name)
             for r in connection.execute(select(_COSTS).where(c.period.in_(report.periods)))
@@ -192,41 +169,20 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
         changed = {key: value for key, value in report.figures.items() if stored.get(key) != value}
         gone = stored.keys() - report.figures.keys()
         if not changed and not gone:
-            transaction.rollback()
+            begun.rollback()
             return report
         report.added = sum(key not in stored for key in changed)
         report.revised, report.removed = len(changed) - report.added, len(gone)
-        for keys in _batches(list(changed.keys() & stored.keys()) + list(gone)):
+        for keys in batches(list(changed.keys() & stored.keys()) + list(gone)):
             connection.execute(
                 delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period).in_(keys))
             )
-        for keys in _batches(list(changed)):
-            connection.execute(
-                insert(_COSTS),
-                [
-                    {
-                        "source_country": src,
-                        "destination_country": dst,
-                        "period": period,
-                        "cost": cost,
-                        "source_name": src_name,
-                        "destination_name": dst_name,
-                    }
-                    for (src, dst, period), (cost, src_name, dst_name) in ((key, changed[key]) for key in keys)
-                ],
-            )
-        report.import_id = connection.execute(
-            insert(PublishedImport)
-            .values(file_name=os.path.basename(path)[:255], imported_at=now, figures=len(report.figures))
-            .returning(PublishedImport.id)
-        ).scalar_one()
-        bump_stamp(connection)  # last: every running instance takes the import up within seconds
+        names = ("source_country", "destination_country", "period", "cost", "source_name", "destination_name")
+        insert_all(
+            connection, _COSTS, [dict(zip(names, (*key, *value), strict=True)) for key, value in changed.items()]
+        )
+        report.import_id = record(connection, PublishedImport, path, now, figures=len(report.figures))
     return report
-
-
-def _batches(keys: list) -> Iterator[list]:
-    for start in range(0, len(keys), BATCH):
-        yield keys[start : start + BATCH]
 
 
 def read_published_costs(engine: Engine) -> PublishedCosts | None:
@@ -236,9 +192,5 @@ def read_published_costs(engine: Engine) -> PublishedCosts | None:
 
 def _every_figure(connection: Connection, version: int) -> PublishedCosts:
     c = _COSTS.c
-    return PublishedCosts.build(
-        version,
-        connection.execute(
-            select(c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)
-        ),
-    )
+    columns = (c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)
+    return PublishedCosts.build(version, connection.execute(select(*columns)))

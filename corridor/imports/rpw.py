@@ -10,20 +10,34 @@ import datetime as dt
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from corridor.domain.countries import is_country
 from corridor.domain.currencies import is_known_currency
 from corridor.domain.survey import Observation, OutOfBounds, PricePoint, bounded, last_period
-from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
+from corridor.imports.tabular import ImportRefused, Skips, Table, column_key, open_tables
 
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
+POINT = ("lcu amount", "lcu fee", "fx margin", "total cost %")  # a price point's figures, as PricePoint takes them
 REQUIRED = (
-    *("period", "source code", "destination code", "firm"),
-    *(f"cc1 {name}" for name in ("lcu amount", "lcu code", "lcu fee", "fx margin", "total cost %")),
-    "transparent",
+    *("period", "source code", "destination code", "firm", "cc1 lcu amount", "cc1 lcu code"),
+    *("cc1 lcu fee", "cc1 fx margin", "cc1 total cost %", "transparent"),
+)
+OPTIONAL = (
+    *(
+        "firm type",
+        "payment instrument",
+        "speed actual",
+        "pickup method",
+        "date",
+        "inter lcu bank fx",
+        "note1",
+        "note2",
+    ),
+    *("cc1 denomination amount", "source region", "destination region", "cc2 lcu code", "cc2 denomination amount"),
+    *(f"cc2 {name}" for name in POINT),
 )
 # an optional figure under either name: the older sheet's, or the newer's
 ALIASES = {"pickup method": ("pickup method", "pick-up method"), "note1": ("note1", "standard note")}
@@ -31,19 +45,18 @@ _PERIOD = re.compile(r"([0-9]{4})\s*[-_ ]?\s*(?:Q([1-4])|([1-4])Q)", re.IGNORECA
 _EXCEL_EPOCH = dt.date(1899, 12, 30)  # day 0 of a date an Excel cell holds as a number
 _YES, _NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0"}
 
+Get = Callable[[str], Any]  # a row's cell by column name: stripped text, None for a blank
+
 
 class Skip(Exception):
     """This row is skipped, for `reason`."""
 
 
 @dataclass
-class Sheet:
-    """A table of rows under a header: a workbook's sheet, or the CSV."""
+class Sheet(Table):
+    """A table under a header: its column keys → index; `size` counts the rows under it."""
 
-    name: str
-    rows: Iterator[tuple[int, tuple]]  # (row number as a spreadsheet shows it, cells)
-    columns: dict[str, int]  # column key → index
-    size: int | None = None  # rows, where the file says
+    columns: dict[str, int] = field(default_factory=dict)
 
 
 def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
@@ -59,9 +72,9 @@ def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
             found = _header(table.rows)
             if isinstance(found, list):
                 missing[table.name] = found
-                continue
-            number, columns = found
-            sheets.append(Sheet(table.name, table.rows, columns, table.size - number if table.size else None))
+            else:
+                size = table.size - found[0] if table.size else None
+                sheets.append(Sheet(table.name, table.rows, size, found[1]))
     except ImportRefused:
         close()
         raise
@@ -97,78 +110,55 @@ def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | l
 
 def observations(sheet: Sheet, skips: Skips) -> Iterator[tuple[int, Observation]]:
     """The sheet's readable rows with their numbers; the others counted in `skips`, blank ones passed over unsaid."""
-    get = _getter(sheet.columns)
+    keys = {name: column_key(name) for name in (*REQUIRED, *OPTIONAL)}
+    for name, aliases in ALIASES.items():
+        keys[name] = next((column_key(a) for a in aliases if column_key(a) in sheet.columns), keys[name])
+    at = {name: sheet.columns.get(key) for name, key in keys.items()}
     where = "row {}" if sheet.name == "CSV" else f"{sheet.name!r} row {{}}"
     last = last_period(dt.date.today())
     for number, cells in sheet.rows:
         # the count first: a sheet's rows of empty cells pass in C
         if cells.count(None) == len(cells) or not any(cell not in (None, "") and str(cell).strip() for cell in cells):
             continue
+
+        def get(name: str, cells: tuple = cells) -> Any:
+            index = at[name]
+            value = None if index is None or index >= len(cells) else cells[index]
+            return (value.strip() or None) if isinstance(value, str) else value
+
         try:
-            yield number, bounded(_observation(cells, get), last)
+            yield number, bounded(_observation(get), last)
         except (Skip, OutOfBounds) as skip:
             skips.add(str(skip), where.format(number))
 
 
-def _getter(columns: dict[str, int]) -> Callable[[tuple, str], Any]:
-    keys = {name: column_key(name) for name in (*REQUIRED, *_OPTIONAL)}
-    for name, aliases in ALIASES.items():
-        keys[name] = next((column_key(a) for a in aliases if column_key(a) in columns), keys[name])
-
-    def get(cells: tuple, name: str) -> Any:
-        index = columns.get(keys[name])
-        if index is None or index >= len(cells):
-            return None
-        value = cells[index]
-        return (value.strip() or None) if isinstance(value, str) else value
-
-    return get
-
-
-_OPTIONAL = (
-    *("firm type", "payment instrument", "speed actual", "pickup method", "date", "inter lcu bank fx"),
-    *("cc1 denomination amount", "source region", "destination region", "note1", "note2"),
-    *(
-        f"cc2 {name}"
-        for name in ("lcu amount", "denomination amount", "lcu code", "lcu fee", "fx margin", "total cost %")
-    ),
-)
-
-
-def _observation(cells: tuple, get: Callable[[tuple, str], Any]) -> Observation:
-    period = period_of(get(cells, "period"))
-    countries = [_country(get(cells, name), name) for name in ("source code", "destination code")]
-    firm = get(cells, "firm")
-    if firm is None:
+def _observation(get: Get) -> Observation:
+    period = period_of(get("period"))
+    countries = [_country(get(name), name) for name in ("source code", "destination code")]
+    if get("firm") is None:
         raise Skip("no firm")
-    currency = str(get(cells, "cc1 lcu code") or "").strip().upper()
+    currency = str(get("cc1 lcu code") or "").strip().upper()
     if not is_known_currency(currency):
         raise Skip("cc1 lcu code is not an ISO 4217 currency")
-    cc1 = PricePoint(
-        amount=_amount(get(cells, "cc1 lcu amount"), "cc1 lcu amount"),
-        fee=_number(get(cells, "cc1 lcu fee"), "cc1 lcu fee"),
-        margin=_number(get(cells, "cc1 fx margin"), "cc1 fx margin"),
-        total=_number(get(cells, "cc1 total cost %"), "cc1 total cost %"),
-        denomination=_optional(get(cells, "cc1 denomination amount")),
-    )
+    amount, fee, margin, total = (_number(get(f"cc1 {name}"), f"cc1 {name}") for name in POINT)
     return Observation(
         period=period,
         source_country=countries[0],
         destination_country=countries[1],
-        firm=str(firm),
+        firm=str(get("firm")),
         currency=currency,
-        cc1=cc1,
-        transparent=_yes_no(get(cells, "transparent")),
-        cc2=_second_point(cells, get, currency),
-        interbank=_optional(get(cells, "inter lcu bank fx")),
-        firm_type=_text(get(cells, "firm type")),
-        payment=_text(get(cells, "payment instrument")),
-        speed=_text(get(cells, "speed actual")),
-        pickup=_text(get(cells, "pickup method")),
-        collected=date_of(get(cells, "date")),
-        source_region=_text(get(cells, "source region")),
-        destination_region=_text(get(cells, "destination region")),
-        note="; ".join(filter(None, (_text(get(cells, name)) for name in ("note1", "note2")))) or None,
+        cc1=PricePoint(amount, fee, margin, total, _optional(get("cc1 denomination amount"))),
+        transparent=_yes_no(get("transparent")),
+        cc2=_second_point(get, currency),
+        interbank=_optional(get("inter lcu bank fx")),
+        firm_type=_text(get("firm type")),
+        payment=_text(get("payment instrument")),
+        speed=_text(get("speed actual")),
+        pickup=_text(get("pickup method")),
+        collected=date_of(get("date")),
+        source_region=_text(get("source region")),
+        destination_region=_text(get("destination region")),
+        note="; ".join(filter(None, (_text(get(name)) for name in ("note1", "note2")))) or None,
     )
 
 
@@ -191,12 +181,7 @@ def _number(value: Any, name: str) -> float:
     number = _optional(value)
     if number is None:
         raise Skip(f"{name} is not a number")
-    return number
-
-
-def _amount(value: Any, name: str) -> float:
-    number = _number(value, name)
-    if number <= 0:
+    if name == "cc1 lcu amount" and number <= 0:  # of the figures, the amount alone must be above 0
         raise Skip(f"{name} is not above 0")
     return number
 
@@ -214,23 +199,20 @@ def _optional(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _second_point(cells: tuple, get: Callable[[tuple, str], Any], currency: str) -> PricePoint | None:
+def _second_point(get: Get, currency: str) -> PricePoint | None:
     """The cc2 price point if all its figures read, in the sending currency, amount above 0; else None (cc1 alone)."""
-    code = str(get(cells, "cc2 lcu code") or currency).strip().upper()
-    names = ("lcu amount", "lcu fee", "fx margin", "total cost %")
-    figures = [figure for name in names if (figure := _optional(get(cells, f"cc2 {name}"))) is not None]
-    if code != currency or len(figures) < len(names) or figures[0] <= 0:
+    code = str(get("cc2 lcu code") or currency).strip().upper()
+    figures = [figure for name in POINT if (figure := _optional(get(f"cc2 {name}"))) is not None]
+    if code != currency or len(figures) < len(POINT) or figures[0] <= 0:
         return None
     amount, fee, margin, total = figures
-    return PricePoint(amount, fee, margin, total, _optional(get(cells, "cc2 denomination amount")))
+    return PricePoint(amount, fee, margin, total, _optional(get("cc2 denomination amount")))
 
 
 def _yes_no(value: Any) -> bool:
     text = str("" if value is None else value).strip().lower()
-    if text in _YES:
-        return True
-    if text in _NO:
-        return False
+    if text in _YES or text in _NO:
+        return text in _YES
     raise Skip("transparent is neither yes nor no")
 
 

@@ -12,64 +12,35 @@ import dataclasses
 import datetime as dt
 import hashlib
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    ColumnElement,
-    Date,
-    DateTime,
-    Double,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    UniqueConstraint,
-    and_,
-    delete,
-    func,
-    insert,
-    or_,
-    select,
-    text,
-    tuple_,
-)
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.model_base import Model
+from corridor.domain import survey as rules
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
-from corridor.domain.survey import (
-    AMOUNT_BELOW,
-    FEE_TIMES,
-    FIRST_PERIOD,
-    PERCENT_FROM,
-    PERCENT_TO,
-    Observation,
-    PricePoint,
-    Survey,
-    firm_name,
-    last_period,
-)
-from corridor.rates.store import bump_stamp
+from corridor.domain.survey import Observation, PricePoint, Survey, firm_name, last_period
+from corridor.imports.store import BATCH, ImportRun, batches, insert_all, record, transaction
 
-BATCH = 2000  # rows per INSERT: few round trips, little memory
 FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's
+KEYS_AT_ONCE = 500  # (period, pair) keys in one statement: within every database's limit of bound parameters
+STATES = ("new", "revised", "unchanged")  # of a country pair's period an import holds
+_POINT = tuple(f.name for f in dataclasses.fields(PricePoint))
+_PLAIN = tuple(f.name for f in dataclasses.fields(Observation) if f.name not in ("cc1", "cc2"))
+KEY = ("period", "source_country", "destination_country")  # of a country pair's period
+Key = tuple[str, str, str]
 
 
-class SurveyImport(Model):
-    """One run of `prices import-rpw` that changed something."""
-
+class SurveyImport(ImportRun, Model):
     __tablename__ = "survey_imports"
-    __table_args__ = {"sqlite_autoincrement": True}  # a number is never reused: it is the survey's version
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    file_name: Mapped[str] = mapped_column(String(255))
-    file_sha256: Mapped[str] = mapped_column(String(64))
-    imported_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    file_sha256: Mapped[str] = mapped_column(sa.String(64))
 
 
 class SurveyPeriod(Model):
@@ -77,23 +48,23 @@ class SurveyPeriod(Model):
 
     __tablename__ = "survey_periods"
 
-    period: Mapped[str] = mapped_column(String(6), primary_key=True)
-    source_country: Mapped[str] = mapped_column(String(3), primary_key=True)
-    destination_country: Mapped[str] = mapped_column(String(3), primary_key=True)
-    import_id: Mapped[int] = mapped_column(ForeignKey("survey_imports.id"))
-    digest: Mapped[str] = mapped_column(String(64))
-    rows: Mapped[int] = mapped_column(Integer())
+    period: Mapped[str] = mapped_column(sa.String(6), primary_key=True)
+    source_country: Mapped[str] = mapped_column(sa.String(3), primary_key=True)
+    destination_country: Mapped[str] = mapped_column(sa.String(3), primary_key=True)
+    import_id: Mapped[int] = mapped_column(sa.ForeignKey("survey_imports.id"))
+    digest: Mapped[str] = mapped_column(sa.String(64))
+    rows: Mapped[int] = mapped_column(sa.Integer())
 
 
 class SurveyCorridor(Model):
     """The id a country pair's corridor has, from its first import on."""
 
     __tablename__ = "survey_corridors"
-    __table_args__ = (UniqueConstraint("source_country", "destination_country"),)
+    __table_args__ = (sa.UniqueConstraint("source_country", "destination_country"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
-    source_country: Mapped[str] = mapped_column(String(3))
-    destination_country: Mapped[str] = mapped_column(String(3))
+    source_country: Mapped[str] = mapped_column(sa.String(3))
+    destination_country: Mapped[str] = mapped_column(sa.String(3))
 
 
 class SurveyObservation(Model):
@@ -101,102 +72,62 @@ class SurveyObservation(Model):
 
     __tablename__ = "survey_observations"
     __table_args__ = (
-        Index("ix_survey_observations_pair_period", "source_country", "destination_country", "period"),
-        Index("ix_survey_observations_period_import", "period", "import_id"),
+        sa.Index("ix_survey_observations_pair_period", "source_country", "destination_country", "period"),
+        sa.Index("ix_survey_observations_period_import", "period", "import_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    import_id: Mapped[int] = mapped_column(ForeignKey("survey_imports.id"))
-    row: Mapped[int] = mapped_column(Integer())  # in its file, as a spreadsheet numbers it
-    period: Mapped[str] = mapped_column(String(6))
-    source_country: Mapped[str] = mapped_column(String(3))
-    destination_country: Mapped[str] = mapped_column(String(3))
-    firm: Mapped[str] = mapped_column(String(255))
-    firm_type: Mapped[str | None] = mapped_column(String(255))
-    payment: Mapped[str | None] = mapped_column(String(255))
-    speed: Mapped[str | None] = mapped_column(String(255))
-    pickup: Mapped[str | None] = mapped_column(String(255))
-    currency: Mapped[str] = mapped_column(String(3))
-    cc1_amount: Mapped[float] = mapped_column(Double())
-    cc1_denomination: Mapped[float | None] = mapped_column(Double())
-    cc1_fee: Mapped[float] = mapped_column(Double())
-    cc1_margin: Mapped[float] = mapped_column(Double())
-    cc1_total: Mapped[float] = mapped_column(Double())
-    cc2_amount: Mapped[float | None] = mapped_column(Double())
-    cc2_denomination: Mapped[float | None] = mapped_column(Double())
-    cc2_fee: Mapped[float | None] = mapped_column(Double())
-    cc2_margin: Mapped[float | None] = mapped_column(Double())
-    cc2_total: Mapped[float | None] = mapped_column(Double())
-    interbank: Mapped[float | None] = mapped_column(Double())
-    transparent: Mapped[bool] = mapped_column(Boolean())
-    collected: Mapped[dt.date | None] = mapped_column(Date())
-    source_region: Mapped[str | None] = mapped_column(String(255))
-    destination_region: Mapped[str | None] = mapped_column(String(255))
-    note: Mapped[str | None] = mapped_column(String(255))
+    import_id: Mapped[int] = mapped_column(sa.ForeignKey("survey_imports.id"))
+    row: Mapped[int] = mapped_column(sa.Integer())  # in its file, as a spreadsheet numbers it
+    period: Mapped[str] = mapped_column(sa.String(6))
+    source_country: Mapped[str] = mapped_column(sa.String(3))
+    destination_country: Mapped[str] = mapped_column(sa.String(3))
+    firm: Mapped[str] = mapped_column(sa.String(255))
+    firm_type: Mapped[str | None] = mapped_column(sa.String(255))
+    payment: Mapped[str | None] = mapped_column(sa.String(255))
+    speed: Mapped[str | None] = mapped_column(sa.String(255))
+    pickup: Mapped[str | None] = mapped_column(sa.String(255))
+    currency: Mapped[str] = mapped_column(sa.String(3))
+    cc1_amount: Mapped[float] = mapped_column(sa.Double())
+    cc1_denomination: Mapped[float | None] = mapped_column(sa.Double())
+    cc1_fee: Mapped[float] = mapped_column(sa.Double())
+    cc1_margin: Mapped[float] = mapped_column(sa.Double())
+    cc1_total: Mapped[float] = mapped_column(sa.Double())
+    cc2_amount: Mapped[float | None] = mapped_column(sa.Double())
+    cc2_denomination: Mapped[float | None] = mapped_column(sa.Double())
+    cc2_fee: Mapped[float | None] = mapped_column(sa.Double())
+    cc2_margin: Mapped[float | None] = mapped_column(sa.Double())
+    cc2_total: Mapped[float | None] = mapped_column(sa.Double())
+    interbank: Mapped[float | None] = mapped_column(sa.Double())
+    transparent: Mapped[bool] = mapped_column(sa.Boolean())
+    collected: Mapped[dt.date | None] = mapped_column(sa.Date())
+    source_region: Mapped[str | None] = mapped_column(sa.String(255))
+    destination_region: Mapped[str | None] = mapped_column(sa.String(255))
+    note: Mapped[str | None] = mapped_column(sa.String(255))
 
 
 _OBSERVATIONS = SurveyObservation.metadata.tables[SurveyObservation.__tablename__]
+_CORRIDORS = SurveyCorridor.metadata.tables[SurveyCorridor.__tablename__]
+_O = _OBSERVATIONS.c
 
 
 def _values(observation: Observation) -> dict:
-    """The row's columns, but for its import and row number."""
-    values = {
-        name: getattr(observation, name)
-        for name in (
-            "period",
-            "source_country",
-            "destination_country",
-            "firm",
-            "firm_type",
-            "payment",
-            "speed",
-            "pickup",
-            "currency",
-            "interbank",
-            "transparent",
-            "collected",
-            "source_region",
-            "destination_region",
-            "note",
-        )
-    }
-    for prefix, point in (("cc1", observation.cc1), ("cc2", observation.cc2)):
-        for name in ("amount", "denomination", "fee", "margin", "total"):
-            values[f"{prefix}_{name}"] = getattr(point, name) if point else None
-    # the columns' length: a longer text is cut, not refused
-    for name in ("firm", "firm_type", "payment", "speed", "pickup", "source_region", "destination_region", "note"):
-        values[name] = values[name] and values[name][:255]
-    return values
-
-
-@dataclass
-class Counts:
-    """Country pairs and their rows."""
-
-    pairs: int = 0
-    rows: int = 0
-
-    def add(self, rows: int) -> None:
-        self.pairs += 1
-        self.rows += rows
+    """The row's columns, but for its import and row number; a text longer than its column is cut, not refused."""
+    values = {name: getattr(observation, name) for name in _PLAIN}
+    for prefix in ("cc1", "cc2"):
+        point = getattr(observation, prefix)
+        values.update({f"{prefix}_{name}": getattr(point, name) if point else None for name in _POINT})
+    return {name: value[:255] if isinstance(value, str) else value for name, value in values.items()}
 
 
 @dataclass
 class PeriodResult:
-    """What an import did to one period's country pairs: those new to it, revised and unchanged."""
+    """What an import did to one period's country pairs: how many, and how many rows, are in each of STATES; and the
+    rows of earlier imports the revised pairs' rows replaced."""
 
-    new: Counts = field(default_factory=Counts)
-    revised: Counts = field(default_factory=Counts)
-    unchanged: Counts = field(default_factory=Counts)
-    replaced: int = 0  # rows of earlier imports the revised pairs' rows replaced
-
-    @property
-    def rows(self) -> int:
-        return self.new.rows + self.revised.rows + self.unchanged.rows
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.new.pairs or self.revised.pairs)
+    pairs: Counter[str] = field(default_factory=Counter)
+    rows: Counter[str] = field(default_factory=Counter)
+    replaced: int = 0
 
 
 @dataclass
@@ -211,10 +142,6 @@ class ImportResult:
     joined: dict[tuple[str, str], Corridor] = field(default_factory=dict)  # the data file's corridor of a pair
 
 
-Key = tuple[str, str, str]  # period, source country, destination country
-KEYS_AT_ONCE = 500  # (period, pair) keys in one statement: within every database's limit of bound parameters
-
-
 def import_observations(
     engine: Engine,
     rows: Iterable[tuple[int, Observation]],
@@ -226,103 +153,75 @@ def import_observations(
     """Store `rows` (row number, observation) as one import in one transaction; a country pair's period already stored
     with the same rows is left as it is. `file_corridors`: the data file's, which the pairs they have join, and whose
     ids new pairs' ids must avoid."""
-    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    with engine.connect() as connection, connection.begin() as transaction:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SET LOCAL statement_timeout = 0"))  # the service's 3 s is for requests
-        import_id = connection.execute(
-            insert(SurveyImport)
-            .values(file_name=file_name[:255], file_sha256=file_sha256, imported_at=now)
-            .returning(SurveyImport.id)
-        ).scalar_one()
-        digests: dict[Key, Any] = {}
-        counts: dict[Key, int] = {}
+    with transaction(engine) as (connection, begun):
+        import_id = record(connection, SurveyImport, file_name, now, file_sha256=file_sha256)
         result = ImportResult(import_id)
-        batch: list[dict] = []
-        for number, observation in rows:
-            values = _values(observation)
-            key = (observation.period, observation.source_country, observation.destination_country)
-            digests.setdefault(key, hashlib.sha256()).update(repr(sorted(values.items())).encode())
-            counts[key] = counts.get(key, 0) + 1
-            result.pairs.add(key[1:])
-            result.firms.add(firm_name(observation.firm))
-            batch.append({**values, "import_id": import_id, "row": number})
-            if len(batch) >= BATCH:
-                connection.execute(insert(_OBSERVATIONS), batch)
-                batch = []
-        if batch:
-            connection.execute(insert(_OBSERVATIONS), batch)
+        digests: dict[Key, Any] = {}
+        counts = Counter[Key]()
+
+        def stored_rows() -> Iterator[dict]:
+            for number, observation in rows:
+                values = _values(observation)
+                key = (observation.period, observation.source_country, observation.destination_country)
+                digests.setdefault(key, hashlib.sha256()).update(repr(sorted(values.items())).encode())
+                counts[key] += 1
+                result.pairs.add(key[1:])
+                result.firms.add(firm_name(observation.firm))
+                yield {**values, "import_id": import_id, "row": number}
+
+        each = stored_rows()
+        for batch in iter(lambda: list(itertools.islice(each, BATCH)), []):
+            connection.execute(sa.insert(_OBSERVATIONS), batch)
         stored = {
             (p.period, p.source_country, p.destination_country): p.digest
-            for p in connection.execute(select(SurveyPeriod))
+            for p in connection.execute(sa.select(SurveyPeriod))
         }
-        unchanged: list[Key] = []
-        revised: list[Key] = []
-        new: list[Key] = []
+        keyed: dict[str, list[Key]] = {state: [] for state in STATES}
         for key, digest in sorted(digests.items()):
-            done = result.periods.setdefault(key[0], PeriodResult())
             held = stored.get(key)
-            if held == digest.hexdigest():
-                unchanged.append(key)
-                done.unchanged.add(counts[key])
-            else:
-                (new if held is None else revised).append(key)
-                (done.new if held is None else done.revised).add(counts[key])
-        if not any(p.changed for p in result.periods.values()):
-            transaction.rollback()
+            state = "unchanged" if held == digest.hexdigest() else "new" if held is None else "revised"
+            keyed[state].append(key)
+            done = result.periods.setdefault(key[0], PeriodResult())
+            done.pairs[state], done.rows[state] = done.pairs[state] + 1, done.rows[state] + counts[key]
+        if not keyed["new"] and not keyed["revised"]:
+            begun.rollback()
             return dataclasses.replace(result, import_id=None)
-        o = _OBSERVATIONS.c
-        for keys in _chunks(unchanged):
-            connection.execute(delete(_OBSERVATIONS).where(o.import_id == import_id, _keyed(o, keys)))
-        for keys in _chunks(revised):
-            replaced = connection.execute(delete(_OBSERVATIONS).where(o.import_id != import_id, _keyed(o, keys)))
+        for keys in _chunks(keyed["unchanged"]):
+            connection.execute(sa.delete(_OBSERVATIONS).where(_O.import_id == import_id, _keyed(_O, keys)))
+        for keys in _chunks(keyed["revised"]):
+            replaced = connection.execute(sa.delete(_OBSERVATIONS).where(_O.import_id != import_id, _keyed(_O, keys)))
             result.periods[keys[0][0]].replaced += replaced.rowcount
-            p = SurveyPeriod.__table__.c
-            connection.execute(delete(SurveyPeriod).where(_keyed(p, keys)))
-        connection.execute(
-            insert(SurveyPeriod),
-            [
-                {
-                    "period": key[0],
-                    "source_country": key[1],
-                    "destination_country": key[2],
-                    "import_id": import_id,
-                    "digest": digests[key].hexdigest(),
-                    "rows": counts[key],
-                }
-                for key in (*revised, *new)
-            ],
-        )
+            connection.execute(sa.delete(SurveyPeriod).where(_keyed(SurveyPeriod.__table__.c, keys)))
+        periods = [
+            dict(zip(KEY, key, strict=True), import_id=import_id, digest=digests[key].hexdigest(), rows=counts[key])
+            for key in (*keyed["revised"], *keyed["new"])
+        ]
+        connection.execute(sa.insert(SurveyPeriod), periods)
         corridors = list(file_corridors())
         in_file = {(c.source_country, c.destination_country): c for c in corridors}
         result.joined = {pair: in_file[pair] for pair in result.pairs if pair in in_file}
         result.new_corridors = _number_pairs(connection, result.pairs - set(in_file), {c.id for c in corridors})
-        bump_stamp(connection)  # last: every running instance takes the import up within seconds
     return result
 
 
-def _chunks(keys: list[Key]) -> Iterator[list[Key]]:
+def _chunks(keys: list[Key]) -> Iterator[Sequence[Key]]:
     """The keys in runs of one period each, at most KEYS_AT_ONCE long."""
     for _, same_period in itertools.groupby(keys, key=lambda key: key[0]):
-        run = list(same_period)
-        for start in range(0, len(run), KEYS_AT_ONCE):
-            yield run[start : start + KEYS_AT_ONCE]
+        yield from batches(list(same_period), KEYS_AT_ONCE)
 
 
-def _keyed(columns: Any, keys: list[Key]) -> ColumnElement[bool]:
-    return tuple_(columns.period, columns.source_country, columns.destination_country).in_(keys)
+def _keyed(columns: Any, keys: Sequence[Key]) -> sa.ColumnElement[bool]:
+    return sa.tuple_(*(columns[name] for name in KEY)).in_(keys)
 
 
 def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: set[int]) -> dict[tuple[str, str], int]:
     """Give each pair without a corridor id the next free one above every id held and taken."""
-    held = {(c.source_country, c.destination_country) for c in connection.execute(select(SurveyCorridor))}
-    top = connection.execute(select(func.max(SurveyCorridor.id))).scalar() or FIRST_SURVEY_ID - 1
+    held = {(c.source_country, c.destination_country) for c in connection.execute(sa.select(SurveyCorridor))}
+    top = connection.execute(sa.select(sa.func.max(SurveyCorridor.id))).scalar() or FIRST_SURVEY_ID - 1
     top = max(top, *taken, FIRST_SURVEY_ID - 1)
-    new = {}
-    for pair in sorted(pairs - held):
-        top += 1
-        new[pair] = top
-        connection.execute(insert(SurveyCorridor).values(id=top, source_country=pair[0], destination_country=pair[1]))
+    new = {pair: top + number for number, pair in enumerate(sorted(pairs - held), start=1)}
+    rows = [{"id": id_, "source_country": src, "destination_country": dst} for (src, dst), id_ in new.items()]
+    insert_all(connection, _CORRIDORS, rows)
     return new
 
 
@@ -336,7 +235,7 @@ def read_survey(engine: Engine) -> Survey | None:
     with engine.connect() as connection:
         periods = tuple(
             connection.execute(
-                select(func.max(SurveyPeriod.import_id), func.count(), func.sum(SurveyPeriod.rows))
+                sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
             ).one()
         )
         if not periods[1]:
@@ -346,56 +245,28 @@ def read_survey(engine: Engine) -> Survey | None:
         if held is not None and held[0] == (periods, last):
             return held[1]
         # a period after `last` was stored before the import refused it: it must not hide the pair's real latest
-        latest = (
-            select(
-                _OBSERVATIONS.c.source_country,
-                _OBSERVATIONS.c.destination_country,
-                func.max(_OBSERVATIONS.c.period).label("period"),
-            )
-            .where(_OBSERVATIONS.c.period <= last)
-            .group_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country)
-            .subquery()
-        )
-        rows = connection.execute(
-            select(_OBSERVATIONS)
-            .join(
-                latest,
-                (_OBSERVATIONS.c.source_country == latest.c.source_country)
-                & (_OBSERVATIONS.c.destination_country == latest.c.destination_country)
-                & (_OBSERVATIONS.c.period == latest.c.period),
-            )
-            .order_by(_OBSERVATIONS.c.source_country, _OBSERVATIONS.c.destination_country, _OBSERVATIONS.c.id)
-        )
+        pair = (_O.source_country, _O.destination_country)
+        newest = sa.select(*pair, sa.func.max(_O.period).label("period")).where(_O.period <= last).group_by(*pair)
+        latest = newest.subquery()
+        same = sa.and_(*(column == latest.c[column.name] for column in (*pair, _O.period)))
+        rows = connection.execute(sa.select(_OBSERVATIONS).join(latest, same).order_by(*pair, _O.id))
         observations = tuple(_observation(row) for row in rows)
-        ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(select(SurveyCorridor))}
+        ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(sa.select(SurveyCorridor))}
         costs = _cost_history(connection, last)
     survey = Survey(periods[0], observations, ids, costs)
     _cache[url] = (periods, last), survey
     return survey
 
 
-_COST_COLUMNS = (
-    "period",
-    "source_country",
-    "destination_country",
-    "cc1_total",
-    "transparent",
-    "cc2_total",
-    "firm_type",
-    "speed",
-    "destination_region",
-)
-
-
 def _cost_history(connection: Connection, last: str) -> CostHistory:
     """Every corridor's averages by period, streamed from every stored row in (pair, period) order: a release's
     200,000 rows pass through a group at a time. Rows out of bounds (stored before the import refused them) count in
     none."""
-    o = _OBSERVATIONS.c
+    names = "period source_country destination_country cc1_total transparent cc2_total firm_type speed"
     rows = connection.execution_options(yield_per=5000).execute(
-        select(*(o[name] for name in _COST_COLUMNS))
+        sa.select(*(_O[name] for name in [*names.split(), "destination_region"]))
         .where(_in_bounds(last))
-        .order_by(o.source_country, o.destination_country, o.period)
+        .order_by(_O.source_country, _O.destination_country, _O.period)
     )
     return cost_history(
         CostRow(period, src, dst, total, bool(transparent), total_500, firm_type, speed, region)
@@ -403,49 +274,29 @@ def _cost_history(connection: Connection, last: str) -> CostHistory:
     )
 
 
-def _in_bounds(last: str) -> ColumnElement[bool]:
+def _in_bounds(last: str) -> sa.ColumnElement[bool]:
     """A row within the bounds `bounded` holds it to, in SQL (`last`: the latest period)."""
-    o = _OBSERVATIONS.c
-    period = and_(
-        o.period.between(FIRST_PERIOD, last), o.period.like("____Q_"), func.substr(o.period, 6, 1).between("1", "4")
+    period = sa.and_(
+        _O.period.between(rules.FIRST_PERIOD, last),
+        _O.period.like("____Q_"),
+        sa.func.substr(_O.period, 6, 1).between("1", "4"),
     )
 
-    def point(prefix: str) -> ColumnElement[bool]:
-        amount = o[f"{prefix}_amount"]
-        return and_(
+    def point(prefix: str) -> sa.ColumnElement[bool]:
+        amount = _O[f"{prefix}_amount"]
+        return sa.and_(
             amount > 0,
-            amount < AMOUNT_BELOW,
-            o[f"{prefix}_fee"].between(0, FEE_TIMES * amount),
-            *(o[f"{prefix}_{name}"].between(PERCENT_FROM, PERCENT_TO) for name in ("margin", "total")),
+            amount < rules.AMOUNT_BELOW,
+            _O[f"{prefix}_fee"].between(0, rules.FEE_TIMES * amount),
+            *(_O[f"{prefix}_{name}"].between(rules.PERCENT_FROM, rules.PERCENT_TO) for name in ("margin", "total")),
         )
 
-    return and_(period, point("cc1"), or_(o.cc2_amount.is_(None), point("cc2")))
+    return sa.and_(period, point("cc1"), sa.or_(_O.cc2_amount.is_(None), point("cc2")))
 
 
 def _observation(row: Row[Any]) -> Observation:
     def point(prefix: str) -> PricePoint:
-        return PricePoint(
-            getattr(row, f"{prefix}_amount"),
-            getattr(row, f"{prefix}_fee"),
-            getattr(row, f"{prefix}_margin"),
-            getattr(row, f"{prefix}_total"),
-            getattr(row, f"{prefix}_denomination"),
-        )
+        return PricePoint(*(getattr(row, f"{prefix}_{name}") for name in _POINT))
 
-    return Observation(
-        period=row.period,
-        source_country=row.source_country,
-        destination_country=row.destination_country,
-        firm=row.firm,
-        currency=row.currency,
-        cc1=point("cc1"),
-        transparent=row.transparent,
-        cc2=None if row.cc2_amount is None else point("cc2"),
-        interbank=row.interbank,
-        firm_type=row.firm_type,
-        speed=row.speed,
-        pickup=row.pickup,
-        collected=row.collected,
-        note=row.note,
-        payment=row.payment,
-    )
+    cc2 = None if row.cc2_amount is None else point("cc2")
+    return Observation(**{name: getattr(row, name) for name in _PLAIN}, cc1=point("cc1"), cc2=cc2)

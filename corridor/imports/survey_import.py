@@ -18,6 +18,7 @@ from corridor.imports.tabular import ImportRefused, Skips
 
 # wraps a sheet's rows so as to show how far reading is: click's progress bar on a terminal
 Progress = Callable[[Sheet], AbstractContextManager[Iterator[tuple[int, tuple]]]]
+STATES = {"new": "new", "revised": "revised: replaces the {} imported before", "unchanged": "unchanged, kept"}
 
 
 @dataclasses.dataclass
@@ -30,75 +31,48 @@ class ImportReport:
     skips: Skips
     result: ImportResult
 
-    @property
-    def imported(self) -> int:
-        return sum(p.rows for p in self.result.periods.values())
-
     def lines(self) -> list[str]:
         """The summary printed at the end."""
-        name = os.path.basename(self.path)
+        name, result = os.path.basename(self.path), self.result
         where = self.kind if self.kind == "CSV" else f"workbook, sheets {', '.join(repr(s) for s in self.sheets)}"
-        read = self.imported + self.skips.total
-        periods = self.result.periods
-        if self.result.import_id is None:
+        imported = sum(p.rows.total() for p in result.periods.values())
+        read = imported + self.skips.total
+        if result.import_id is None:
+            periods = sorted(result.periods)
+            listed = periods[0] if len(periods) == 1 else f"{', '.join(periods[:-1])} and {periods[-1]}"
             return [
-                f"{name} ({where}): {read:,} rows read. Nothing changed: {_listed(sorted(periods))} "
+                f"{name} ({where}): {read:,} rows read. Nothing changed: {listed} "
                 f"{'is' if len(periods) == 1 else 'are'} imported already with these very rows."
             ]
         lines = [
-            f"{name} ({where}): {read:,} rows read, {self.imported:,} imported, {self.skips.total:,} skipped; "
-            f"import {self.result.import_id}."
+            f"{name} ({where}): {read:,} rows read, {imported:,} imported, {self.skips.total:,} skipped; "
+            f"import {result.import_id}."
         ]
-        for period, done in sorted(periods.items()):
-            revised = f"revised: replaces the {_count(done.replaced, 'row')} imported before"
-            states = [
-                (counts, state)
-                for counts, state in ((done.new, "new"), (done.revised, revised), (done.unchanged, "unchanged, kept"))
-                if counts.pairs
-            ]
+        for period, done in sorted(result.periods.items()):
+            rows, replaced = _count(done.rows.total(), "row"), _count(done.replaced, "row")
+            states = {state: text.format(replaced) for state, text in STATES.items() if done.pairs[state]}
             if len(states) == 1:
-                lines.append(f"  {period}: {_count(done.rows, 'row')}, {states[0][1]}")
+                lines.append(f"  {period}: {rows}, {next(iter(states.values()))}")
                 continue
-            pairs = sum(counts.pairs for counts, _ in states)
-            lines.append(
-                f"  {period}: {_count(done.rows, 'row')} of {_count(pairs, 'country pair')}: "
-                + "; ".join(
-                    f"{_count(counts.pairs, 'pair')} ({_count(counts.rows, 'row')}) {state}" for counts, state in states
-                )
+            each = (
+                f"{_count(done.pairs[s], 'pair')} ({_count(done.rows[s], 'row')}) {text}" for s, text in states.items()
             )
-        lines += skipped_lines(self.skips)
-        joined = [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(self.result.joined.items())]
-        new = [f"{a}-{b} (id {i})" for (a, b), i in sorted(self.result.new_corridors.items())]
-        lines.append(
-            f"{_count(len(self.result.pairs), 'country pair')}, {_count(len(self.result.firms), 'firm')}"
-            + "".join(
-                f"; {what}: {', '.join(names)}"
-                for what, names in (("joined the data file's corridors", joined), ("new corridors", new))
-                if names
-            )
-            + "."
-        )
-        lines.append(
-            "A running service serves it within seconds: every process reads the database's version stamp every 2 s."
-        )
-        return lines
-
-
-def skipped_lines(skips: Skips) -> list[str]:
-    """Each reason rows were skipped for: how many, and the first five."""
-    return [
-        f"  skipped, {reason}: {count:,} row{'s' if count > 1 else ''} ({', '.join(skips.first[reason])}"
-        f"{', …' if count > 5 else ''})"
-        for reason, count in sorted(skips.counts.items())
-    ]
+            lines.append(f"  {period}: {rows} of {_count(done.pairs.total(), 'country pair')}: " + "; ".join(each))
+        joined = [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(result.joined.items())]
+        new = [f"{a}-{b} (id {i})" for (a, b), i in sorted(result.new_corridors.items())]
+        named = (("joined the data file's corridors", joined), ("new corridors", new))
+        return [
+            *lines,
+            *self.skips.lines("row"),
+            f"{_count(len(result.pairs), 'country pair')}, {_count(len(result.firms), 'firm')}"
+            + "".join(f"; {what}: {', '.join(names)}" for what, names in named if names)
+            + ".",
+            "A running service serves it within seconds: every process reads the database's version stamp every 2 s.",
+        ]
 
 
 def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
-
-
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def import_rpw(
@@ -108,33 +82,23 @@ def import_rpw(
     corridor; ImportRefused (nothing stored) if it cannot be imported at all."""
     kind, sheets, close = open_rpw(path)
     skips = Skips()
+
+    def read() -> Iterator[tuple[int, Observation]]:
+        found = False
+        for sheet in sheets:
+            with progress(sheet) as rows:
+                for row in observations(dataclasses.replace(sheet, rows=rows), skips):
+                    found = True
+                    yield row
+        if not found:  # the transaction is rolled back
+            raise ImportRefused(
+                f"{path}: no row can be imported ({skips.total:,} skipped):\n" + "\n".join(skips.lines("row"))
+            )
+
     try:
-        rows = _read(sheets, skips, progress)
-        result = import_observations(engine, rows, os.path.basename(path), _sha256(path), file_corridors)
-    except _NoRow:
-        raise ImportRefused(
-            f"{path}: no row can be imported ({skips.total:,} skipped):\n" + "\n".join(skipped_lines(skips))
-        ) from None
+        with open(path, "rb") as handle:
+            sha256 = hashlib.file_digest(handle, "sha256").hexdigest()
+        result = import_observations(engine, read(), os.path.basename(path), sha256, file_corridors)
     finally:
         close()
     return ImportReport(path, kind, [s.name for s in sheets], skips, result)
-
-
-class _NoRow(Exception):
-    """The file held no row that could be imported: the transaction is rolled back."""
-
-
-def _read(sheets: list[Sheet], skips: Skips, progress: Progress) -> Iterator[tuple[int, Observation]]:
-    found = False
-    for sheet in sheets:
-        with progress(sheet) as rows:
-            for row in observations(dataclasses.replace(sheet, rows=rows), skips):
-                found = True
-                yield row
-    if not found:
-        raise _NoRow()
-
-
-def _sha256(path: str) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -48,6 +48,14 @@ class Skips:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    def lines(self, unit: str = "") -> list[str]:
+        """Each reason: how many (of `unit`, `row`: `1 row`, `2 rows`), and the first five."""
+        return [
+            f"  skipped, {reason}: {count:,}{f' {unit}' if unit else ''}{'s' if unit and count > 1 else ''} "
+            f"({', '.join(self.first[reason])}{', …' if count > 5 else ''})"
+            for reason, count in sorted(self.counts.items())
+        ]
+
 
 @dataclass
 class Table:
@@ -76,11 +84,12 @@ def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table]
     return "CSV", *_csv_table(path, clock)
 
 
+@dataclass
 class _Clock:
     """The time spent reading a file, the rows' consumers' aside; ImportRefused past READ_SECONDS."""
 
-    def __init__(self, path: str) -> None:
-        self.path, self.spent = path, 0.0
+    path: str
+    spent: float = 0.0
 
     def timed(self, rows: Rows) -> Rows:
         while True:
@@ -103,14 +112,11 @@ class _Clock:
 def _check_archive(path: str) -> None:
     """ImportRefused if the XML parts openpyxl reads whole (all but the worksheets, which it streams) would take more
     than READ_BYTES of memory: about 30 bytes an XML tag and twice their text, from what the archive says it holds."""
+    need = 0
     with zipfile.ZipFile(path) as archive:
-        whole = [
-            part
-            for part in archive.infolist()
-            if not part.filename.startswith("xl/worksheets/") and part.filename.endswith((".xml", ".rels"))
-        ]
-        need = 0
-        for part in whole:
+        for part in archive.infolist():
+            if part.filename.startswith("xl/worksheets/") or not part.filename.endswith((".xml", ".rels")):
+                continue
             need += 2 * part.file_size
             if need > READ_BYTES:
                 break
@@ -152,7 +158,10 @@ def _csv_table(path: str, clock: _Clock) -> tuple[list[Table], Callable[[], None
     handle = open(path, "rb")  # closed by the caller, once read
     sample = handle.read(65536)
     handle.seek(0)
-    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16(sample):
+    half = len(sample) // 2  # UTF-16 without a byte-order mark: a NUL as nearly every other byte of Latin letters
+    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
+        half > 0 and max(sample[::2].count(0), sample[1::2].count(0)) > 0.9 * half
+    ):
         handle.close()
         raise ImportRefused(f"{path} line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that.")
     if b"\x00" in sample:
@@ -165,12 +174,6 @@ def _csv_table(path: str, clock: _Clock) -> tuple[list[Table], Callable[[], None
         encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
     reader = csv.reader(_decoded(handle, encoding, path))
     return [Table("CSV", clock.timed(_csv_rows(reader, path)))], handle.close
-
-
-def _utf16(sample: bytes) -> bool:
-    """UTF-16 without a byte-order mark: a NUL as nearly every other byte, as text of Latin letters has."""
-    half = len(sample) // 2
-    return half > 0 and max(sample[::2].count(0), sample[1::2].count(0)) > 0.9 * half
 
 
 def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
