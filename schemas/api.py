@@ -84,26 +84,26 @@ class RankedProviderSchema(RankedEntrySchema):
         Service score, 0–100; null for a surveyed offer (the survey scores none).""")
     send_amount = common.SEND_AMOUNT
     fee_total = described(Rounded(allow_none=True), 1.99)("""
-        max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.""")
+        max(0, fixed fee + amount × fee % / 100), source currency, paid on top.""")
     recipient_gets = described(Rounded(allow_none=True), 3639.48)("""
-        amount × rate, in the corridor's to_currency: for an offer paying out in US dollars, what it pays is worth that
-        at the mid-market rate (payout_amount is the dollars); null when the rate is.""")
-    settlement_minutes = described(fields.Integer(allow_none=True), 10)("""
-        Settlement time in minutes; null with no settlement.""")
+        amount × rate, in the corridor's destination currency: for an offer paying out in US dollars, what it pays is
+        worth that at the mid-market rate (the payout amount is the dollars); null when the rate is.""")
+    settlement_minutes = described(fields.Integer(allow_none=True), 10)("Settlement time in minutes; null if unknown.")
     total_paid = described(Rounded(allow_none=True), 201.99)("""
-        send_amount + fee_total: what the sender pays in all, source currency.""")
+        The amount sent plus the fee: what the sender pays in all, source currency.""")
     source = common.PRICES_SOURCE
     period = common.SURVEY_PERIOD
     collected = common.COLLECTED
     payout_currency = described(fields.String(), "MXN")("""
-        What the recipient gets: the corridor's to_currency, or USD where the service pays out in US dollars.""")
+        What the recipient gets: the corridor's destination currency, or USD where the service pays out in US
+        dollars.""")
     payout_rate = described(SignificantFigures(allow_none=True), 0.00759749)("""
-        For an offer paying out in another currency than to_currency: its rate, payout_currency per source currency;
-        null for one paying out in to_currency, and when the rate is.""")
+        For an offer paying out in another currency than the destination's: its rate, payout currency per source
+        currency, 6 significant figures; null for one paying out in the destination currency, and when the rate is.""")
     payout_amount = described(Rounded(allow_none=True), 192.64)("""
-        For an offer paying out in another currency than to_currency: amount × payout_rate, what arrives in
-        payout_currency; with receive_amount, receive_amount's worth at the mid-market rate. Null for one paying out in
-        to_currency.""")
+        For an offer paying out in another currency than the destination's: amount × payout rate, what arrives in the
+        payout currency; with receive_amount, receive_amount's worth at the mid-market rate. Null for one paying out in
+        the destination currency.""")
     fx_margin_disclosed = described(fields.Boolean(attribute="offer.disclosed"), True)("""
         Whether the service disclosed its exchange rate (the survey's `transparent`); if not, its margin and true cost
         are unknown.""")
