@@ -36,9 +36,7 @@ class CorridorSummarySchema(Schema):
     compliance = common.COMPLIANCE
     score = described(fields.Integer(allow_none=True, attribute="corridor.score"), 91)("""
         Corridor score, 0–100; null for a corridor only the survey has.""")
-    key = described(fields.String(attribute="corridor.key"), "USD_MXN")("""
-        The currency pair FROM_TO, as /api/providers takes it when no other active corridor has it;
-        source_country-destination_country always names this one.""")
+    key = common.KEY
     avg_cost_pct = described(Rounded(allow_none=True, attribute="avg_cost"), 6.54)("""
         Mean true cost of the corridor's offers at the reference amount, %, over those that disclose their margin; null
         if none does.""")
@@ -49,14 +47,8 @@ class CorridorSummarySchema(Schema):
     annual_flow_bn = described(Rounded(allow_none=True, attribute="corridor.annual_flow_bn", places=1), 52.6)("""
         Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's figure for flow_year; null
         where no source has one.""")
-    flow_year = described(fields.Integer(allow_none=True, attribute="corridor.flow_year"), 2021)("""
-        The year of annual_flow_bn where the remittance matrix gives it; null for the data file's figure.""")
-    flow_source = described(
-        fields.String(allow_none=True, attribute="corridor.flow_source"),
-        "KNOMAD/World Bank Bilateral Remittance Matrix",
-    )("""
-        Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file where the
-        matrix has no figure for the pair; null without a flow.""")
+    flow_year = common.FLOW_YEAR
+    flow_source = common.FLOW_SOURCE
 
 
 class RankedProviderSchema(RankedEntrySchema):
@@ -191,9 +183,7 @@ class BenchmarkFiguresSchema(Schema):
 
 
 class BenchmarkSchema(BenchmarkFiguresSchema):
-    prices = described(fields.String(), "sample")("""
-        The corridors the figures above count: surveyed (those the World Bank surveyed) whenever the survey is imported,
-        or sample (the data file's) when it is not. The two are never pooled.""")
+    prices = common.BENCHMARK_PRICES
     sample = described(fields.Nested(BenchmarkFiguresSchema, allow_none=True))("""
         The same figures over the corridors with sample prices, when the figures above are the surveyed ones; null when
         they are the sample ones.""")

@@ -41,14 +41,8 @@ class CorridorSchema(CamelCaseSchema):
     annual_flow_bn = described(BillionsText(allow_none=True, attribute="corridor.annual_flow_bn"), "$52.6B")("""
         Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where no source
         has one.""")
-    flow_year = described(fields.Integer(allow_none=True, attribute="corridor.flow_year"), 2021)("""
-        The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.""")
-    flow_source = described(
-        fields.String(allow_none=True, attribute="corridor.flow_source"),
-        "KNOMAD/World Bank Bilateral Remittance Matrix",
-    )("""
-        Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file where the
-        matrix has no figure for the pair; null without a flow.""")
+    flow_year = common.FLOW_YEAR
+    flow_source = common.FLOW_SOURCE
     avg_cost = described(PercentText(allow_none=True), "6.54%")("""
         Mean true cost over the corridor's providers that disclose their margin; null if none does.""")
     best_cost = described(PercentText(allow_none=True), "2.38%")("""
@@ -56,9 +50,7 @@ class CorridorSchema(CamelCaseSchema):
     compliance = common.COMPLIANCE
     settlement = described(fields.String(allow_none=True), "5 minutes")("""
         Settlement time of the fastest provider; null if none gives one.""")
-    key = described(fields.String(attribute="corridor.key"), "USD_MXN")("""
-        The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor has it;
-        sourceCountry-destinationCountry always names this one.""")
+    key = common.KEY
     sdg_target_met = described(fields.Boolean(allow_none=True), False)("""
         avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.""")
     offers_over_5_pct = described(fields.Integer(), 4)("Providers whose true cost exceeds 5%.")
@@ -251,9 +243,7 @@ class BenchmarkFiguresEntry(CamelCaseSchema):
 
 
 class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
-    prices = described(fields.String(), "sample")("""
-        The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is imported, or
-        sample (the data file's) when it is not. The two are never pooled.""")
+    prices = common.BENCHMARK_PRICES
     sample = described(fields.Nested(BenchmarkFiguresEntry, allow_none=True))("""
         The same figures over the corridors with sample prices, when the figures above are the surveyed ones; null when
         they are the sample ones.""")
