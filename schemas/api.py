@@ -36,9 +36,7 @@ class CorridorSummarySchema(Schema):
     compliance = common.COMPLIANCE
     score = described(fields.Integer(allow_none=True, attribute="corridor.score"), 91)("""
         Corridor score, 0–100; null for a corridor only the survey has.""")
-    key = described(fields.String(attribute="corridor.key"), "USD_MXN")("""
-        The currency pair FROM_TO, as /api/providers takes it when no other active corridor has it;
-        source_country-destination_country always names this one.""")
+    key = common.KEY
     avg_cost_pct = described(Rounded(allow_none=True, attribute="avg_cost"), 6.54)("""
         Mean true cost of the corridor's offers at the reference amount, %, over those that disclose their margin; null
         if none does.""")
@@ -49,14 +47,8 @@ class CorridorSummarySchema(Schema):
     annual_flow_bn = described(Rounded(allow_none=True, attribute="corridor.annual_flow_bn", places=1), 52.6)("""
         Money sent along the corridor in a year, USD billions, to 1 decimal: flow_source's figure for flow_year; null
         where no source has one.""")
-    flow_year = described(fields.Integer(allow_none=True, attribute="corridor.flow_year"), 2021)("""
-        The year of annual_flow_bn where the remittance matrix gives it; null for the data file's figure.""")
-    flow_source = described(
-        fields.String(allow_none=True, attribute="corridor.flow_source"),
-        "KNOMAD/World Bank Bilateral Remittance Matrix",
-    )("""
-        Where annual_flow_bn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file where the
-        matrix has no figure for the pair; null without a flow.""")
+    flow_year = common.FLOW_YEAR
+    flow_source = common.FLOW_SOURCE
 
 
 class RankedProviderSchema(RankedEntrySchema):
@@ -84,26 +76,26 @@ class RankedProviderSchema(RankedEntrySchema):
         Service score, 0–100; null for a surveyed offer (the survey scores none).""")
     send_amount = common.SEND_AMOUNT
     fee_total = described(Rounded(allow_none=True), 1.99)("""
-        max(0, flat_fee + amount × fee_pct / 100), source currency, paid on top.""")
+        max(0, fixed fee + amount × fee % / 100), source currency, paid on top.""")
     recipient_gets = described(Rounded(allow_none=True), 3639.48)("""
-        amount × rate, in the corridor's to_currency: for an offer paying out in US dollars, what it pays is worth that
-        at the mid-market rate (payout_amount is the dollars); null when the rate is.""")
-    settlement_minutes = described(fields.Integer(allow_none=True), 10)("""
-        Settlement time in minutes; null with no settlement.""")
+        amount × rate, in the corridor's destination currency: for an offer paying out in US dollars, what it pays is
+        worth that at the mid-market rate (the payout amount is the dollars); null when the rate is.""")
+    settlement_minutes = described(fields.Integer(allow_none=True), 10)("Settlement time in minutes; null if unknown.")
     total_paid = described(Rounded(allow_none=True), 201.99)("""
-        send_amount + fee_total: what the sender pays in all, source currency.""")
+        The amount sent plus the fee: what the sender pays in all, source currency.""")
     source = common.PRICES_SOURCE
     period = common.SURVEY_PERIOD
     collected = common.COLLECTED
     payout_currency = described(fields.String(), "MXN")("""
-        What the recipient gets: the corridor's to_currency, or USD where the service pays out in US dollars.""")
+        What the recipient gets: the corridor's destination currency, or USD where the service pays out in US
+        dollars.""")
     payout_rate = described(SignificantFigures(allow_none=True), 0.00759749)("""
-        For an offer paying out in another currency than to_currency: its rate, payout_currency per source currency;
-        null for one paying out in to_currency, and when the rate is.""")
+        For an offer paying out in another currency than the destination's: its rate, payout currency per source
+        currency, 6 significant figures; null for one paying out in the destination currency, and when the rate is.""")
     payout_amount = described(Rounded(allow_none=True), 192.64)("""
-        For an offer paying out in another currency than to_currency: amount × payout_rate, what arrives in
-        payout_currency; with receive_amount, receive_amount's worth at the mid-market rate. Null for one paying out in
-        to_currency.""")
+        For an offer paying out in another currency than the destination's: amount × payout rate, what arrives in the
+        payout currency; with receive_amount, receive_amount's worth at the mid-market rate. Null for one paying out in
+        the destination currency.""")
     fx_margin_disclosed = described(fields.Boolean(attribute="offer.disclosed"), True)("""
         Whether the service disclosed its exchange rate (the survey's `transparent`); if not, its margin and true cost
         are unknown.""")
@@ -191,9 +183,7 @@ class BenchmarkFiguresSchema(Schema):
 
 
 class BenchmarkSchema(BenchmarkFiguresSchema):
-    prices = described(fields.String(), "sample")("""
-        The corridors the figures above count: surveyed (those the World Bank surveyed) whenever the survey is imported,
-        or sample (the data file's) when it is not. The two are never pooled.""")
+    prices = common.BENCHMARK_PRICES
     sample = described(fields.Nested(BenchmarkFiguresSchema, allow_none=True))("""
         The same figures over the corridors with sample prices, when the figures above are the surveyed ones; null when
         they are the sample ones.""")

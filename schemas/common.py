@@ -65,3 +65,16 @@ COMPLIANCE = described(fields.String(allow_none=True, attribute="corridor.compli
 PRICES = described(fields.String(), "sample")("""
     Where its prices come from: the World Bank survey's period, YYYYQn, or sample (the data file's illustrative
     figures).""")
+KEY = described(fields.String(attribute="corridor.key"), "USD_MXN")("""
+    The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor has it; its
+    countries' codes, SRC-DST, always name this one too.""")
+FLOW_YEAR = described(fields.Integer(allow_none=True, attribute="corridor.flow_year"), 2021)("""
+    The year of the annual flow where the remittance matrix gives it; null for the data file's figure.""")
+FLOW_SOURCE = described(
+    fields.String(allow_none=True, attribute="corridor.flow_source"), "KNOMAD/World Bank Bilateral Remittance Matrix"
+)("""
+    Where the annual flow comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file where the
+    matrix has no figure for the pair; null without a flow.""")
+BENCHMARK_PRICES = described(fields.String(), "sample")("""
+    The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is imported, or sample
+    (the data file's) when it is not. The two are never pooled.""")

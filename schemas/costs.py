@@ -15,15 +15,15 @@ from schemas.camel import CamelCaseSchema
 from schemas.common import OK, described
 from schemas.fields import BillionsText, PercentText, Rounded
 
-_PUBLISHED_SOURCE = f"Where published_average_total_cost_pct comes from: {PUBLISHED_SOURCE}."
-_COMPUTED_SOURCE = """Where the computed figures (average_total_cost_pct … by_firm_type) come from: the survey rows
-    imported into this service; left out, with them, where no row was imported for the period."""
+_PUBLISHED_SOURCE = f"Where the published figures come from: {PUBLISHED_SOURCE}."
+_COMPUTED_SOURCE = """Where the computed figures come from: the survey rows imported into this service; left out, with
+    them, where no row was imported for the period."""
 _PERIODS = "One entry per period with a computed or a published figure, oldest first."
 _SENT = "Currency sent; null if the country's is not known."
 _RECEIVED = "Currency received; null if the country's is not known."
 _COUNT = "Number of entries in the list that follows."
-_FLOW = """Money sent along the corridor in a year, USD billions: the remittance matrix's for flow_year, or a served
-    corridor's own figure where the matrix has none; null where neither has one."""
+_FLOW = """Money sent along the corridor in a year, USD billions: the remittance matrix's for the flow year, or a
+    served corridor's own figure where the matrix has none; null where neither has one."""
 SOURCE = described(fields.Constant(SURVEY), SURVEY, type="string")("""
     Where the figures come from: the World Bank's Remittance Prices Worldwide survey.""")
 
@@ -98,7 +98,7 @@ class GlobalPeriodSchema(Schema):
         The simple mean of the corridors' published averages this period: a mean over corridors, not the World Bank's
         own global average, which pools services.""")
     published_corridors = _published(fields.Integer(attribute="published.corridors"), 312)("""
-        The corridors with a published average this period, behind published_mean_of_corridors_pct.""")
+        The corridors with a published average this period, behind the published mean of corridors.""")
     published_source = _published(fields.String(attribute="published.source"), PUBLISHED_SOURCE)(_PUBLISHED_SOURCE)
     average_total_cost_pct = _computed(Rounded(allow_none=True, attribute="computed.average"), 22.61)("""
         The simple mean of the total cost % at the USD 200 point over every transparent observation of the period,
@@ -167,9 +167,6 @@ class CostsResponse(CamelCaseSchema):
 
 
 class GlobalPeriodEntry(CamelCaseSchema, GlobalPeriodSchema):
-    published_corridors = _published(fields.Integer(attribute="published.corridors"), 312)("""
-        The corridors with a published average this period, behind publishedMeanOfCorridorsPct.""")
-
     class Meta:
         include = percents_as_text(GlobalPeriodSchema)
 
@@ -211,20 +208,20 @@ class CostCorridorSchema(Schema):
     latest_period = described(fields.String(), "2025Q3")("""
         The latest period with a published or a computed figure, YYYYQn.""")
     latest_published_period = described(fields.String(allow_none=True), "2020Q3")("""
-        The period of latest_published_average_total_cost_pct.""")
+        The period of the latest published average.""")
     latest_published_average_total_cost_pct = described(
         Rounded(allow_none=True, attribute="latest_published_average"), 5.34
     )("The World Bank's published average of the latest period it published one for; null if none.")
     latest_computed_period = described(fields.String(allow_none=True), "2025Q3")("""
-        The period of latest_computed_average_total_cost_pct.""")
+        The period of the latest computed average.""")
     latest_computed_average_total_cost_pct = described(
         Rounded(allow_none=True, attribute="latest_computed_average"), 3.82
     )("The average computed from the survey rows of the latest period that gives one; null if none.")
     annual_flow_bn: fields.Field = described(Rounded(allow_none=True, places=1), 52.6)(_FLOW)
     flow_year = described(fields.Integer(allow_none=True), 2021)("""
-        The year of annual_flow_bn where the remittance matrix gives it; null otherwise.""")
+        The year of the annual flow where the remittance matrix gives it; null otherwise.""")
     flow_source = described(fields.String(allow_none=True), "KNOMAD/World Bank Bilateral Remittance Matrix")("""
-        Where annual_flow_bn comes from; null without a flow.""")
+        Where the annual flow comes from; null without a flow.""")
 
 
 class CostCorridorEntry(CamelCaseSchema, CostCorridorSchema):
@@ -234,10 +231,6 @@ class CostCorridorEntry(CamelCaseSchema, CostCorridorSchema):
     to_currency = described(fields.String(data_key="to", allow_none=True, attribute="costs.to_currency"), "MXN")(
         _RECEIVED
     )
-    latest_published_period = described(fields.String(allow_none=True), "2020Q3")("""
-        The period of latestPublishedAverageTotalCostPct.""")
-    latest_computed_period = described(fields.String(allow_none=True), "2025Q3")("""
-        The period of latestComputedAverageTotalCostPct.""")
     annual_flow_bn = described(BillionsText(allow_none=True), "$52.6B")(_FLOW)
 
     class Meta:

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
+from schemas.camel import CamelCaseSchema
 from schemas.fields import PercentText
 
 _JSON_TYPES = (
@@ -48,14 +49,11 @@ def example_of(field: fields.Field) -> Any:
 
 
 def object_of(schema: Schema, name: str) -> str:
-    """The object a field belongs to: the schema class that declares it (not one that inherits it), by its
-    `guide_object`, or by its class name without Schema, Response or Entry (`CorridorListResponse`: corridor list)."""
-    declaring = next(
-        cls
-        for cls in type(schema).__mro__
-        if name in getattr(cls, "_declared_fields", {})
-        and not any(name in getattr(base, "_declared_fields", {}) for base in cls.__bases__)
-    )
+    """The object a field belongs to: the schema class that declares it, or the Group B class that first inherits it
+    from Group A's, by its `guide_object`, or by its class name without Schema, Response or Entry
+    (`CorridorListResponse`: corridor list)."""
+    having = [cls for cls in type(schema).__mro__ if name in getattr(cls, "_declared_fields", {})]
+    declaring = next((cls for cls in reversed(having) if issubclass(cls, CamelCaseSchema)), having[-1])
     if "guide_object" in vars(declaring):
         return vars(declaring)["guide_object"]
     words = re.findall(r"[A-Z][a-z]*", declaring.__name__)

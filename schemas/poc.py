@@ -3,12 +3,11 @@
 from marshmallow import fields, pre_dump
 
 from schemas import common
-from schemas.api import CurrencySchema, HistorySchema
+from schemas.api import CurrencySchema, HistorySchema, RankedProviderSchema
 from schemas.camel import CamelCaseSchema
 from schemas.common import described
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
 from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
-from schemas.ranked import RankedEntrySchema
 
 NEXT = described(fields.String(allow_none=True), "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw")("""
     With limit: the next page's path and query, relative to the service; null on the last page, and for a whole
@@ -42,14 +41,8 @@ class CorridorSchema(CamelCaseSchema):
     annual_flow_bn = described(BillionsText(allow_none=True, attribute="corridor.annual_flow_bn"), "$52.6B")("""
         Money sent along the corridor in a year, USD billions: flowSource's figure for flowYear; null where no source
         has one.""")
-    flow_year = described(fields.Integer(allow_none=True, attribute="corridor.flow_year"), 2021)("""
-        The year of annualFlowBn where the remittance matrix gives it; null for the data file's figure.""")
-    flow_source = described(
-        fields.String(allow_none=True, attribute="corridor.flow_source"),
-        "KNOMAD/World Bank Bilateral Remittance Matrix",
-    )("""
-        Where annualFlowBn comes from: the KNOMAD/World Bank Bilateral Remittance Matrix, or the data file where the
-        matrix has no figure for the pair; null without a flow.""")
+    flow_year = common.FLOW_YEAR
+    flow_source = common.FLOW_SOURCE
     avg_cost = described(PercentText(allow_none=True), "6.54%")("""
         Mean true cost over the corridor's providers that disclose their margin; null if none does.""")
     best_cost = described(PercentText(allow_none=True), "2.38%")("""
@@ -57,24 +50,22 @@ class CorridorSchema(CamelCaseSchema):
     compliance = common.COMPLIANCE
     settlement = described(fields.String(allow_none=True), "5 minutes")("""
         Settlement time of the fastest provider; null if none gives one.""")
-    key = described(fields.String(attribute="corridor.key"), "USD_MXN")("""
-        The currency pair FROM_TO, as the `corridor` query parameter takes it when no other active corridor has it;
-        sourceCountry-destinationCountry always names this one.""")
+    key = common.KEY
     sdg_target_met = described(fields.Boolean(allow_none=True), False)("""
         avgCost is at most 3.00%: the UN SDG 10.c target; null with no avgCost.""")
     offers_over_5_pct = described(fields.Integer(), 4)("Providers whose true cost exceeds 5%.")
     prices = common.PRICES
 
 
-class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
-    per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
-    rank = common.RANK
+class ProviderEntrySchema(CamelCaseSchema, RankedProviderSchema):
+    """Group A's ranked provider, with Group B's names and figures declared again where they differ, in place."""
+
     provider = described(fields.String(attribute="offer.provider"), "Remitly")("Provider name.")
     rate = described(SignificantFigures(allow_none=True), 18.6468)("""
         Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, 6
         significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in that); null if
         the margin is not disclosed, or the destination currency has no rate.""")
-    fee = described(Rounded(attribute="offer.flat_fee"), 1.99)("Fixed fee in the source currency.")
+    flat_fee = described(Rounded(attribute="offer.flat_fee", data_key="fee"), 1.99)("Fixed fee in the source currency.")
     fee_pct = described(PercentText(attribute="offer.fee_pct"), "0.00%")("""
         Fee as a share of the amount sent. A surveyed provider's fee is max(0, fee + amount × feePct) through its two
         published price points, so either may be negative.""")
@@ -88,40 +79,8 @@ class ProviderEntrySchema(RankedEntrySchema, CamelCaseSchema):
     payout_methods = described(
         fields.List(fields.String(), attribute="offer.payout_methods"), ["bank_deposit", "cash_pickup"]
     )("Ways the recipient can collect.")
-    score = described(fields.Integer(allow_none=True, attribute="offer.svc_score"), 90)("""
+    svc_score = described(fields.Integer(allow_none=True, attribute="offer.svc_score", data_key="score"), 90)("""
         Provider service score, 0–100; null for a surveyed provider (the survey scores none).""")
-    send_amount = common.SEND_AMOUNT
-    fee_total = described(Rounded(allow_none=True), 1.99)("""
-        max(0, fee + amount × fee % / 100), source currency, paid on top.""")
-    recipient_gets = described(Rounded(allow_none=True), 3639.48)("""
-        amount × rate, in the corridor's destination currency: for a provider paying out in US dollars, what it pays is
-        worth that at the mid-market rate (payoutAmount is the dollars); null when the rate is.""")
-    settlement_minutes = described(fields.Integer(allow_none=True), 10)("Settlement time in minutes; null if unknown.")
-    total_paid = described(Rounded(allow_none=True), 201.99)("""
-        sendAmount + feeTotal: what the sender pays in all, source currency.""")
-    source = common.PRICES_SOURCE
-    period = common.SURVEY_PERIOD
-    collected = common.COLLECTED
-    payout_currency = described(fields.String(), "MXN")("""
-        What the recipient gets: the corridor's destination currency, or USD where the provider pays out in US
-        dollars.""")
-    payout_rate = described(SignificantFigures(allow_none=True), 0.00759749)("""
-        For a provider paying out in another currency than the destination's: its rate, payoutCurrency per source
-        currency, 6 significant figures; null for one paying out in the destination currency, and when the rate is.""")
-    payout_amount = described(Rounded(allow_none=True), 192.64)("""
-        For a provider paying out in another currency than the destination's: amount × payoutRate, what arrives in
-        payoutCurrency; with receive_amount, receive_amount's worth at the mid-market rate. Null for one paying out in
-        the destination currency.""")
-    fx_margin_disclosed = described(fields.Boolean(attribute="offer.disclosed"), True)("""
-        Whether the provider disclosed its exchange rate (the survey's `transparent`); if not, its margin and true cost
-        are unknown.""")
-    firm_type = common.FIRM_TYPE
-    promotion = described(fields.Boolean(attribute="offer.promotion"), False)("""
-        The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such a provider
-        ranks after every provider at its regular price.""")
-    payment_instrument = common.PAYMENT_INSTRUMENT
-    pickup_method = common.PICKUP_METHOD
-    speed = common.SPEED
 
 
 class ProviderGroupSchema(CamelCaseSchema):
@@ -284,9 +243,7 @@ class BenchmarkFiguresEntry(CamelCaseSchema):
 
 
 class BenchmarkResponse(BenchmarkFiguresEntry, OkSchema):
-    prices = described(fields.String(), "sample")("""
-        The corridors the figures count: surveyed (those the World Bank surveyed) whenever the survey is imported, or
-        sample (the data file's) when it is not. The two are never pooled.""")
+    prices = common.BENCHMARK_PRICES
     sample = described(fields.Nested(BenchmarkFiguresEntry, allow_none=True))("""
         The same figures over the corridors with sample prices, when the figures above are the surveyed ones; null when
         they are the sample ones.""")
