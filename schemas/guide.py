@@ -16,7 +16,8 @@ _JSON_TYPES = (
     (fields.Integer, "integer"),
     (fields.Number, "number"),
     (fields.String, "string"),
-    (fields.DateTime, "string"),  # Date too
+    (fields.DateTime, "string"),
+    (fields.Date, "string"),  # not a DateTime since marshmallow 4
     (fields.List, "array"),
     (fields.Nested, "object"),
     (fields.Mapping, "object"),  # keys that are data (kinds of firm, regions), not field names
@@ -28,7 +29,9 @@ def _nests_many(field: fields.Field) -> bool:
 
 
 def json_type(field: fields.Field) -> str:
-    """The JSON type a field dumps to."""
+    """The JSON type a field dumps to: a Function field's, which marshmallow cannot know, is in its metadata."""
+    if "type" in field.metadata:
+        return field.metadata["type"]
     if isinstance(field, fields.Constant):
         return {bool: "boolean", int: "integer", float: "number", str: "string"}[type(field.constant)]
     if _nests_many(field):
