@@ -13,8 +13,7 @@ from sqlalchemy import DateTime, Double, Integer, String, delete, insert, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import read_versioned
-from corridor.data.model_base import Model
+from corridor.data.database import Model, read_versioned
 from corridor.domain.published import PublishedCosts
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
 from corridor.rates.store import bump_stamp

@@ -39,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.model_base import Model
+from corridor.data.database import Model
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
 from corridor.domain.survey import (
