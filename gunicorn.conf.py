@@ -44,8 +44,7 @@ limit_request_field_size = 8190
 # X-Forwarded-* are honoured by the app's ProxyFix for PROXY_HOPS hops, never by gunicorn itself
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
-# gunicorn's runtime control socket is unused here, and its default path is shared by every
-# instance on a machine
+# gunicorn's runtime control socket is unused here, and its default path is shared by every instance on a machine
 control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 accesslog = "-"

@@ -199,7 +199,7 @@ def import_flows_command(path: str) -> None:
 
 
 def _database_import(path: str, run: Callable[[], list[str]]) -> None:
-    """Run an import and print its summary; a file or a database that refuses it is the command's error."""
+    """Print an import's summary; a file or a database that refuses it is the command's error."""
     try:
         lines = run()
     except ImportRefused as err:
@@ -238,10 +238,5 @@ def show_history(
 
 
 def register_commands(app: Flask) -> None:
-    """Add the command groups to `flask --app app`."""
-    app.cli.add_command(data_cli)
-    app.cli.add_command(keys_cli)
-    app.cli.add_command(rates_cli)
-    app.cli.add_command(history_cli)
-    app.cli.add_command(prices_cli)
-    app.cli.add_command(flows_cli)
+    for group in (data_cli, keys_cli, rates_cli, history_cli, prices_cli, flows_cli):
+        app.cli.add_command(group)
