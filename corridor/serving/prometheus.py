@@ -116,34 +116,27 @@ class RequestCounts:
 class StateCollector:
     """Gauges of the data the scraping process serves: the age of each feed's rates, the survey's latest period."""
 
-    def __init__(self, data: Callable[[], Any], clock: Callable[[], float] = time.time) -> None:
-        self.data, self.clock = data, clock
+    def __init__(self, data: Callable[[], Any]) -> None:
+        self.data = data
 
     def describe(self) -> list[Metric]:
         """Nothing ahead of a scrape: there may be no data yet (a `flask` command)."""
         return []
 
     def collect(self) -> Iterator[Metric]:
-        data = self.data()
-        now = self.clock()
+        data, now = self.data(), time.time()
         age = GaugeMetricFamily(
             "corridor_rates_age_seconds",
-            "Seconds since the start (00:00 UTC) of the day of the "
-            "rates in force from each feed; a feed that never gave rates: of the data file's.",
+            "Seconds since the start (00:00 UTC) of the day of the rates in force from each feed; a feed that never "
+            "gave rates: of the data file's.",
             labels=("feed",),
         )
         for feed in data.live.report(data.sources.dataset):
-            day = feed["date"] or data.catalog.dataset.as_of
-            age.add_metric((feed["source"],), now - _midnight(day))
+            midnight = dt.datetime.combine(feed["date"] or data.catalog.dataset.as_of, dt.time(), dt.UTC)
+            age.add_metric((feed["source"],), now - midnight.timestamp())
         yield age
         survey = data.sources.survey
         if survey is not None and survey.latest:
             info = InfoMetricFamily("corridor_survey", "The World Bank survey import served, and its latest period.")
             info.add_metric((), {"import": str(survey.version), "period": max(o.period for o in survey.latest)})
             yield info
-
-
-def _midnight(day: dt.date | str) -> float:
-    if isinstance(day, str):
-        day = dt.date.fromisoformat(day)
-    return dt.datetime.combine(day, dt.time(), dt.UTC).timestamp()
