@@ -65,5 +65,4 @@ def reference(name: str) -> Response:
 
 @bp.get("/docs/<name>.png")
 def picture(name: str) -> Response:
-    """The pictures the documents show."""
     return _cached(send_from_directory(PICTURES, f"{name}.png"))

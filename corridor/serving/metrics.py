@@ -129,7 +129,6 @@ def prepare_multiprocess_directory(environ: MutableMapping[str, str] = os.enviro
 
 
 def remove_own_directory(environ: MutableMapping[str, str] = os.environ) -> None:
-    """On the master's exit: the folder it made for the counts, if it made one."""
     folder = environ.get(_OWN_DIR)
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
