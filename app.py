@@ -54,11 +54,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def configure_logging(app: Flask, settings: Settings) -> None:
-    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped; as JSON
-    objects with LOG_FORMAT=json."""
+    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped; with
+    LOG_FORMAT=json, one JSON object a line on stderr, under gunicorn (which writes its own so) or not."""
     app.logger.setLevel(settings.log_level)
     app.logger.addFilter(EscapeControl())
-    # the app's lines on stderr as JSON, under gunicorn (which writes its own so) or not
     if settings.log_format == "json":
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())

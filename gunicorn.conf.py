@@ -1,13 +1,13 @@
 """gunicorn settings, from the environment: `gunicorn -c gunicorn.conf.py wsgi:app`.
 
-The figures behind each choice are in docs/OPERATIONS.md and docs/PERFORMANCE.md.
+The figures behind each choice are in docs/OPERATIONS.md and docs/PERFORMANCE.md; the hooks are at the end.
 """
 
 import multiprocessing
 import os
 
 from corridor.serving.logs import gunicorn_log_config
-from corridor.serving.multiprocess import prepare_multiprocess_directory
+from corridor.serving.metrics import prepare_multiprocess_directory
 from corridor.settings import WORKER_CONNECTIONS
 
 
@@ -44,8 +44,7 @@ limit_request_field_size = 8190
 # X-Forwarded-* are honoured by the app's ProxyFix for PROXY_HOPS hops, never by gunicorn itself
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
-# gunicorn's runtime control socket is unused here, and its default path is shared by every
-# instance on a machine
+# gunicorn's runtime control socket is unused here, and its default path is shared by every instance on a machine
 control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 accesslog = "-"
@@ -59,93 +58,16 @@ logconfig_dict = gunicorn_log_config(os.environ.get("LOG_FORMAT", "text"))
 # share its memory, and boot at once, whenever they (re)start
 preload_app = True
 
-
-def on_starting(server):
-    """Keep what a client sent out of gunicorn's own messages, and on its line in the access log."""
-    from corridor.serving import hooks
-
-    hooks.on_starting(server)
-
-
-def pre_fork(server, worker):
-    """Keep what the master loaded out of the workers' full garbage collections."""
-    # they would walk all of it in the middle of a request, and copy every page it sits on
-    import gc
-
-    gc.freeze()
-
-
-def post_fork(server, worker):
-    """Keep a stop that comes while the worker boots: until it sets its own handlers, the master's would queue it
-    unseen. Hold back a terminal's Ctrl-C until post_worker_init ignores it: gunicorn's own handler, set in between,
-    would answer it as a second quit beside the master's."""
-    import signal
-
-    def stop_once_booted(signum, frame):
-        worker.alive = False  # its serving loop then ends at once, as on a TERM after boot
-
-    for signum in (signal.SIGTERM, signal.SIGQUIT):
-        signal.signal(signum, stop_once_booted)
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-
-def when_ready(server):
-    """Build the whole lists before the workers fork, start the drain on TERM and the metrics' port (METRICS_PORT)."""
-    from corridor.serving import hooks
-
-    hooks.when_ready(server)
-
-
-def post_worker_init(worker):
-    """Leave a terminal's Ctrl-C to the master, which stops the workers itself (QUIT); serve on through the instance's
-    drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term); keep the data as new as the database
-    (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
-    # the terminal sends INT to every process of its group: a worker that answered it too would run gunicorn's quit
-    # twice, and the second greenlet's sys.exit, left for the interpreter's exit, printed a SystemExit traceback
-    import signal
-
-    from corridor.serving import hooks
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one held back since post_fork is dropped, ignored
-    hooks.post_worker_init(worker)
-
-
-def pre_request(worker, req):
-    """While the instance drains, close each connection after its answer
-    (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term)."""
-    from corridor.serving import hooks
-
-    hooks.pre_request(worker, req)
-
-
-def child_exit(server, worker):
-    """prometheus_client's multiprocess mode: forget a worker gone."""
-    from corridor.serving import hooks
-
-    hooks.child_exit(server, worker)
-
-
-def on_reload(server):
-    """On HUP, before gunicorn forks new workers: serve the keys and data read anew with the rates stored, the whole
-    lists built, and ask for the feeds (docs/OPERATIONS.md#refreshing-the-data-and-the-rates)."""
-    from corridor.serving import hooks
-
-    hooks.on_reload(server)
-
-
-def on_exit(server):
-    """Remove the metrics' folder."""
-    from corridor.serving import hooks
-
-    hooks.on_exit(server)
-
-
-def post_request(worker, req, environ, resp):
-    """Yield after each response so a gevent worker shares itself fairly among kept-alive clients."""
-    if type(worker).__module__.endswith("ggevent"):  # not when a command line picks another worker
-        import gevent
-
-        # a timer due at once, not sleep(0): sleep(0) resumes before gevent polls the sockets again,
-        # so clients whose next request had already arrived would take turns while others wait
-        gevent.sleep(1e-6)
+# the hooks (corridor/serving/hooks.py) import the app's modules: only once the environment above is set
+from corridor.serving.hooks import (  # noqa: E402, F401 - gunicorn reads them by name
+    child_exit,
+    on_exit,
+    on_reload,
+    on_starting,
+    post_fork,
+    post_request,
+    post_worker_init,
+    pre_fork,
+    pre_request,
+    when_ready,
+)

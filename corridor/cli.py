@@ -24,7 +24,7 @@ from corridor.imports.published import import_published
 from corridor.imports.rpw import Sheet
 from corridor.imports.survey_import import import_rpw
 from corridor.imports.tabular import ImportRefused
-from corridor.rates.ecb import ImportReport, ecb_feed, merge_into, read_ecb
+from corridor.rates.ecb import ImportReport, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates, refresh_live
 from corridor.rates.store import read_live, write_live
@@ -87,7 +87,7 @@ def import_ecb(file: str, data_path: str | None) -> None:
     ecb = read_ecb(file)
     raw = _raw_data(data_path)
     before = raw["as_of"]
-    report = merge_into(raw, [ecb_feed(ecb)])
+    report = merge_into(raw, [ecb])
     for code in report.kept:  # the file's own rates: dated by as_of, which moves to the ECB's day
         raw["rates"]["sources"].setdefault(code, {"source": "data file", "date": before})
     raw["rates"]["sources"] = dict(sorted(raw["rates"]["sources"].items()))
@@ -199,7 +199,7 @@ def import_flows_command(path: str) -> None:
 
 
 def _database_import(path: str, run: Callable[[], list[str]]) -> None:
-    """Run an import and print its summary; a file or a database that refuses it is the command's error."""
+    """Print an import's summary; a file or a database that refuses it is the command's error."""
     try:
         lines = run()
     except ImportRefused as err:
@@ -238,10 +238,5 @@ def show_history(
 
 
 def register_commands(app: Flask) -> None:
-    """Add the command groups to `flask --app app`."""
-    app.cli.add_command(data_cli)
-    app.cli.add_command(keys_cli)
-    app.cli.add_command(rates_cli)
-    app.cli.add_command(history_cli)
-    app.cli.add_command(prices_cli)
-    app.cli.add_command(flows_cli)
+    for group in (data_cli, keys_cli, rates_cli, history_cli, prices_cli, flows_cli):
+        app.cli.add_command(group)

@@ -45,10 +45,8 @@ class CommandError(click.ClickException):
 
 
 class ConfigError(CommandError, RuntimeError):
-    """Start-up is refused: the message says what to fix."""
-
-    # the CLI prints a ClickException as `Error: …`, and so does gunicorn a RuntimeError raised
-    # while it loads the app: a refusal to start rather than a crash
+    """Start-up is refused, the message saying what to fix: the CLI prints a ClickException as `Error: …`, and so does
+    gunicorn a RuntimeError raised while it loads the app, a refusal to start rather than a crash."""
 
 
 def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
@@ -79,7 +77,7 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
 
 @dataclass(frozen=True)
 class Settings:
-    """The settings as the app uses them, parsed and checked once by create_app: `current_settings()`."""
+    """The settings as the app uses them, parsed and checked once by create_app."""
 
     api_keys_file: str
     seed_data: str
@@ -131,12 +129,10 @@ class Settings:
 
 
 def current_settings(app: Flask | None = None) -> Settings:
-    """The settings create_app parsed: the current app's, or `app`'s."""
     return (current_app if app is None else app).config["SETTINGS"]
 
 
 def whole_number(config: Mapping[str, object], name: str) -> int:
-    """The setting `name` as a whole number in its range, or ConfigError."""
     _, lowest, highest = WHOLE_NUMBERS[name]
     text = str(config[name]).strip()
     if not text.isascii() or not text.isdigit() or not lowest <= int(text) <= highest:

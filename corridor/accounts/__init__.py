@@ -1,5 +1,4 @@
-"""Accounts: holders sign up and make their own API keys. The models and their queries, the pages, their forms and
-sessions, and what Group A's hot path keeps of account keys."""
+"""Accounts: holders sign up and make their own API keys."""
 
 from __future__ import annotations
 
@@ -17,8 +16,6 @@ from corridor.state import current_service
 
 
 def register_accounts(app: Flask) -> None:
-    """The account pages with their sessions and CSRF protection, the answers to their failures, and the hot path's
-    memory of account keys."""
     configure_sessions(app)
     app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only (pages.check_csrf)
     csrf.init_app(app)
@@ -38,8 +35,7 @@ def expired_form(error: CSRFError) -> Response:
 
 
 def database_unavailable(error: OperationalError | InterfaceError | PoolTimeout) -> Response:
-    """The accounts database failed: 503, and one log line with its reason (never the parameters: SQLAlchemy hides
-    them)."""
+    """503, and one log line with the reason (never the parameters: SQLAlchemy hides them)."""
     reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
     current_app.logger.error("The accounts database failed on %s %s: %s", request.method, request.path, reason)
     return problem(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3: types-WTForms 3.2 lacks it
@@ -11,8 +13,6 @@ from corridor.accounts.models import EXPIRY_DAYS
 
 MIN_PASSWORD = 12
 MAX_PASSWORD = 200  # hashing is memory-hard: a megabyte of password is refused, not hashed
-# email-validator's syntax rules, without asking DNS whether the domain takes mail
-_EMAIL = Email("Enter an email address such as ana@example.com.")
 
 
 def given(field: StringField) -> str:
@@ -25,37 +25,37 @@ def _stripped(value: str | None) -> str | None:
     return value.strip() if value else value
 
 
-def _email() -> StringField:
-    return StringField(
+def _password(required: str, length: Length, **render_kw: Any) -> PasswordField:
+    return PasswordField("Password", [InputRequired(required), length], render_kw=render_kw)
+
+
+class _EmailForm(FlaskForm):
+    email = StringField(
         "Email",
         [
             InputRequired("Enter your email address."),
             Length(max=254, message="An email address has at most 254 characters."),
-            _EMAIL,
+            # email-validator's syntax rules, without asking DNS whether the domain takes mail
+            Email("Enter an email address such as ana@example.com."),
         ],
         filters=[_stripped],
         render_kw={"autocomplete": "email", "type": "email"},
     )
 
 
-class SignupForm(FlaskForm):
-    email = _email()
-    password = PasswordField(
-        "Password",
-        [
-            InputRequired("Choose a password."),
-            Length(MIN_PASSWORD, MAX_PASSWORD, f"Use {MIN_PASSWORD} to {MAX_PASSWORD} characters."),
-        ],
-        render_kw={"autocomplete": "new-password", "minlength": MIN_PASSWORD, "maxlength": MAX_PASSWORD},
+class SignupForm(_EmailForm):
+    password = _password(
+        "Choose a password.",
+        Length(MIN_PASSWORD, MAX_PASSWORD, f"Use {MIN_PASSWORD} to {MAX_PASSWORD} characters."),
+        autocomplete="new-password",
+        minlength=MIN_PASSWORD,
+        maxlength=MAX_PASSWORD,
     )
 
 
-class LoginForm(FlaskForm):
-    email = _email()
-    password = PasswordField(
-        "Password",
-        [InputRequired("Enter your password."), Length(max=MAX_PASSWORD)],
-        render_kw={"autocomplete": "current-password", "maxlength": MAX_PASSWORD},
+class LoginForm(_EmailForm):
+    password = _password(
+        "Enter your password.", Length(max=MAX_PASSWORD), autocomplete="current-password", maxlength=MAX_PASSWORD
     )
 
 
@@ -80,10 +80,8 @@ class NewKeyForm(FlaskForm):
 class PasswordForm(FlaskForm):
     """Deleting the account: the password again."""
 
-    password = PasswordField(
-        "Password",
-        [InputRequired("Enter your password to delete the account."), Length(max=MAX_PASSWORD)],
-        render_kw={"autocomplete": "current-password"},
+    password = _password(
+        "Enter your password to delete the account.", Length(max=MAX_PASSWORD), autocomplete="current-password"
     )
 
 

@@ -27,7 +27,6 @@ _FORMAT = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{43}")  # what creat
 
 
 def unavailable() -> ApiError:
-    """The 503 of an account key while the database cannot be asked (now, or a moment ago)."""
     return ApiError(
         503, "unavailable", "API keys cannot be checked right now; try again in a minute.", {"Retry-After": "60"}
     )
@@ -50,8 +49,8 @@ class AccountKeys:
         self._lock = threading.Lock()  # cachetools' caches are not thread-safe (`flask run` is threaded)
 
     def live(self, key: str, key_digest: bytes, before_asking: Callable[[bytes], None]) -> KeyRecord | None:
-        """The live account key `key` (whose SHA-256 is `key_digest`), or None; `before_asking(key_digest)` runs before
-        the database is asked (and may refuse the request); a 503 ApiError if the database fails."""
+        """The live account key `key`, or None; `before_asking(key_digest)` runs before the database is asked (and may
+        refuse the request); a 503 ApiError if the database fails."""
         if not _FORMAT.fullmatch(key):
             return None
         digest = key_digest.hex()
@@ -70,7 +69,7 @@ class AccountKeys:
         return record
 
     def forget(self, *digests: str) -> None:
-        """Ask the database next time: this process has just made, revoked or deleted these keys."""
+        """Ask the database next time: this process has made, revoked or deleted these keys."""
         with self._lock:
             for digest in digests:
                 self._live.pop(digest, None)
@@ -98,7 +97,7 @@ class AccountKeys:
         return record
 
     def record_use(self, record: KeyRecord) -> None:
-        """Write that a live key was used now, at most once every USE_EVERY per process."""
+        """At most once every USE_EVERY per process."""
         with self._lock:
             if record.id in self._used:
                 return

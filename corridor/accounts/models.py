@@ -1,4 +1,4 @@
-"""Accounts and their API keys in the database: the models, and every query the app makes of them."""
+"""Accounts and their API keys in the database, and every query the app makes of them."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from corridor.data.database import db
+from corridor.data.database import Model, db
 from corridor.data.keys import key_digest
-from corridor.data.model_base import Model
 
 KEY_PREFIX = "cor_"  # secret scanners find leaked keys by it
 SHOWN_CHARS = 12  # of a key, shown in the account's table: the prefix and 8 random characters
@@ -77,7 +76,6 @@ class KeyRecord(NamedTuple):
 
 
 def normal_email(email: str) -> str:
-    """The form an email is stored and looked up in: trimmed, lower case."""
     return email.strip().lower()
 
 
@@ -90,7 +88,6 @@ _STAND_IN_HASH = (
 
 
 def create_account(email: str, password: str) -> Account:
-    """A new account, committed; EmailTaken if the email is in use."""
     account = Account(email=normal_email(email), password_hash=generate_password_hash(password), created_at=utcnow())
     db.session.add(account)
     try:
@@ -115,7 +112,6 @@ def password_matches(account: Account, password: str) -> bool:
 
 
 def create_key(account: Account, name: str, expires_days: int | None) -> tuple[str, ApiKey]:
-    """A new key for `account` and its row, committed; TooManyKeys at MAX_LIVE_KEYS live ones."""
     now = utcnow()
     # two requests at once must not both make the 11th: PostgreSQL locks the holder's row until commit; SQLite lets
     # one writer at a time in, so counting after the insert sees every other key made
@@ -141,7 +137,7 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
 
 
 def revoke_key(account: Account, key_id: int) -> str | None:
-    """Delete `account`'s key `key_id`; its digest, or None if the account has no such key."""
+    """Delete `account`'s key `key_id`: its digest, or None if the account has no such key."""
     row = db.session.scalar(select(ApiKey).where(ApiKey.id == key_id, ApiKey.account_id == account.id))
     if row is None:
         return None
@@ -151,7 +147,6 @@ def revoke_key(account: Account, key_id: int) -> str | None:
 
 
 def delete_account(account: Account) -> list[str]:
-    """Delete `account` and its keys; the keys' digests."""
     digests = [key.digest for key in account.keys]
     db.session.delete(account)  # its keys with it
     db.session.commit()
@@ -159,8 +154,7 @@ def delete_account(account: Account) -> list[str]:
 
 
 def find_key(digest: str) -> KeyRecord | None:
-    """The key with this digest, live or expired; None if there is none."""
-    # joined with its account: a key whose account is gone (deleted with foreign keys off) opens nothing
+    """The key with this digest, live or expired; joined with its account, which a deleted one's is not."""
     row = db.session.execute(select(ApiKey.id, ApiKey.expires_at).join(Account).where(ApiKey.digest == digest)).first()
     db.session.rollback()  # the connection goes back to the pool at once
     return KeyRecord(*row) if row else None

@@ -31,37 +31,31 @@ csrf = CSRFProtect()
 
 @bp.app_template_filter()
 def minute(value: dt.datetime | None, empty: str = "never") -> str:
-    """A stored time as `2026-11-25 21:40 UTC`."""
     return value.strftime("%Y-%m-%d %H:%M UTC") if value else empty
 
 
 @bp.before_request
 def check_csrf() -> None:
-    """Every POST here carries the CSRF token of a page this service rendered; else 400 (CSRFError)."""
+    """Every POST here carries the CSRF token of a page this service rendered; else 400."""
     csrf.protect()
 
 
 @bp.after_request
 def page_headers(response: Response) -> Response:
-    """Every account page: no framing, no caching anywhere, no referrer beyond this site."""
-    response.headers["Content-Security-Policy"] = CONTENT_POLICY
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "same-origin"
+    """No framing, no caching anywhere, no referrer beyond this site."""
+    response.headers.update(
+        {"Content-Security-Policy": CONTENT_POLICY, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+    )
     return response
 
 
-def signed_in() -> Account | None:
-    """The account this browser is signed in to, if it still exists."""
-    account_id = session.get("account_id")
-    return db.session.get(Account, account_id) if isinstance(account_id, int) else None
-
-
 def holder_only(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Run `view` with the signed-in account; otherwise send the browser to sign in."""
+    """Run `view` with the account this browser is signed in to, if it still exists; else send it to sign in."""
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        account = signed_in()
+        account_id = session.get("account_id")
+        account = db.session.get(Account, account_id) if isinstance(account_id, int) else None
         if account is None:
             return redirect(url_for(".login"), 303)
         return view(account, *args, **kwargs)
@@ -77,7 +71,6 @@ def sign_in(account: Account) -> Response:
 
 
 def _forget(*digests: str) -> None:
-    """This process forgets what it learnt of the keys."""
     keys = current_service().account_keys
     assert keys is not None, "register_accounts made it"
     keys.forget(*digests)
@@ -87,9 +80,8 @@ def page(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
     return render_template(f"account/{template}", **context), status
 
 
-def invalid(*forms: FlaskForm) -> int:
-    """400 when a form sent was refused, else 200."""
-    return 400 if any(form.errors for form in forms) else 200
+def invalid(form: FlaskForm) -> int:
+    return 400 if form.errors else 200
 
 
 @bp.route("/signup", methods=["GET", "POST"])
@@ -144,7 +136,6 @@ def keys_page(
     delete_form: PasswordForm | None = None,
     key_error: str | None = None,
 ) -> tuple[str, int]:
-    """The account's page: its keys, and the forms to make one and to delete the account."""
     now = utcnow()
     return page(
         "account.html",
@@ -184,7 +175,7 @@ def new_key(account: Account) -> Any:
 @bp.route("/keys/<int(max=2147483647):key_id>/revoke", methods=["GET", "POST"])
 @holder_only
 def revoke(account: Account, key_id: int) -> Any:
-    """The Revoke button's page asks first (no script needed); only its own form, which says `confirm=yes`, revokes."""
+    """The Revoke button's page asks first (no script needed); only its own form, with `confirm=yes`, revokes."""
     key = next((key for key in account.keys if key.id == key_id), None)
     if key is None:
         raise NotFound()  # another holder's key, or none: the same answer

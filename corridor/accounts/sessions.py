@@ -1,9 +1,6 @@
-"""The account pages' sessions: Flask's signed cookie, and the key that signs it.
-
-The signed-in holder is one account id in that cookie, read by `pages.signed_in`. Not Flask-Login: its init_app adds an
-after-request hook that reads the session on every answer of the app, and Flask then sends `Vary: Cookie` with every
-public one, which no cache in front could then share.
-"""
+"""The account pages' sessions: Flask's signed cookie, holding the signed-in account's id, and the key that signs it.
+Not Flask-Login: its hook reads the session on every answer, and Flask then sends `Vary: Cookie` with every public one,
+which no cache in front could then share."""
 
 from __future__ import annotations
 
@@ -21,8 +18,7 @@ MIN_SECRET_KEY = 32
 
 
 def configure_sessions(app: Flask) -> None:
-    """Flask's session, signed with `secret_key(app)`, in a cookie `corridor_session`: HttpOnly, SameSite=Lax, and
-    Secure behind the proxies PROXY_HOPS trusts (a platform's router, which speaks HTTPS to browsers)."""
+    """The cookie is Secure behind the proxies PROXY_HOPS trusts (a platform's router speaks HTTPS to browsers)."""
     app.secret_key = secret_key(app)
     app.config.update(
         SESSION_COOKIE_SAMESITE="Lax",
@@ -34,16 +30,15 @@ def configure_sessions(app: Flask) -> None:
 
 
 class OneSignerSessions(SecureCookieSessionInterface):
-    """Flask's signed cookie, by one signer: Flask builds a new one for every request's session, one without a cookie
-    too (a tenth of a kept answer's time: docs/PERFORMANCE.md), though an app's key never changes once it is made."""
+    """Flask's signed cookie, by one signer: Flask builds one for every request's session, one without a cookie too (a
+    tenth of a kept answer's time: docs/PERFORMANCE.md), though an app's key never changes once it is made."""
 
     # the last app's: a process serves one; a cache of C's, so that no function of the project's runs per request
     get_signing_serializer = functools.lru_cache(maxsize=1)(SecureCookieSessionInterface.get_signing_serializer)
 
 
 def secret_key(app: Flask) -> str:
-    """SECRET_KEY, or the instance folder's `secret_key` file, made once with a random key (one machine's instances
-    share it)."""
+    """SECRET_KEY, or the instance folder's `secret_key` file, made once (one machine's instances share it)."""
     if app.config["SECRET_KEY"]:
         if len(app.config["SECRET_KEY"]) < MIN_SECRET_KEY:
             raise ConfigError(

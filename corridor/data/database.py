@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask
@@ -39,10 +39,14 @@ TCP_TIMEOUT_MS = 5000
 
 
 class Base(DeclarativeBase):
-    """The models' base."""
+    pass
 
 
 db = SQLAlchemy(model_class=Base)
+if TYPE_CHECKING:
+    Model = Base  # what db.Model is made from, as mypy can take it (no instance's attribute as a base class)
+else:
+    Model = db.Model
 
 
 def engine_url(database_url: str) -> str:
@@ -63,7 +67,6 @@ def engine_url(database_url: str) -> str:
 
 
 def init_database(app: Flask) -> None:
-    """Connect the app to DATABASE_URL, whose migrations `flask db …` applies (Flask-Migrate, over Alembic)."""
     url = app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
     # parameters (emails, hashes) are left out of SQLAlchemy's error messages, which reach the log
     options: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": POOL_TIMEOUT_S}
@@ -79,16 +82,16 @@ def init_database(app: Flask) -> None:
     db.init_app(app)
     Migrate(app, db, directory=str(MIGRATIONS))
     with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            event.listen(db.engine, "connect", enforce_foreign_keys)
+        if db.engine.dialect.name == "sqlite":  # else foreign keys go unchecked: a deleted account's keys stay
+            event.listen(db.engine, "connect", lambda connection, record: connection.execute("PRAGMA foreign_keys=ON"))
 
 
 _unpooled: dict[str, Engine] = {}
 
 
 def unpooled_engine(app: Flask) -> Engine:
-    """An engine of the app's database whose connections close when released, one per URL: for a read in the master,
-    which forks workers that must share none of its connections (and keeps none to share)."""
+    """An engine of the app's database whose connections close when released, one per URL: for the master, whose
+    forked workers must share none of its connections."""
     with app.app_context():
         url = db.engine.url  # as Flask-SQLAlchemy resolved it: a relative SQLite path is in the instance folder
     key = url.render_as_string(hide_password=False)
@@ -98,13 +101,6 @@ def unpooled_engine(app: Flask) -> Engine:
             url, poolclass=NullPool, hide_parameters=True, connect_args=options.get("connect_args", {})
         )
     return _unpooled[key]
-
-
-def enforce_foreign_keys(connection: Any, record: Any) -> None:
-    """SQLite leaves foreign keys unchecked unless each connection asks: a deleted account's keys go with it."""
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
 
 
 def migrations_pending(engine: Engine) -> str | None:

@@ -20,7 +20,6 @@ KEYS_FILE_MAX = 2**20  # bytes: thousands of entries
 
 
 def key_digest(key: str) -> bytes:
-    """The SHA-256 of any key as sent, an operator's or a holder's: all that is kept of it."""
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
 
 
@@ -32,7 +31,7 @@ class Keys(NamedTuple):
 
 
 def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:
-    """Digests of raw or `sha256:` entries, each given with where it is; never echoes an entry."""
+    """Digests of raw or `sha256:` entries, each given with where it is, which an error names: never the entry."""
     digests, short = [], []
     for where, entry in entries:
         if hashed := _HASHED.fullmatch(entry):
@@ -50,13 +49,12 @@ def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:
 
 
 def parse_api_keys(value: str) -> Keys:
-    """The comma-separated entries of API_KEYS; empty ones are skipped."""
     entries = (e for e in (e.strip() for e in value.split(",")) if e)
     return parse_entries((f"API_KEYS entry {n}", e) for n, e in enumerate(entries, start=1))
 
 
 def read_keys_file(path: str) -> Keys:
-    """The entries of an API_KEYS_FILE, one per line; blank lines and lines starting with # skipped."""
+    """One entry per line; blank lines and lines starting with # skipped."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
             raise ConfigError(f"API_KEYS_FILE {path} cannot be read: not a regular file.")
@@ -78,7 +76,6 @@ def read_keys_file(path: str) -> Keys:
 
 
 def with_keys_file(keys: Keys, keys_file: str) -> Keys:
-    """API_KEYS's `keys` and, if set, API_KEYS_FILE's; ConfigError if the file is unusable."""
     if keys_file:
         from_file = read_keys_file(keys_file)
         keys = Keys(keys.digests + from_file.digests, keys.short + from_file.short)
@@ -86,6 +83,5 @@ def with_keys_file(keys: Keys, keys_file: str) -> Keys:
 
 
 def generate_key() -> tuple[str, str]:
-    """A new random key and its `sha256:` entry for API_KEYS."""
     key = secrets.token_urlsafe(32)
     return key, "sha256:" + key_digest(key).hex()

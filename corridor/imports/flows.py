@@ -12,8 +12,7 @@ from sqlalchemy import Double, Integer, String, delete, func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import read_versioned
-from corridor.data.model_base import Model
+from corridor.data.database import Model, read_versioned
 from corridor.domain.countries import country_code
 from corridor.domain.published import Flows
 from corridor.imports.store import ImportRun, insert_all, record, transaction

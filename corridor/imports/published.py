@@ -12,8 +12,7 @@ from sqlalchemy import Double, Integer, String, delete, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import read_versioned
-from corridor.data.model_base import Model
+from corridor.data.database import Model, read_versioned
 from corridor.domain.published import PublishedCosts
 from corridor.imports.store import ImportRun, batches, insert_all, record, transaction
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables

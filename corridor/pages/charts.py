@@ -1,9 +1,6 @@
 """The page's charts as numbers for inline SVG: bars of true cost, a line of a pair's rate, the survey's average
-cost by period.
-
-Both are laid out in percentages of the chart's width and in pixels of its height, with no viewBox scaling the whole:
-their text keeps its CSS size at every width (a 640-unit drawing shrunk into a phone's 343 px made it 7 px tall).
-"""
+cost by period. Laid out in percentages of the chart's width and pixels of its height, with no viewBox scaling the
+whole: their text keeps its CSS size at every width (a 640-unit drawing shrunk into a phone's 343 px made it 7 px)."""
 
 from __future__ import annotations
 
@@ -142,8 +139,7 @@ def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
 
     step = -(-len(periods) // TREND_LABELS)  # ceiling division
     labelled = set(range(len(periods) - 1, -1, -step))  # the latest period always named
-
-    guide_ys = (y(SDG_TARGET_PCT), y(SDG_CEILING_PCT))
+    guide_ys = target, ceiling = y(SDG_TARGET_PCT), y(SDG_CEILING_PCT)
 
     def series(name: str) -> dict[str, Any]:
         points = [
@@ -165,7 +161,6 @@ def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
         ]
         return {"points": points, "segments": segments}
 
-    target, ceiling = guide_ys
     return {
         "height": TREND_TOP + TREND_HEIGHT + 28,
         "left": TREND_LEFT,

@@ -46,14 +46,12 @@ _corridors = CorridorSchema(many=True)
 @bp.get("/")
 def comparison() -> Response:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
-    data = current_service().data
-    assert data is not None, "the app serves once its data is loaded"
-    catalog = data.catalog
+    catalog = current_service().data.catalog
     costs_only = _costs_only(request.args, catalog)
-    if costs_only is not None:
-        state, error = costs_only, None
+    if costs_only is not None or not catalog.corridors:
+        state, error = costs_only or {}, None
     else:
-        state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
+        state, error = _state(request.args, catalog)
     page = render_template(
         "page.html",
         **state,
@@ -69,8 +67,7 @@ def comparison() -> Response:
         reference_usd=catalog.dataset.reference_amount_usd,
     )
     response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
-    response.headers["Content-Security-Policy"] = _POLICY
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers.update({"Content-Security-Policy": _POLICY, "Cache-Control": "no-cache"})
     return response
 
 
@@ -159,7 +156,7 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
 
 
 def _trend(catalog: Catalog, countries: str) -> dict[str, Any] | None:
-    """The survey's averages of the corridor by period, charted and said in a sentence; None without survey data."""
+    """The survey's averages of the corridor by period, charted and said in a sentence."""
     try:
         costs = catalog.corridor_costs(countries)
     except NoSurveyData:
@@ -222,7 +219,6 @@ def surveyed_text(surveyed: tuple[str, dt.date | None, dt.date | None] | None) -
 
 @bp.get("/assets/<name>")
 def asset(name: str) -> Response:
-    """The page's script, stylesheet and icon."""
     if name not in _PAGE_FILES:
         raise NotFound()
     response = send_from_directory(_ASSETS, name)

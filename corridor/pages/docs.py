@@ -19,19 +19,23 @@ bp = PolicyBlueprint("docs", __name__, url_prefix="/api", template_folder="templ
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _OWN_FILES = {"docs.js", "docs.css"}
 _SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}
-_ASSET_CACHE = "public, max-age=3600"
+_CACHE = "public, max-age=3600"
 # Swagger UI styles inline; no framing (default-src does not cover it)
 _PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 _REFERENCE_POLICY = "default-src 'self'; frame-ancestors 'none'"
 
 
+def _cached(response: Response, policy: str | None = None) -> Response:
+    if policy:
+        response.headers["Content-Security-Policy"] = policy
+    response.headers["Cache-Control"] = _CACHE
+    return response
+
+
 @bp.get("/docs")
 def page() -> Response:
     """Swagger UI on the document, with nothing loaded from anywhere but this app."""
-    response = current_app.response_class(render_template("docs.html"), mimetype="text/html")
-    response.headers["Content-Security-Policy"] = _PAGE_POLICY
-    response.headers["Cache-Control"] = _ASSET_CACHE
-    return response
+    return _cached(current_app.response_class(render_template("docs.html"), mimetype="text/html"), _PAGE_POLICY)
 
 
 @bp.get("")
@@ -45,14 +49,9 @@ def to_docs() -> Response:
 @bp.get("/docs/assets/<name>")
 def asset(name: str) -> Response:
     """Swagger UI's files from the installed swagger-ui-bundle package, and the page's own script and style."""
-    if name in _OWN_FILES:
-        response = send_from_directory(_ASSETS, name)
-    elif name in _SWAGGER_FILES:
-        response = send_from_directory(swagger_ui_bundle.swagger_ui_path, name)
-    else:
+    if name not in _OWN_FILES | _SWAGGER_FILES:
         raise NotFound()
-    response.headers["Cache-Control"] = _ASSET_CACHE
-    return response
+    return _cached(send_from_directory(_ASSETS if name in _OWN_FILES else swagger_ui_bundle.swagger_ui_path, name))
 
 
 @bp.get("/docs/guide", defaults={"name": "guide"})
@@ -60,19 +59,10 @@ def asset(name: str) -> Response:
 def reference(name: str) -> Response:
     """docs/API.md at /api/docs/guide, and the documents it links to beside it."""
     title, body = rendered(DOCUMENTS[name])
-    response = current_app.response_class(
-        render_template("reference.html", title=title, body=body), mimetype="text/html"
-    )
-    response.headers["Content-Security-Policy"] = _REFERENCE_POLICY
-    response.headers["Cache-Control"] = "public, max-age=3600"
-    return response
+    html = render_template("reference.html", title=title, body=body)
+    return _cached(current_app.response_class(html, mimetype="text/html"), _REFERENCE_POLICY)
 
 
 @bp.get("/docs/<name>.png")
 def picture(name: str) -> Response:
-    """The pictures the documents show."""
-    if not (PICTURES / f"{name}.png").is_file():
-        raise NotFound()
-    response = send_from_directory(PICTURES, f"{name}.png")
-    response.headers["Cache-Control"] = "public, max-age=3600"
-    return response
+    return _cached(send_from_directory(PICTURES, f"{name}.png"))

@@ -1,4 +1,4 @@
-"""The European Central Bank's euro reference rates (eurofxref): read, re-base, merge."""
+"""The European Central Bank's euro reference rates (eurofxref): read, re-base, merge into a data file."""
 
 from __future__ import annotations
 
@@ -24,16 +24,8 @@ class EcbError(ConfigError):
     """An ECB file this command cannot use."""
 
 
-@dataclass(frozen=True)
-class EcbRates:
-    """One day's reference rates: units of each currency per 1 EUR."""
-
-    date: dt.date
-    per_euro: dict[str, float]
-
-
-def read_ecb(path: str) -> EcbRates:
-    """`eurofxref-daily.xml`, `eurofxref.zip`, or the `eurofxref.csv` inside it."""
+def read_ecb(path: str) -> FeedRates:
+    """`eurofxref-daily.xml`, `eurofxref.zip`, or the `eurofxref.csv` inside it, as the ECB feed's rates."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -41,7 +33,9 @@ def read_ecb(path: str) -> EcbRates:
         raise EcbError(f"{path}: cannot read: {err.strerror}.") from None
     try:
         if data.startswith(b"PK"):
-            date, rates = _parse_csv(_csv_in_zip(data))
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                (name,) = [n for n in archive.namelist() if n.lower().endswith(".csv")]
+                date, rates = _parse_csv(archive.read(name).decode("utf-8-sig"))
         elif data.lstrip().startswith(b"<"):
             date, rates = parse_daily_xml(data)
         else:
@@ -53,13 +47,7 @@ def read_ecb(path: str) -> EcbRates:
             raise EcbError(f"{path}: unusable rate {code}={rate}.")
     if not rates:
         raise EcbError(f"{path}: holds no rates.")
-    return EcbRates(date, rates)
-
-
-def _csv_in_zip(data: bytes) -> str:
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        (name,) = [n for n in archive.namelist() if n.lower().endswith(".csv")]
-        return archive.read(name).decode("utf-8-sig")
+    return FeedRates(ECB, "EUR", rates, dict.fromkeys(rates, date))
 
 
 def parse_daily_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
@@ -82,8 +70,7 @@ def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
         day, month, year = values[0].split()  # "20 November 2026", whatever the locale
         date = dt.date(int(year), _MONTHS.index(month) + 1, int(day))
     given = zip(header[1:], values[1:], strict=False)  # a trailing comma makes one header more
-    rates = {code: float(value) for code, value in given if code and value not in ("", "N/A")}
-    return date, rates
+    return date, {code: float(value) for code, value in given if code and value not in ("", "N/A")}
 
 
 @dataclass
@@ -96,25 +83,19 @@ class ImportReport:
     ignored: list[str] = field(default_factory=list)
 
 
-def ecb_feed(ecb: EcbRates) -> FeedRates:
-    """The ECB's day as a feed's rates."""
-    return FeedRates(ECB, "EUR", ecb.per_euro, {code: ecb.date for code in ecb.per_euro})
-
-
 def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
     """Lay the feeds' rates (in precedence order) over a data file's tables, in place, with their sources and dates:
     only currencies already there, to 6 significant figures like the ECB's, each consumer rate keeping its margin."""
-    table, consumer = raw["rates"]["interbank"], raw["rates"]["consumer"]
-    base = raw["rates"]["base"]
+    table, consumer, base = raw["rates"]["interbank"], raw["rates"]["consumer"], raw["rates"]["base"]
     if not any(base in {*feed.rates, feed.base} for feed in feeds):
         raise EcbError(f"No feed gives a {base} rate, so their rates cannot be re-based to {base}.")
-    before = build_dataset(
-        {**raw, "as_of": dt.date.fromisoformat(raw["as_of"]), "rates": {**raw["rates"], "sources": _sources_in(raw)}}
-    ).rates
+    sources = raw["rates"].setdefault("sources", {})
+    dated = {code: {"source": s["source"], "date": dt.date.fromisoformat(s["date"])} for code, s in sources.items()}
+    as_of = dt.date.fromisoformat(raw["as_of"])
+    before = build_dataset({**raw, "as_of": as_of, "rates": {**raw["rates"], "sources": dated}}).rates
     after = live_rates(before, feeds)
     given = {code for feed in feeds for code in {*feed.rates, feed.base}}
     report = ImportReport(ignored=sorted(given - set(table) - {base}))
-    sources = raw["rates"].setdefault("sources", {})
     for code in sorted(table):
         if code == base:
             continue
@@ -128,10 +109,3 @@ def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
         sources[code] = {"source": after.sources[code].source, "date": after.sources[code].date.isoformat()}
     raw["rates"]["sources"] = dict(sorted(sources.items()))
     return report
-
-
-def _sources_in(raw: dict) -> dict:
-    return {
-        code: {"source": entry["source"], "date": dt.date.fromisoformat(entry["date"])}
-        for code, entry in raw["rates"].get("sources", {}).items()
-    }

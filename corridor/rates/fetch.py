@@ -7,7 +7,7 @@ import http.client
 import socket
 import threading
 import urllib.parse
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from corridor import __version__
 from corridor.settings import ConfigError
@@ -23,7 +23,7 @@ class FeedError(Exception):
 
 
 def feed_url(name: str, setting: str) -> str | None:
-    """A feed's URL from its setting `name`; None when it is `off` or empty; ConfigError unless http(s) to a host."""
+    """A feed's URL from its setting `name`; None when `off` or empty; ConfigError unless http(s) to a host."""
     setting = setting.strip()
     if setting.lower() in ("", "off"):
         return None
@@ -46,7 +46,7 @@ def shown_url(url: str) -> str:
 
 
 class Answer(NamedTuple):
-    """A feed's whole answer, and the URL it came from (another than the one asked for, after a redirect)."""
+    """A feed's whole answer, and the URL it came from (after any redirect)."""
 
     body: bytes
     url: str
@@ -54,9 +54,7 @@ class Answer(NamedTuple):
 
 def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> Answer:
     """The 200 answer to GET `url` within `timeout` seconds (TIMEOUT_S), all of it, and `max_bytes`; or FeedError.
-
-    Redirects are followed only to the same scheme, host and port (at most MAX_REDIRECTS): a feed is trusted where it
-    is configured, not wherever it points."""
+    Redirects are followed only to the same scheme, host and port: a feed is trusted where it is configured."""
     timeout = TIMEOUT_S if timeout is None else timeout
     # a thread of its own, so that the deadline covers the name lookup and an answer that trickles in too; one that
     # misses it has its connection closed under it, which ends it at once
@@ -127,7 +125,8 @@ class _Fetch:
             except TimeoutError:
                 raise
             except OSError as err:
-                raise FeedError(f"cannot connect: {_reason(err)}") from None
+                reason = "connection refused" if isinstance(err, ConnectionRefusedError) else err.strerror
+                raise FeedError(f"cannot connect: {reason or type(err).__name__}") from None
             answer = self._connection.getresponse()
             if answer.status in REDIRECTS:
                 self.url = _redirect_target(self.url, answer.getheader("Location") or "")
@@ -155,13 +154,3 @@ def _redirect_target(url: str, location: str) -> str:
     if not location.strip() or not same:
         raise FeedError(f"redirected to {shown_url(target)[:100]}, not the configured scheme, host and port: refused")
     return target
-
-
-def _reason(reason: Any) -> str:
-    if isinstance(reason, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(reason, (TimeoutError, socket.timeout)):
-        return "timed out"
-    if isinstance(reason, OSError) and reason.strerror:
-        return reason.strerror
-    return type(reason).__name__

@@ -1,24 +1,21 @@
-"""The rates in force from each feed, and one refresh of both: a fault keeps the last good rates."""
+"""The feeds' answers read and checked, the rates in force from each feed, and one refresh of both: a fault keeps the
+last good rates."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 import logging
-from collections.abc import Callable, Mapping
+import math
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from xml.etree import ElementTree
 
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
 from corridor.domain.rates import FeedRates, live_rates, too_far
-from corridor.rates.feeds import (
-    frankfurter_days,
-    frankfurter_latest,
-    frankfurter_series,
-    frankfurter_url,
-    merged_series,
-    parse_ecb_daily,
-    parse_frankfurter,
-)
+from corridor.rates.ecb import CURRENCY_CODE, parse_daily_xml
 from corridor.rates.fetch import FeedError, feed_url, get, shown_url
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
@@ -40,19 +37,12 @@ class FeedState:
 
     @property
     def status(self) -> str:
-        """`off`, `ok` (the last try gave usable rates), `held` (its rates moved too far to serve unconfirmed) or
-        `failing` (it gave nothing usable, or was not tried yet)."""
+        """`off`, `ok`, `held` (its rates moved too far to serve unconfirmed) or `failing` (or not tried yet)."""
         if self.url is None:
             return "off"
         if self.error is None:
             return "ok"
         return "held" if self.held else "failing"
-
-    def date(self, dataset: Dataset) -> dt.date | None:
-        """The day of the rates in force from this feed: its own, or those the data file says it gave."""
-        if self.rates is not None:
-            return self.rates.date
-        return _file_day(self.source, dataset.rates)
 
 
 @dataclass(frozen=True)
@@ -75,12 +65,11 @@ class LiveRates:
 
     @property
     def feeds(self) -> tuple[FeedState, FeedState]:
-        """The feeds in precedence order: the ECB's rate wins for a currency it publishes."""
+        """In precedence order: the ECB's rate wins for a currency it publishes."""
         return self.ecb, self.frankfurter
 
     @property
     def feed_rates(self) -> list[FeedRates]:
-        """The rates in force from each feed that gave some, in precedence order."""
         return [feed.rates for feed in self.feeds if feed.rates is not None]
 
     @property
@@ -89,12 +78,12 @@ class LiveRates:
         return self.feed_rates, self.ecb_days, self.series
 
     def report(self, dataset: Dataset) -> list[dict]:
-        """Each feed as health shows it: source, status, date, checkedAt, error."""
+        """Each feed as health shows it; its date that of its own rates, or those the data file says it gave."""
         return [
             {
                 "source": feed.source,
                 "status": feed.status,
-                "date": feed.date(dataset),
+                "date": feed.rates.date if feed.rates else _file_day(feed.source, dataset.rates),
                 "checkedAt": feed.checked_at,
                 "error": None if feed.url is None else feed.error,
             }
@@ -103,7 +92,6 @@ class LiveRates:
 
     @property
     def changed_at(self) -> dt.datetime | None:
-        """When the rates in force last changed, if a feed ever gave any."""
         return max((feed.changed_at for feed in self.feeds if feed.changed_at), default=None)
 
 
@@ -117,10 +105,10 @@ def refresh_live(
 ) -> LiveRates:
     """Ask each feed once; what one gives replaces its rates in force, a fault keeps them (one log line).
 
-    `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks,
-    Frankfurter is asked for its daily series since the last day held (a year back at first), whose
-    newest day gives the latest rates; None asks for the latest rates alone. An answer any day of which moves the
-    rates in force, or the data file's, too far is held back unless `accept` or the data file holds it already.
+    `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks, Frankfurter is asked for its
+    daily series since the last day held (a year back at first), whose newest day gives the latest rates; None asks
+    for the latest rates alone. An answer any day of which moves the rates in force, or the data file's, too far is
+    held back unless `accept` or the data file holds it already.
     """
     in_force = live_rates(dataset.rates, live.feed_rates)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
@@ -143,17 +131,22 @@ def refresh_live(
         since = now.date() - dt.timedelta(days=SERIES_DAYS)
         wanted = ecb_history is not None and bool(others - ecb_history)
         url = frankfurter_url(frankfurter.url, base, others, _series_start(series, since) if wanted else None)
-        fetched: dict = {}
+        fetched: dict[str, dict[dt.date, float]] = {}
 
         def latest() -> tuple[FeedRates, str, list[FeedRates]]:
             answer = get(url)
             rows = parse_frankfurter(answer.body, base)
-            fetched.update(frankfurter_series(rows))
-            return frankfurter_latest(rows, base), answer.url, frankfurter_days(rows, base, since)
+            for day, quote, rate in rows:
+                fetched.setdefault(quote, {})[day] = rate
+            latest_rates, days = frankfurter_rates(rows, base, since)
+            return latest_rates, answer.url, days
 
         frankfurter = _tried(frankfurter, dataset.rates, in_force, now, log, accept, latest)
-        if wanted and frankfurter.error is None:
-            series = merged_series(series, fetched, since)
+        if wanted and frankfurter.error is None:  # the held series extended and corrected, from `since` on
+            merged = {code: {d: r for d, r in days.items() if d >= since} for code, days in series.items()}
+            for code, days in fetched.items():
+                merged.setdefault(code, {}).update((d, r) for d, r in days.items() if d >= since)
+            series = merged
     return LiveRates(ecb, frankfurter, ecb_days, series, base)
 
 
@@ -171,8 +164,8 @@ def _tried(
     accept: bool,
     fetch: Callable[[], tuple[FeedRates, str, list[FeedRates]]],
 ) -> FeedState:
-    """The feed after one try: its answer (its latest rates, the URL it came from after any redirect, and each day
-    of it that would enter the history) served, held back, or refused."""
+    """The feed after one try: `fetch`'s answer (its latest rates, its URL after any redirect, each day of it that
+    would enter the history) served, held back, or refused."""
     day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
     kept = f"the rates of {day_in_force}" if day_in_force else "the data file's rates"
     try:
@@ -231,7 +224,87 @@ def _check_rebased(rates: FeedRates, base: str) -> None:
         raise FeedError(f"no {base} rate to re-base the others through")
     low, high = RATE_RANGE
     for code, rate in per_base.items():
-        if not low <= rate / per_base[base] <= high:
-            raise FeedError(
-                f"refused whole: the {code} rate per {base}, {rate / per_base[base]:g}, is not from {low:g} to {high:g}"
-            )
+        if not low <= (rebased := rate / per_base[base]) <= high:
+            raise FeedError(f"refused whole: the {code} rate per {base}, {rebased:g}, is not from {low:g} to {high:g}")
+
+
+def parse_ecb_daily(body: bytes) -> FeedRates:
+    """The ECB's eurofxref-daily.xml: one day's euro rates; FeedError unless every rate is usable."""
+    try:
+        date, rates = parse_daily_xml(body)
+    except ElementTree.ParseError as err:
+        raise FeedError(f"not XML, or cut short ({err})") from None
+    except (KeyError, ValueError) as err:
+        raise FeedError("no day in the file" if "<Cube time" in str(err) else f"not the ECB's layout ({err})") from None
+    if not rates:
+        raise FeedError("no rates in the answer")
+    for code, rate in rates.items():
+        if not CURRENCY_CODE.fullmatch(code):
+            raise FeedError(f"{code[:10]!r} is not a currency code")
+        _usable(code, rate)
+    return FeedRates(ECB, "EUR", rates, dict.fromkeys(rates, date))
+
+
+def frankfurter_url(base_url: str, base: str, quotes: Iterable[str] = (), start: dt.date | None = None) -> str:
+    """`{url}/rates?base=…[&quotes=…][&from=…]`."""
+    query = {"base": base}
+    if quotes:
+        query["quotes"] = ",".join(sorted(quotes))
+    if start:
+        query["from"] = start.isoformat()
+    return f"{base_url.rstrip('/')}/rates?{urllib.parse.urlencode(query, safe=',')}"
+
+
+def parse_frankfurter(body: bytes, base: str) -> list[tuple[dt.date, str, float]]:
+    """Frankfurter's `[{"date", "base", "quote", "rate"}, …]` as (day, quote, rate); FeedError unless all usable."""
+    try:
+        rows = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise FeedError(f"not JSON, or cut short ({str(err)[:80]})") from None
+    if not isinstance(rows, list):
+        raise FeedError("not a JSON array of rates")
+    result = []
+    for row in rows:
+        if not isinstance(row, dict) or not {"date", "base", "quote", "rate"} <= row.keys():
+            raise FeedError("a row is not {date, base, quote, rate}")
+        if row["base"] != base:
+            raise FeedError(f"a row's base is {str(row['base'])[:10]!r}, not {base}")
+        try:
+            day = dt.date.fromisoformat(row["date"])
+        except (TypeError, ValueError):
+            raise FeedError(f"a row's date {str(row['date'])[:20]!r} is not YYYY-MM-DD") from None
+        quote, rate = row["quote"], row["rate"]
+        if not isinstance(quote, str) or not CURRENCY_CODE.fullmatch(quote):
+            raise FeedError(f"a row's quote {str(quote)[:10]!r} is not a currency code")
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)):
+            raise FeedError(f"refused whole: the {quote} rate {str(rate)[:20]} is not a number")
+        result.append((day, quote, _usable(quote, float(rate) if abs(rate) < 1e300 else math.inf)))
+    if not result:
+        raise FeedError("no rates in the answer")
+    return result
+
+
+def frankfurter_rates(rows: list[tuple[dt.date, str, float]], base: str, since: dt.date) -> tuple[FeedRates, list]:
+    """Each quote's newest row, and each day from `since` on (oldest first), as a feed's rates."""
+    latest: dict[str, float] = {}
+    dates: dict[str, dt.date] = {}
+    days: dict[dt.date, dict[str, float]] = {}
+    for day, quote, rate in sorted(rows):
+        latest[quote], dates[quote] = rate, day
+        if day >= since:
+            days.setdefault(day, {})[quote] = rate
+    every_day = [FeedRates(FRANKFURTER, base, rates, dict.fromkeys(rates, day)) for day, rates in days.items()]
+    return FeedRates(FRANKFURTER, base, latest, dates), every_day
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a rate")
+
+
+def _usable(code: str, rate: float) -> float:
+    low, high = RATE_RANGE
+    if not math.isfinite(rate) or rate <= 0:
+        raise FeedError(f"refused whole: the {code} rate {rate} is not a number above 0")
+    if not low <= rate <= high:
+        raise FeedError(f"refused whole: the {code} rate {rate} is not from {low:g} to {high:g}")
+    return rate

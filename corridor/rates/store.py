@@ -12,40 +12,32 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, Engine, Float, Integer, String, Text, case, delete, func, insert, select, update
+import sqlalchemy as sa
+from sqlalchemy import Engine, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.model_base import Model
+from corridor.data.database import Base
 from corridor.domain.model import ECB
 from corridor.domain.rates import FeedRates
 from corridor.rates.live import FeedState, LiveRates
 
-
-class StoredFeed(Model):
-    """One feed's state as the last fetch left it (corridor/rates/live.py's FeedState, and its days), as JSON."""
-
-    __tablename__ = "feed_states"
-
-    source: Mapped[str] = mapped_column(String(20), primary_key=True)
-    state: Mapped[str] = mapped_column(Text())
-    fetched_at: Mapped[dt.datetime] = mapped_column(DateTime())
-
-
-class DataStamp(Model):
-    """The one row of the data's version stamp (`Stamp`)."""
-
-    __tablename__ = "data_stamp"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    version: Mapped[int] = mapped_column(Integer())
-    fetch_started_at: Mapped[float | None] = mapped_column(Float())
-    asked_at: Mapped[float | None] = mapped_column(Float())
-    burst_at: Mapped[float | None] = mapped_column(Float())
-
-
-FEEDS = StoredFeed.metadata.tables[StoredFeed.__tablename__]
-STAMP = DataStamp.metadata.tables[DataStamp.__tablename__]
+# each feed's FeedState as the last fetch left it, and its days, as JSON
+FEEDS = sa.Table(
+    "feed_states",
+    Base.metadata,
+    sa.Column("source", sa.String(20), primary_key=True),
+    sa.Column("state", sa.Text(), nullable=False),
+    sa.Column("fetched_at", sa.DateTime(), nullable=False),
+)
+STAMP = sa.Table(  # one row, id 1: `Stamp`
+    "data_stamp",
+    Base.metadata,
+    sa.Column("id", sa.Integer(), primary_key=True),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("fetch_started_at", sa.Float()),
+    sa.Column("asked_at", sa.Float()),
+    sa.Column("burst_at", sa.Float()),
+)
 LOCK_KEY = 0x636F7272  # the advisory lock's key on PostgreSQL: "corr"
 
 
@@ -60,7 +52,6 @@ class Stamp(NamedTuple):
 
 
 def read_stamp(connection: Connection) -> Stamp:
-    """The stamp: one tiny query."""
     return Stamp(*connection.execute(select(*list(STAMP.c)[1:]).where(STAMP.c.id == 1)).one())
 
 
@@ -134,14 +125,12 @@ def read_live(connection: Connection, configured: LiveRates) -> LiveRates:
     ecb, frankfurter = (_feed(feed, stored.get(feed.source)) for feed in configured.feeds)
     ecb_state = stored.get(ECB, {}) if ecb.checked_at else {}
     frankfurter_state = stored.get(frankfurter.source, {}) if frankfurter.checked_at else {}
+    day = dt.date.fromisoformat
     return LiveRates(
         ecb,
         frankfurter,
-        {_day(day): rates for day, rates in ecb_state.get("days", {}).items()},
-        {
-            code: {_day(d): rate for d, rate in days.items()}
-            for code, days in frankfurter_state.get("series", {}).items()
-        },
+        {day(d): rates for d, rates in ecb_state.get("days", {}).items()},
+        {code: {day(d): r for d, r in days.items()} for code, days in frankfurter_state.get("series", {}).items()},
         frankfurter_state.get("series_base", configured.series_base),
     )
 
@@ -157,42 +146,28 @@ def write_live(connection: Connection, live: LiveRates, now: dt.datetime) -> Non
         },
     }
     connection.execute(delete(FEEDS).where(FEEDS.c.source.in_([feed.source for feed in asked])))
-    if asked:
-        connection.execute(
-            insert(FEEDS),
-            [
-                {
-                    "source": feed.source,
-                    "state": json.dumps({**dataclasses.asdict(feed), **extra[feed.source]}, default=_iso),
-                    "fetched_at": now.replace(tzinfo=None),
-                }
-                for feed in asked
-            ],
-        )
+    rows = [
+        {
+            "source": feed.source,
+            "state": json.dumps({**dataclasses.asdict(feed), **extra[feed.source]}, default=lambda v: v.isoformat()),
+            "fetched_at": now.replace(tzinfo=None),
+        }
+        for feed in asked
+    ]
+    if rows:
+        connection.execute(insert(FEEDS), rows)
     bump_stamp(connection)
 
 
 def _feed(configured: FeedState, state: dict | None) -> FeedState:
     if state is None or configured.url is None or state["url"] != configured.url:
         return configured
-    rates = state["rates"]
+    rates, day = state["rates"], dt.date.fromisoformat
     return dataclasses.replace(
         configured,
-        rates=rates and FeedRates(**{**rates, "dates": {c: _day(d) for c, d in rates["dates"].items()}}),
-        checked_at=_time(state["checked_at"]),
+        rates=rates and FeedRates(**{**rates, "dates": {c: day(d) for c, d in rates["dates"].items()}}),
+        checked_at=state["checked_at"] and dt.datetime.fromisoformat(state["checked_at"]),
         error=state["error"],
-        changed_at=_time(state["changed_at"]),
-        held=state["held"] and _day(state["held"]),
+        changed_at=state["changed_at"] and dt.datetime.fromisoformat(state["changed_at"]),
+        held=state["held"] and day(state["held"]),
     )
-
-
-def _iso(value: dt.date) -> str:
-    return value.isoformat()
-
-
-def _day(text: str) -> dt.date:
-    return dt.date.fromisoformat(text)
-
-
-def _time(text: str | None) -> dt.datetime | None:
-    return dt.datetime.fromisoformat(text) if text else None

@@ -1,19 +1,12 @@
-"""Drain on TERM: the instance stops being chosen before it stops.
-
-On TERM, gunicorn's master closes its listening socket at once, and connections still waiting in the socket's queue are
-reset. With DRAIN_SECONDS, a TERM first turns the instance's readiness to failing (`/api/poc/health` answers 503,
-status `draining`) while every worker keeps serving; once DRAIN_SECONDS have passed, the master hands the TERM to
-gunicorn, which stops as it always does. A platform that signals every process of the instance at once (Heroku does)
-is served the same: a worker that gets a TERM waits a moment to see whether its master is draining, and serves on if so.
-
-Python's signal module and SIGALRM only: each TERM handler wraps the one gunicorn set, and calls it when the stop is
-due. The state lives in one byte of memory the master shares with every worker it forks.
-"""
+"""Drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term): readiness fails for DRAIN_SECONDS while
+every worker serves on, then gunicorn's own TERM handler stops the instance. Python's signal module and SIGALRM only;
+the state is one byte of memory the master shares with every worker it forks."""
 
 from __future__ import annotations
 
 import mmap
 import signal
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -21,6 +14,12 @@ SERVING, DRAINING, STOPPING = 0, 1, 2
 # how long a worker that got a TERM waits for its master to say it drains: signals sent to every process of an instance
 # arrive together, and a TERM from a master that does not drain is gunicorn retiring the worker (a HUP, say)
 MASTER_WAIT_S = 0.5
+
+
+def _gunicorn_term() -> Callable[[int, FrameType | None], Any]:
+    handler = signal.getsignal(signal.SIGTERM)
+    assert callable(handler), "gunicorn set a function for TERM before any hook runs"
+    return handler
 
 
 class Drain:
@@ -32,14 +31,11 @@ class Drain:
 
     @property
     def draining(self) -> bool:
-        """Whether a TERM has come: readiness fails from then on."""
         return self._state[0] != SERVING
 
     def watch_master(self, log: Any) -> None:
-        """In the master, once gunicorn is ready: a TERM starts the drain; DRAIN_SECONDS later (or at a second TERM)
-        gunicorn's own TERM handler stops the instance."""
-        gunicorn_term = signal.getsignal(signal.SIGTERM)
-        assert callable(gunicorn_term), "gunicorn set a function for TERM before any hook runs"
+        """In the master: a TERM starts the drain; DRAIN_SECONDS later, or at a second TERM, gunicorn's TERM stops."""
+        gunicorn_term = _gunicorn_term()
 
         def stop(signum: int, frame: FrameType | None) -> None:
             self._state[0] = STOPPING
@@ -63,10 +59,9 @@ class Drain:
         signal.signal(signal.SIGTERM, on_term)
 
     def watch_worker(self) -> None:
-        """In a worker, once booted: a TERM while the master drains is ignored (the master sends another when the
-        drain is over); one from a master that does not drain is gunicorn's, handled as gunicorn handles it."""
-        gunicorn_term = signal.getsignal(signal.SIGTERM)
-        assert callable(gunicorn_term), "gunicorn set a function for TERM before any hook runs"
+        """In a worker: a TERM while the master drains is ignored (the master sends another when the drain is over);
+        one from a master that does not drain is gunicorn's, handled as gunicorn handles it."""
+        gunicorn_term = _gunicorn_term()
 
         def decide(signum: int, frame: FrameType | None) -> None:
             if self._state[0] != DRAINING:

@@ -1,15 +1,16 @@
-"""Prometheus metrics for the operator: counted around every request when METRICS_TOKEN or METRICS_PORT is set, and
-served in Prometheus' text format, added up over every process of the instance, either at /metrics to a scraper that
-sends `Authorization: Bearer <METRICS_TOKEN>` or on METRICS_PORT, which gunicorn's master serves
-(docs/OPERATIONS.md#metrics)."""
+"""Prometheus metrics for the operator (docs/OPERATIONS.md#metrics), when METRICS_TOKEN or METRICS_PORT is set: every
+request counted, and the counts of every process of the instance served at /metrics to a scraper that sends the token,
+or on METRICS_PORT by gunicorn's master. prometheus_client is imported only then (corridor/serving/prometheus.py)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 from flask import Flask, Response, request
@@ -17,24 +18,26 @@ from flask import Flask, Response, request
 from corridor.limits import limit_refused_key
 from corridor.serving.http import ROUTE
 from corridor.serving.logs import route_template
-from corridor.serving.multiprocess import MULTIPROC_DIR
 from corridor.settings import current_settings
 from corridor.state import Service, current_service
 from corridor.state.errors import ApiError
 from corridor.state.policy import Policy, PolicyBlueprint
 from corridor.state.responses import CACHE_LOOKUP
 
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's own setting, read when it is first imported
+_OWN_DIR = "CORRIDOR_OWN_METRICS_DIR"  # a folder the master made, to be removed when it exits
+_PREPARED = "CORRIDOR_METRICS_PREPARED_BY"  # the master that emptied the folder
+
 # the scraper is never refused for a budget, it is the operator's own; a wrong token is counted by the view
 bp = PolicyBlueprint("metrics", __name__, policy=Policy(budget=None))
 
 
 def register_metrics(app: Flask) -> None:
-    """Count every request when metrics are on, and serve /metrics when METRICS_TOKEN is set."""
     settings = current_settings(app)
     token = settings.metrics_token
     if not token and settings.metrics_port is None:
         return  # /metrics is an unknown path, and nothing is counted
-    from corridor.serving.prometheus import Metrics  # metrics off: prometheus_client is never imported
+    from corridor.serving.prometheus import Metrics
 
     service: Service = current_service(app)
     service.metrics = Metrics(lambda: service.data, route_template)
@@ -45,9 +48,8 @@ def register_metrics(app: Flask) -> None:
 
 
 class RequestMetrics:
-    """WSGI middleware, outermost: times each request through the whole app and counts it by method, the route the
-    app matched (corridor/serving/http.py leaves it in the environ), status, and how the response cache was asked
-    (corridor/api/caching.py leaves that)."""
+    """WSGI middleware, outermost: times each request through the whole app and counts it by method, the route
+    matched (corridor/serving/http.py leaves it in the environ), status, and the response cache's answer."""
 
     def __init__(self, app: Callable, record: Callable[[str, str | None, str, str, float], None]) -> None:
         self.app, self.record = app, record
@@ -62,19 +64,14 @@ class RequestMetrics:
             return start_response(status_line, headers, exc_info)
 
         body = self.app(environ, start)
-        self.record(
-            environ.get("REQUEST_METHOD", ""),
-            environ.get(ROUTE),
-            status,
-            environ.get(CACHE_LOOKUP, ""),
-            time.perf_counter() - started,
-        )
+        method, route, cache = environ.get("REQUEST_METHOD", ""), environ.get(ROUTE), environ.get(CACHE_LOOKUP, "")
+        self.record(method, route, status, cache, time.perf_counter() - started)
         return body
 
 
 def scrape_registry(service: Service) -> Any:
-    """What a scrape reads: under gunicorn every process's counts (those of workers gone since included), else this
-    process's; with the gauges of the data this process serves."""
+    """Under gunicorn every process's counts (those of workers gone included), else this process's; with the gauges of
+    the data this process serves."""
     metrics = service.metrics
     assert metrics is not None, "the view is registered with metrics on"
     if MULTIPROC_DIR not in os.environ:
@@ -86,7 +83,6 @@ def scrape_registry(service: Service) -> Any:
 
 @bp.get("/metrics")
 def metrics() -> Response:
-    """Every process's counts, to a scraper that sends the token."""
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
     service: Service = current_service()
@@ -109,3 +105,38 @@ def serve_metrics_port(service: Service, address: tuple[str, int]) -> None:
     from prometheus_client import start_http_server
 
     start_http_server(address[1], addr=address[0], registry=scrape_registry(service))
+
+
+def prepare_multiprocess_directory(environ: MutableMapping[str, str] = os.environ) -> str | None:
+    """Under gunicorn, before the app is loaded: the folder where every process writes its counts
+    (PROMETHEUS_MULTIPROC_DIR, or one of this instance's own), emptied of a previous run's; None if metrics are off."""
+    if not (environ.get("METRICS_TOKEN", "").strip() or environ.get("METRICS_PORT", "").strip()):
+        return None
+    folder = environ.get(MULTIPROC_DIR, "").strip()
+    if environ.get(_PREPARED) == str(os.getpid()):
+        return folder  # gunicorn reads its settings again on HUP: the counts so far stay
+    if folder:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        for name in os.listdir(folder):
+            if name.endswith(".db"):
+                os.unlink(os.path.join(folder, name))
+    else:
+        folder = tempfile.mkdtemp(prefix="corridor-metrics-")
+        environ[_OWN_DIR] = folder  # removed again on exit
+    environ[MULTIPROC_DIR] = folder
+    environ[_PREPARED] = str(os.getpid())
+    return folder
+
+
+def remove_own_directory(environ: MutableMapping[str, str] = os.environ) -> None:
+    folder = environ.get(_OWN_DIR)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def forget_process(pid: int) -> None:
+    """A worker has exited: its live gauges go (its counters stay, added in at every scrape)."""
+    if MULTIPROC_DIR in os.environ:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)

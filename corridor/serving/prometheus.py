@@ -1,14 +1,11 @@
-"""What the service counts for its operator, in Prometheus' terms: made once per app when metrics are on
-(METRICS_TOKEN or METRICS_PORT), read by whatever serves /metrics (corridor/serving/metrics.py).
-
-Under gunicorn each process writes its counts to its own files in PROMETHEUS_MULTIPROC_DIR (prometheus_client's
-multiprocess mode, chosen when the library is first imported); a scrape adds them up over every process of the
-instance, those of workers that have since exited included, so that no counter goes backwards.
-"""
+"""What the service counts for its operator, in Prometheus' terms: made once per app when metrics are on. Under
+gunicorn each process writes its counts to its own files (prometheus_client's multiprocess mode); a scrape adds up
+every process's, those of workers since exited included, so that no counter goes backwards."""
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -29,48 +26,42 @@ DURATIONS = "http_request_duration_seconds"
 
 
 class Metrics:
-    """One app's counters and histograms."""
+    """One app's counters and histograms: `data` gives the data version served, `template` a route's label."""
 
     def __init__(self, data: Callable[[], Any], template: Callable[[str], str] = str) -> None:
-        """`data` gives the data version served, read at each scrape; `template` writes a route as its label."""
         self.template = template
         self.registry = CollectorRegistry(auto_describe=True)
         self.state = StateCollector(data)
         self.registry.register(self.state)
         self.durations = Histogram(
             DURATIONS,
-            "Time from a request reaching the app to its response, by method, route "
-            "template, status, and the response cache's answer (hit, miss, or none asked).",
+            "Time from a request reaching the app to its response, by method, route template, status, and the "
+            "response cache's answer (hit, miss, or none asked).",
             DURATION_LABELS,
             buckets=DURATION_BUCKETS,
             registry=self.registry,
         )
-        self.refusals = Counter(
-            "corridor_rate_limit_refusals",
-            "Requests refused with 429, by the budget spent.",
-            ("budget",),
-            registry=self.registry,
+        counter = functools.partial(Counter, registry=self.registry)
+        self.refusals = counter(
+            "corridor_rate_limit_refusals", "Requests refused with 429, by the budget spent.", ["budget"]
         )
-        keys = Counter(
+        keys = counter(
             "corridor_account_key_checks",
-            "Group A keys that are not the operator's, checked: hit (a live "
-            "account key), miss (no live key) or error (the accounts database failed: 503).",
-            ("result",),
-            registry=self.registry,
+            "Group A keys that are not the operator's, checked: hit (a live account key), miss (no live key) or error "
+            "(the accounts database failed: 503).",
+            ["result"],
         )
         self.key_hit, self.key_miss, self.key_error = keys.labels("hit"), keys.labels("miss"), keys.labels("error")
-        self.fetches = Counter(
+        self.fetches = counter(
             "corridor_feed_fetches",
             "Tries of each rates feed, by what the try gave (ok, held, failing).",
-            ("feed", "outcome"),
-            registry=self.registry,
+            ["feed", "outcome"],
         )
         # every child by its labels, made once: a request looks its two up in one dictionary
         self._children: dict[tuple[str, str, str, str], Any] = {}
 
     def request(self, method: str, route: str | None, status: str, cache: str, seconds: float) -> None:
-        """Time and so count one answered request (http_requests_total and the cache's lookups are read from the
-        timings: `RequestCounts`)."""
+        """Time and so count one answered request (`RequestCounts` reads the counts from the timings)."""
         key = (method if method in METHODS else "other", route or UNMATCHED, status, cache)
         child = self._children.get(key)
         if child is None:
@@ -78,8 +69,7 @@ class Metrics:
         child.observe(seconds)
 
     def scraped(self, counts: Collector) -> CollectorRegistry:
-        """What a scrape reads: `counts` (this registry, or every process's files under gunicorn), with the requests
-        counted from their timings and the gauges of the data this process serves."""
+        """`counts` (this registry, or every process's files), the requests counted from them, and the gauges."""
         registry = CollectorRegistry()
         registry.register(RequestCounts(counts))
         if counts is not self.registry:
@@ -89,8 +79,7 @@ class Metrics:
 
 class RequestCounts:
     """`http_requests_total` and `corridor_response_cache_lookups_total` made at each scrape from the duration
-    histogram's counts, which are the same numbers: each request then writes two values to the shared files, not
-    three or four (docs/PERFORMANCE.md, "What metrics cost")."""
+    histogram's counts, the same numbers: a request writes two values, not four (docs/PERFORMANCE.md)."""
 
     def __init__(self, source: Collector) -> None:
         self.source = source
@@ -125,37 +114,29 @@ class RequestCounts:
 
 
 class StateCollector:
-    """Gauges read at each scrape from what the scraping process serves: the age of the rates in force from each
-    feed, and the survey's latest period. `data` gives the data version served."""
+    """Gauges of the data the scraping process serves: the age of each feed's rates, the survey's latest period."""
 
-    def __init__(self, data: Callable[[], Any], clock: Callable[[], float] = time.time) -> None:
-        self.data, self.clock = data, clock
+    def __init__(self, data: Callable[[], Any]) -> None:
+        self.data = data
 
     def describe(self) -> list[Metric]:
-        """Nothing ahead of a scrape: there may be no data yet when the registry is made (a `flask` command)."""
+        """Nothing ahead of a scrape: there may be no data yet (a `flask` command)."""
         return []
 
     def collect(self) -> Iterator[Metric]:
-        data = self.data()
-        now = self.clock()
+        data, now = self.data(), time.time()
         age = GaugeMetricFamily(
             "corridor_rates_age_seconds",
-            "Seconds since the start (00:00 UTC) of the day of the "
-            "rates in force from each feed; a feed that never gave rates: of the data file's.",
+            "Seconds since the start (00:00 UTC) of the day of the rates in force from each feed; a feed that never "
+            "gave rates: of the data file's.",
             labels=("feed",),
         )
         for feed in data.live.report(data.sources.dataset):
-            day = feed["date"] or data.catalog.dataset.as_of
-            age.add_metric((feed["source"],), now - _midnight(day))
+            midnight = dt.datetime.combine(feed["date"] or data.catalog.dataset.as_of, dt.time(), dt.UTC)
+            age.add_metric((feed["source"],), now - midnight.timestamp())
         yield age
         survey = data.sources.survey
         if survey is not None and survey.latest:
             info = InfoMetricFamily("corridor_survey", "The World Bank survey import served, and its latest period.")
             info.add_metric((), {"import": str(survey.version), "period": max(o.period for o in survey.latest)})
             yield info
-
-
-def _midnight(day: dt.date | str) -> float:
-    if isinstance(day, str):
-        day = dt.date.fromisoformat(day)
-    return dt.datetime.combine(day, dt.time(), dt.UTC).timestamp()

@@ -1,11 +1,5 @@
-"""Every serving process keeps its data version as new as the database, and one of them in all asks the feeds.
-
-Every POLL_S seconds each serving process (a gunicorn worker, in a greenlet its start hook spawns; under `flask run`,
-a thread its first request starts) reads the database's version stamp (corridor/rates/store.py). When the feeds are
-due, it takes the one fetch lock, asks them, stores what they gave and bumps the stamp; when the stamp is newer than
-the version it serves, it reads the stored rates and the imports and, if they change a figure, builds a new version
-and its whole lists off the request path, serving the previous one meanwhile, then swaps it in.
-"""
+"""Every serving process keeps its data version as new as the database, and one of them in all asks the feeds
+(CONTRIBUTING.md, "Shared state, through the database")."""
 
 from __future__ import annotations
 
@@ -14,7 +8,7 @@ import datetime as dt
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Flask
 
@@ -27,21 +21,13 @@ from corridor.state import current_service, live_keys
 from corridor.state.versions import DataVersion, data_version, import_versions, read_sources, stored_rates
 
 POLL_S = 2.0  # how often a process reads the stamp: an import or new rates reach every instance within this
-T = TypeVar("T")
-
-
-def in_this_thread(work: Callable[[], T]) -> T:
-    return work()
 
 
 class Refresher:
-    """One serving process's keys, data file and rates, as last read: starting from what it serves. `quiet_s`: how
-    long a burst of HUPs must be quiet before its one more fetch; `off_request_path` runs a build where requests do not
-    wait for it (gevent's thread pool in a gevent worker)."""
+    """One serving process's keys, data file and rates, as last read. `quiet_s`: how long a burst of HUPs must be quiet
+    before its one more fetch; `off_request_path` runs a build where requests do not wait for it (gevent's threads)."""
 
-    def __init__(
-        self, app: Flask, quiet_s: float = POLL_S, off_request_path: Callable[[Callable[[], Any]], Any] = in_this_thread
-    ) -> None:
+    def __init__(self, app: Flask, quiet_s: float = POLL_S, off_request_path: Callable = lambda work: work()) -> None:
         service = current_service(app)
         self.app, self.log, self.quiet_s, self.off_request_path = app, app.logger, quiet_s, off_request_path
         self.keys, self.sources = service.keys, service.data.sources
@@ -52,7 +38,6 @@ class Refresher:
         self.seen = service.data.stamp
 
     def run(self) -> None:
-        """Forever: keep the data version as new as the database."""
         failing = False
         while True:
             try:
@@ -65,11 +50,10 @@ class Refresher:
             time.sleep(POLL_S)
 
     def ask(self) -> None:
-        """Ask for the feeds at once (a HUP's ask): whichever process polls next asks them."""
+        """Ask for the feeds at once (a HUP's): whichever process polls next asks them."""
         ask_refresh(self.engine, self.quiet_s, time.time())
 
     def poll(self) -> None:
-        """Ask the feeds if they are due, and take up a newer stamp."""
         served = current_service(self.app).data
         with self.engine.connect() as connection:
             stamp = read_stamp(connection)
@@ -81,8 +65,8 @@ class Refresher:
             self.take_up(served)
 
     def fetch(self, now: dt.datetime | None = None, always: bool = True) -> bool:
-        """Ask both feeds once (`now`: the time to record) and store what they gave, unless another process is asking
-        them (or, unless `always`, they are no longer due); whether it did."""
+        """Ask both feeds once and store what they gave, unless another process is asking them (or, unless `always`,
+        they are no longer due); whether it did."""
         with fetch_lock(self.engine) as held:
             if not held:
                 return False
@@ -105,8 +89,7 @@ class Refresher:
         return True
 
     def take_up(self, served: DataVersion) -> None:
-        """Serve the stored rates and the imports: a new version, the data file read anew, if they change a figure;
-        else the version served with each feed's last try (for health)."""
+        """Serve the stored rates and imports: a new version if they change a figure, else each feed's last try."""
         stamp, live = stored_rates(self.app)
         if (live.figures, import_versions(self.app)) == (served.live.figures, served.sources.import_versions):
             current_service(self.app).serve(dataclasses.replace(served, live=live, stamp=stamp))
@@ -118,8 +101,7 @@ class Refresher:
         self.serve(stamp, live)
 
     def reread(self) -> None:
-        """Read the keys file and the data file anew, and say so; a file that cannot be used is logged, and the last
-        good kept."""
+        """Read the keys file and the data file anew, and say so; one that cannot be used is logged, the last kept."""
         try:
             self.keys = live_keys(self.app, current_service(self.app).env_keys).digests
             self.log.info("Keys refresh: %d API key(s) live.", len(self.keys))
@@ -134,8 +116,8 @@ class Refresher:
             self.log.error("Data refresh refused; still serving %s. %s", self.sources.summary, err)
 
     def serve(self, stamp: int | None = None, live: LiveRates | None = None) -> None:
-        """Build a version of the keys, the data and the rates as last read (the stored ones unless given), its whole
-        lists too, and serve it; if it cannot be priced, say why and serve on as before."""
+        """Build and serve a version of the keys, data and rates as last read (the stored rates unless given), its
+        whole lists too; if it cannot be priced, say why and serve on as before."""
         service = current_service(self.app)
         if live is None:
             stamp, live = stored_rates(self.app)
@@ -153,21 +135,20 @@ class Refresher:
 
 def register_rates_refresh(app: Flask) -> None:
     """Check the feed settings; under `flask run`, the first request starts the refresher's thread (gunicorn's worker
-    hook starts its greenlet; the test client's apps refresh when a test says)."""
+    hook its greenlet; tests refresh when they say)."""
     LiveRates.configured(app.config)  # a feed URL that is not one refuses start-up
     if not app.testing:
         app.wsgi_app = StartOnFirstRequest(app)  # type: ignore[method-assign]  # middleware, as Flask's docs set it
 
 
 def start_thread(refresher: Refresher) -> None:
-    """Run `refresher` in a daemon thread of its own (`flask run`, or a gunicorn worker that is not gevent's)."""
     threading.Thread(target=refresher.run, name="rates-refresher", daemon=True).start()
     current_service(refresher.app).refreshing = True
 
 
 class StartOnFirstRequest:
-    """WSGI middleware for `flask run`: the first request starts the refresher's thread unless a gunicorn worker
-    started its greenlet, then hands `app.wsgi_app` back, so that no later request runs it."""
+    """WSGI middleware for `flask run`: the first request starts the refresher's thread, then hands `app.wsgi_app`
+    back."""
 
     def __init__(self, app: Flask) -> None:
         self.app, self.inner, self.starting = app, app.wsgi_app, threading.Lock()
