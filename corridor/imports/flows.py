@@ -65,8 +65,6 @@ _FLOWS = Flow.metadata.tables[Flow.__tablename__]
 
 @dataclass
 class FlowReport:
-    """What an import read and did."""
-
     path: str
     year: int
     countries: int = 0
@@ -86,7 +84,6 @@ class FlowReport:
 
 
 def code_of(name: str, cell: str) -> str:
-    """A country's code by the World Bank's name; ImportRefused, naming the name and its cell, if none is known."""
     name = " ".join(str(name).split())
     code = WORLD_BANK_NAMES.get(name) or country_code(name)
     if code is None:

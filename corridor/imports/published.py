@@ -56,8 +56,6 @@ _COSTS = PublishedCost.metadata.tables[PublishedCost.__tablename__]
 
 @dataclass
 class PublishedReport:
-    """What an import read and did."""
-
     path: str
     periods: list[str]
     rows: int = 0

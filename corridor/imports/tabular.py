@@ -1,6 +1,5 @@
-"""A spreadsheet file read row by row within bounds, a workbook (.xlsx) or a CSV: the one way every import opens its
-file. A file that cannot be read whole within READ_BYTES of memory and READ_SECONDS is refused, and so is one that is
-not a regular file, not text of a known encoding, or neither kind."""
+"""A workbook (.xlsx) or a CSV read row by row within READ_BYTES of memory and READ_SECONDS: the one way every import
+opens its file."""
 
 from __future__ import annotations
 
@@ -28,7 +27,6 @@ class ImportRefused(Exception):
 
 
 def column_key(name: Any) -> str:
-    """A column's name as matched: lower case, without spaces, underscores or hyphens."""
     return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
 
 
@@ -49,7 +47,6 @@ class Skips:
         return sum(self.counts.values())
 
     def lines(self, unit: str = "") -> list[str]:
-        """Each reason: how many (of `unit`, `row`: `1 row`, `2 rows`), and the first five."""
         return [
             f"  skipped, {reason}: {count:,}{f' {unit}' if unit else ''}{'s' if unit and count > 1 else ''} "
             f"({', '.join(self.first[reason])}{', …' if count > 5 else ''})"
