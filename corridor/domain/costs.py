@@ -201,8 +201,6 @@ def period_costs(period: str, rows: list[CostRow]) -> PeriodCosts:
 
 @dataclass
 class _Period:
-    """A period's global figures as its corridors come in."""
-
     observations: int = 0
     totals: list[float] = field(default_factory=list)
     averages: list[float] = field(default_factory=list)
@@ -253,7 +251,6 @@ def _global(period: str, pooled: _Period) -> GlobalCosts:
 
 
 def in_range(periods: Iterable, start: str | None, end: str | None) -> tuple:
-    """The periods from `start` to `end`, either open."""
     return tuple(p for p in periods if (start is None or p.period >= start) and (end is None or p.period <= end))
 
 

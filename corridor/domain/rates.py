@@ -31,8 +31,7 @@ class FeedRates:
 
 
 def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
-    """The tables with each currency's rate from the first feed (in precedence order) that gives it, else the data
-    file's; each consumer rate keeps its margin over the interbank rate as the data file states it."""
+    """Each currency's rate from the first feed (in precedence order) that gives it, else the data file's."""
     interbank, sources = dict(rates.interbank), dict(rates.sources)
     for feed in reversed(list(feeds)):  # the lowest precedence first, so that the highest is applied last
         rebased = _rebased(feed, rates.base)
@@ -41,6 +40,7 @@ def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
                 interbank[code] = rebased[code]
                 days = [feed.dates.get(c) for c in (code, rates.base) if c != feed.base]
                 sources[code] = RateSource(feed.source, min(day for day in days if day))
+    # each consumer rate keeps its margin over the interbank rate as the data file states it
     consumer = {code: rates.consumer[code] * interbank[code] / rates.interbank[code] for code in interbank}
     return Rates(rates.base, interbank, consumer, with_base_source(sources, rates.base))
 
