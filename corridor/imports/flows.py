@@ -101,8 +101,7 @@ def _cell_name(row: int, column: int) -> str:
 
 
 def read_flows(path: str) -> FlowReport:
-    """The matrix at `path`: its year from the title, each non-zero figure up to the WORLD row and column; ImportRefused
-    where it is not such a matrix."""
+    """The matrix at `path`: its year from the title, each non-zero figure up to the WORLD row and column."""
     kind, tables, close = open_tables(path, columns=MAX_COUNTRIES + 2)
     try:
         if kind != "workbook":

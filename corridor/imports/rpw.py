@@ -47,8 +47,7 @@ class Sheet(Table):
 
 
 def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
-    """The file's kind, its sheets with the required columns (the published ones first), and how to close it;
-    ImportRefused if none has them, or (reading rows too) the file cannot be read whole within the bounds."""
+    """The file's kind, its sheets with the required columns (the published ones first), and how to close it."""
     kind, tables, close = open_tables(path)
     named = {table.name.strip().lower(): table for table in tables}
     order = [named[s.lower()] for s in SHEETS if s.lower() in named]

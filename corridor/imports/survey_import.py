@@ -75,8 +75,7 @@ def _count(number: int, noun: str) -> str:
 def import_rpw(
     engine: Engine, path: str, progress: Progress, file_corridors: Callable[[], Iterable[Corridor]]
 ) -> ImportReport:
-    """Read the survey file at `path` into the database in one transaction, each pair of `file_corridors` joining its
-    corridor; ImportRefused (nothing stored) if it cannot be imported at all."""
+    """Read the survey file at `path` into the database in one transaction, each pair of `file_corridors` joining it."""
     kind, sheets, close = open_rpw(path)
     skips = Skips()
 
