@@ -127,8 +127,6 @@ class GlobalCostsSchema(Schema):
 
 
 class SurveyBenchmarkSchema(GlobalPeriodSchema):
-    """The latest period's global figures, in the benchmark."""
-
     source = SOURCE
 
     class Meta:
@@ -180,8 +178,6 @@ class GlobalCostsResponse(CamelCaseSchema):
 
 
 class SurveyBenchmarkEntry(GlobalPeriodEntry):
-    """The latest period's global figures, in Group B's benchmark."""
-
     source = SOURCE
 
     class Meta(SurveyBenchmarkSchema.Meta):

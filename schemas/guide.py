@@ -62,8 +62,7 @@ def object_of(schema: Schema, name: str) -> str:
 
 
 def guide_entries(*schemas: Schema) -> list[dict[str, Any]]:
-    """Every field the schemas dump, nested ones included: one entry per object and name, so that a name several
-    objects use (avgCost of a corridor and of the benchmark) says whose each is."""
+    """Every field the schemas dump, nested ones included, once per object (avgCost of a corridor, of the benchmark)."""
     entries: dict[tuple[str, str], dict[str, Any]] = {}
     pending = list(schemas)
     while pending:
