@@ -13,9 +13,8 @@ FieldT = TypeVar("FieldT", bound=fields.Field)
 
 
 def described(field: FieldT, example: Any = None, omitted_when: str = "", **more: Any) -> Callable[[str], FieldT]:
-    """`field` with its OpenAPI metadata, after any its class sets (a pattern), once called with its description: a
-    paragraph, its lines joined by single spaces, that ruff leaves as written. A nested field's example, if none, is
-    built from its schema's; `omitted_when`: when an answer leaves the field out; `more`: e.g. a Constant's type."""
+    """`field` with its OpenAPI metadata, once called with its description (its lines joined by single spaces);
+    `omitted_when`: when an answer leaves the field out; `more`: e.g. a Constant's type."""
 
     def with_description(description: str) -> FieldT:
         field.metadata = {

@@ -1,8 +1,5 @@
-"""Dump schemas of the cost over time: Group A's numbers (snake_case), Group B's display strings (camelCase).
-
-Every figure is a percentage at 2 decimals: computed from the survey's rows by the World Bank's method
-(corridor/domain/costs.py), or the World Bank's own published average. A period shows the kinds it has, each under
-its own names; the other kind's fields are left out."""
+"""Dump schemas of the cost over time, computed and published: Group A's numbers, Group B's display strings. A period
+leaves out the fields of a kind it lacks."""
 
 from collections.abc import Callable
 from typing import Any
@@ -130,8 +127,6 @@ class GlobalCostsSchema(Schema):
 
 
 class SurveyBenchmarkSchema(GlobalPeriodSchema):
-    """The latest period's global figures, in the benchmark."""
-
     source = SOURCE
 
     class Meta:
@@ -183,8 +178,6 @@ class GlobalCostsResponse(CamelCaseSchema):
 
 
 class SurveyBenchmarkEntry(GlobalPeriodEntry):
-    """The latest period's global figures, in Group B's benchmark."""
-
     source = SOURCE
 
     class Meta(SurveyBenchmarkSchema.Meta):

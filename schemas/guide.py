@@ -40,7 +40,6 @@ def json_type(field: fields.Field) -> str:
 
 
 def example_of(field: fields.Field) -> Any:
-    """The field's metadata example, or one built from the examples of the fields it nests."""
     if "example" in field.metadata:
         return field.metadata["example"]
     if isinstance(field, fields.List):
@@ -52,9 +51,8 @@ def example_of(field: fields.Field) -> Any:
 
 
 def object_of(schema: Schema, name: str) -> str:
-    """The object a field belongs to: the schema class that declares it, or the Group B class that first inherits it
-    from Group A's, by its `guide_object`, or by its class name without Schema, Response or Entry
-    (`CorridorListResponse`: corridor list)."""
+    """The class that declares a field (or the Group B one that first inherits it), by its `guide_object`, or its name
+    without Schema, Response or Entry (`CorridorListResponse`: corridor list)."""
     having = [cls for cls in type(schema).__mro__ if name in getattr(cls, "_declared_fields", {})]
     declaring = next((cls for cls in reversed(having) if issubclass(cls, CamelCaseSchema)), having[-1])
     if "guide_object" in vars(declaring):
@@ -64,8 +62,7 @@ def object_of(schema: Schema, name: str) -> str:
 
 
 def guide_entries(*schemas: Schema) -> list[dict[str, Any]]:
-    """Every field the schemas dump, nested ones included: one entry per object and name, so that a name several
-    objects use (avgCost of a corridor and of the benchmark) says whose each is."""
+    """Every field the schemas dump, nested ones included, once per object (avgCost of a corridor, of the benchmark)."""
     entries: dict[tuple[str, str], dict[str, Any]] = {}
     pending = list(schemas)
     while pending:

@@ -131,8 +131,7 @@ class CorridorResponse(OkSchema):
     corridor = described(fields.Nested(CorridorSchema))("One corridor.")
 
 
-class ProvidersResponse(ProviderGroupSchema, OkSchema):
-    """One corridor's providers: the group shape plus `ok`."""
+class ProvidersResponse(ProviderGroupSchema, OkSchema): ...
 
 
 class ProviderGroupsResponse(PageSchema, OkSchema):

@@ -3,7 +3,7 @@
 import pytest
 
 from corridor.domain.model import Offer
-from corridor.domain.pricing import provider_rate, rank_offers, settlement_minutes, true_cost_pct
+from corridor.domain.pricing import rank_offers, settlement_minutes, true_cost_pct
 
 
 def offer(name, spread=1.0, flat=0.0, pct=0.0, settlement="1 hour", svc=80):
@@ -23,7 +23,7 @@ def test_true_cost_adds_flat_fee_share_fee_pct_and_spread():
 
 
 def test_provider_rate_takes_the_spread_off_mid():
-    assert provider_rate(18.0, offer("A", spread=2.0)) == pytest.approx(17.64)
+    assert rank_offers((offer("A", spread=2.0),), mid=18.0, amount=200.0)[0].rate == pytest.approx(17.64)
 
 
 def test_ranking_cost_then_service_score_then_name():

@@ -20,8 +20,7 @@ SURVEYED = "surveyed"
 
 @dataclass(frozen=True, slots=True)
 class Benchmark:
-    """SDG 10.c figures over corridors at the reference amount, all of one kind of prices (`prices`): surveyed, or
-    sample; with the sample corridors' apart when these are the surveyed ones."""
+    """The figures over corridors of one kind of prices (`prices`), the sample ones' apart when these are surveyed."""
 
     active: tuple[CorridorFigures, ...]
     survey: GlobalPeriod | None = None  # the survey's latest period, pooled, if a survey was imported
@@ -30,8 +29,7 @@ class Benchmark:
 
     @classmethod
     def apart(cls, corridors: Iterable[CorridorFigures], survey: GlobalPeriod | None = None) -> Benchmark:
-        """The surveyed corridors' figures with the sample ones' apart; the sample ones' alone when none is surveyed:
-        the two kinds of prices are never pooled."""
+        """The surveyed corridors' figures, or the sample ones' when none is surveyed: the two are never pooled."""
         surveyed: list[CorridorFigures] = []
         sample: list[CorridorFigures] = []
         for f in corridors:
@@ -55,42 +53,36 @@ class Benchmark:
 
     @property
     def weighted_avg_cost(self) -> float | None:
-        """The corridors' mean true costs weighted by their annual flows."""
         weighed = [
             (f.avg_cost, f.corridor.annual_flow_bn)
             for f in self.active
             if f.avg_cost is not None and f.corridor.annual_flow_bn
         ]
         total = sum(flow for _, flow in weighed)
-        if not total:
-            return None
-        return sum(cost * flow for cost, flow in weighed) / total
+        return sum(cost * flow for cost, flow in weighed) / total if total else None
 
     @property
     def smart_avg_cost(self) -> float | None:
-        """The mean over corridors of their three cheapest offers' mean true cost."""
         return _mean(f.smart_cost for f in self.active)
 
     @property
     def corridors_meeting_target(self) -> int:
-        return sum(1 for f in self.corridors if f.sdg_target_met)
+        return sum(bool(f.sdg_target_met) for f in self.corridors)
 
     @property
     def corridors_with_offer_over_5_pct(self) -> int:
         return sum(f.offers_over_5_pct > 0 for f in self.corridors)
 
+    # the first by id on a tie
     @property
     def cheapest(self) -> CorridorFigures | None:
-        """The corridor with the lowest mean true cost (the first by id on a tie)."""
         return min(self.corridors, key=lambda f: fmean(f.costs), default=None)
 
     @property
     def costliest(self) -> CorridorFigures | None:
-        """The corridor with the highest mean true cost (the first by id on a tie)."""
         return max(self.corridors, key=lambda f: fmean(f.costs), default=None)
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
-    """The mean of the values known (those of the corridors measured); None if none is."""
     known = [value for value in values if value is not None]
     return fmean(known) if known else None

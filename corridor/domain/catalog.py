@@ -21,7 +21,7 @@ from corridor.domain.costs import (
 from corridor.domain.countries import country_currency, country_name
 from corridor.domain.currencies import Currency, named_currencies
 from corridor.domain.history import Histories, Series
-from corridor.domain.model import Corridor, Dataset, RateSource
+from corridor.domain.model import Corridor, Dataset, RateSource, priced_from
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
 from corridor.domain.published import Flows, PublishedCosts
 
@@ -34,12 +34,11 @@ class NotServed(LookupError):
         self.value = value
 
 
-class UnknownCorridor(NotServed):
-    """No active corridor has this key."""
+class UnknownCorridor(NotServed): ...
 
 
 class AmbiguousCorridor(LookupError):
-    """Several active corridors have the currency pair `value`, `FROM_TO`: `corridors` are they."""
+    """Several active corridors, `corridors`, have the currency pair `value`."""
 
     def __init__(self, value: str, corridors: list[Corridor]) -> None:
         super().__init__(value)
@@ -62,12 +61,10 @@ class NoOffers(NotServed):
         self.costs = costs
 
 
-class UnknownCorridorId(NotServed):
-    """No active corridor has this id."""
+class UnknownCorridorId(NotServed): ...
 
 
-class UnknownCurrency(NotServed):
-    """The rate tables have no such currency."""
+class UnknownCurrency(NotServed): ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,15 +131,13 @@ class Catalog:
         sort: str = "cost",
         receive_amount: float | None = None,
     ) -> CorridorFigures:
-        """An active corridor's offers with `payout` at `amount` (None: reference) or to deliver `receive_amount`."""
         figures = self.corridor(corridor)
         if amount is None and payout is None and sort == "cost" and receive_amount is None:
             return figures
         return corridor_figures(self.dataset, figures.corridor, amount, payout, sort, receive_amount)
 
     def corridor_costs(self, corridor: str, start: str | None = None, end: str | None = None) -> CorridorCosts:
-        """A corridor's averages from period `start` to `end`, computed and published: a served corridor, or any country
-        pair either kind knows; NoSurveyData if neither has it."""
+        """A served corridor's averages from period `start` to `end`, or any country pair's that either kind knows."""
         served = None
         if "-" not in corridor or corridor in self.by_countries:
             served = self.corridor(corridor).corridor
@@ -159,12 +154,9 @@ class Catalog:
                 corridor, served.source, served.destination, served.from_currency, served.to_currency, periods
             )
         src, dst = corridor.split("-")
-        names = self.published.names.get(corridor) if self.published else None
         # the export's own names only for a code CLDR does not know (KSV, ANT)
-        source, destination = (country_name(src), country_name(dst))
-        if names:
-            source = names[0] if source == src else source
-            destination = names[1] if destination == dst else destination
+        exported = self.published.names.get(corridor, (src, dst)) if self.published else (src, dst)
+        source, destination = country_name(src, exported[0]), country_name(dst, exported[1])
         day = self.dataset.as_of
         return CorridorCosts(
             corridor, source, destination, country_currency(src, day), country_currency(dst, day), periods
@@ -172,8 +164,7 @@ class Catalog:
 
     @cached_property
     def cost_corridors(self) -> tuple[CostCorridor, ...]:
-        """Every country pair with any cost figure, in alphabetical order, each with its money sent: a served
-        corridor's, else the remittance matrix's."""
+        """Every country pair with any cost figure, with its money sent: a served corridor's, else the matrix's."""
         pairs = set(self.costs.corridors if self.costs else ())
         pairs |= set(self.published.corridors if self.published else ())
         found = []
@@ -190,7 +181,6 @@ class Catalog:
     def cost_corridors_of(
         self, from_country: str | None = None, to_country: str | None = None
     ) -> tuple[CostCorridor, ...]:
-        """The pairs with any cost figure sent from `from_country` and to `to_country` (either, both or neither)."""
         return tuple(
             c
             for c in self.cost_corridors
@@ -199,8 +189,6 @@ class Catalog:
         )
 
     def global_costs(self, start: str | None = None, end: str | None = None) -> tuple[GlobalPeriod, ...]:
-        """The survey's pooled figures and the published averages' mean over corridors, from period `start` to `end`;
-        NoSurveyData if neither was imported."""
         computed = self.costs.periods if self.costs else ()
         published = self.published.periods if self.published else ()
         if not computed and not published:
@@ -217,12 +205,10 @@ class Catalog:
         return mid_rate(self.dataset, from_currency, to_currency)
 
     def rate_sources(self, from_currency: str, to_currency: str) -> list[tuple[str, RateSource]]:
-        """Each currency whose rate a pair's mid-market rate is priced from, with that rate's source and day; the
-        base's 1 is named only when both are the base."""
+        """Each currency a pair's mid-market rate is priced from, with its rate's source and day."""
         self._check_known(from_currency, to_currency)
         rates = self.dataset.rates
-        codes = [code for code in dict.fromkeys((from_currency, to_currency)) if code != rates.base] or [rates.base]
-        return [(code, rates.sources[code]) for code in codes]
+        return [(code, rates.sources[code]) for code in priced_from(rates, from_currency, to_currency)]
 
     def rate_history(
         self,
@@ -234,7 +220,7 @@ class Catalog:
         end: dt.date | None = None,
         date: dt.date | None = None,
     ) -> Series:
-        """A pair's rates from `start` to `end` (defaults: the history's last year), or in force on `date`."""
+        """A pair's rates from `start` to `end` (default: the history's last year), or the one in force on `date`."""
         # a currency is known to the rate tables or to the history (RUB, or CYP before the euro)
         self._check_known(from_currency, to_currency, also=self.history.currencies)
         history = self.history.for_pair(from_currency, to_currency)
@@ -247,7 +233,6 @@ class Catalog:
         return Series(from_currency, to_currency, interval, start, end, points, history.source)
 
     def _check_known(self, *codes: str, also: Iterable[str] = ()) -> None:
-        """UnknownCurrency for the first code neither the rate tables nor `also` have."""
         for code in codes:
             if code not in self.dataset.rates.interbank and code not in also:
                 raise UnknownCurrency(code)

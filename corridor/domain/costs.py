@@ -1,12 +1,5 @@
-"""The survey's cost over time, by the World Bank's own method (SDG indicator 10.c.1): each corridor's averages by
-period, and the global ones. Unrounded: rounding is the schemas' job.
-
-- A corridor's average for a period is the simple mean of `cc1 total cost %` over its transparent observations, each
-  product row counting once; the same at the USD 500 point for `average_500`.
-- The global average is the simple mean over every transparent observation of the period (pooled services, not a
-  mean of corridor averages); a regional one likewise over the observations to the region.
-- SmaRT is the mean of the three cheapest transparent services that deliver within 5 days (fewer if fewer do).
-"""
+"""The survey's cost over time by the World Bank's method (SDG 10.c.1), per corridor and pooled, unrounded: the rules
+are in docs/API.md ("Cost over time")."""
 
 from __future__ import annotations
 
@@ -37,8 +30,6 @@ WITHIN_5_DAYS = frozenset({"1 hour", "1 day", "2 days", "5 days"})  # the settle
 
 @dataclass(frozen=True, slots=True)
 class CostRow:
-    """What one observation adds to the averages."""
-
     period: str
     source_country: str
     destination_country: str
@@ -52,8 +43,6 @@ class CostRow:
 
 @dataclass(frozen=True, slots=True)
 class PeriodCosts:
-    """A corridor's figures for one period; None where no transparent observation gives one."""
-
     period: str
     observations: int
     transparent_observations: int
@@ -67,8 +56,6 @@ class PeriodCosts:
 
 @dataclass(frozen=True, slots=True)
 class GlobalCosts:
-    """Every corridor's observations of one period, pooled."""
-
     period: str
     observations: int
     transparent_observations: int
@@ -83,8 +70,6 @@ class GlobalCosts:
 
 @dataclass(frozen=True, slots=True)
 class PublishedFigure:
-    """The World Bank's own published average total cost of a corridor in a period, in percent."""
-
     cost: float
     source: str = PUBLISHED_SOURCE
 
@@ -112,7 +97,7 @@ class CostPeriod:
 
 @dataclass(frozen=True, slots=True)
 class CorridorCosts:
-    """A corridor's periods, oldest first: its country pair `KEN-TZA`, its countries' names and currencies."""
+    """A corridor's periods, oldest first, by its country pair `KEN-TZA`."""
 
     key: str
     source_name: str  # the sending country's name
@@ -123,7 +108,6 @@ class CorridorCosts:
 
 
 def corridor_periods(computed: Iterable[PeriodCosts], published: Iterable[tuple[str, float]]) -> tuple[CostPeriod, ...]:
-    """Each period of either kind, oldest first, with what each kind has for it."""
     return _merged(computed, ((period, PublishedFigure(cost)) for period, cost in published), CostPeriod)
 
 
@@ -190,14 +174,11 @@ def global_periods(computed: Iterable[GlobalCosts], published: Iterable[Publishe
 
 @dataclass(frozen=True, eq=False)
 class CostHistory:
-    """Each corridor's periods, oldest first, by country pair `KEN-TZA`; and the global periods."""
-
     corridors: Mapping[str, tuple[PeriodCosts, ...]]
     periods: tuple[GlobalCosts, ...]
 
 
 def period_costs(period: str, rows: list[CostRow]) -> PeriodCosts:
-    """One corridor's figures for one period, from its rows of that period."""
     disclosed = [row for row in rows if row.transparent]
     totals = [row.total for row in disclosed]
     fast = sorted(row.total for row in disclosed if settlement(row.speed) in WITHIN_5_DAYS)
@@ -220,8 +201,6 @@ def period_costs(period: str, rows: list[CostRow]) -> PeriodCosts:
 
 @dataclass
 class _Period:
-    """The global figures of a period as its corridors come in."""
-
     observations: int = 0
     totals: list[float] = field(default_factory=list)
     averages: list[float] = field(default_factory=list)
@@ -230,8 +209,7 @@ class _Period:
 
 
 def cost_history(rows: Iterable[CostRow]) -> CostHistory:
-    """The figures of every corridor and period from rows ordered by country pair, then period: a group's rows are
-    held only while it is summed, so a whole release streams through."""
+    """From rows ordered by country pair, then period: each group is held only while summed, so a release streams."""
     corridors: dict[str, list[PeriodCosts]] = {}
     periods: dict[str, _Period] = {}
     for (source, destination, period), grouped in groupby(
@@ -273,7 +251,6 @@ def _global(period: str, pooled: _Period) -> GlobalCosts:
 
 
 def in_range(periods: Iterable, start: str | None, end: str | None) -> tuple:
-    """The periods from `start` to `end` (`2025Q1`), either open."""
     return tuple(p for p in periods if (start is None or p.period >= start) and (end is None or p.period <= end))
 
 

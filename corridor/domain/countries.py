@@ -41,12 +41,10 @@ def _alpha3_by_name() -> dict[str, str]:
 
 
 def country_codes() -> list[str]:
-    """Every ISO 3166-1 alpha-3 country code CLDR knows, sorted."""
     return sorted(_alpha2_of())
 
 
 def is_country(code: str) -> bool:
-    """Whether `code` is an ISO 3166-1 alpha-3 country code."""
     return code in _alpha2_of()
 
 
@@ -55,9 +53,9 @@ def country_code(name: str) -> str | None:
     return _alpha3_by_name().get(name.strip().casefold())
 
 
-def country_name(code: str) -> str:
-    """A country's English name (`TZA` → `Tanzania`); the code itself if CLDR has none."""
-    return Locale("en").territories.get(_alpha2_of().get(code) or _WORLD_BANK.get(code, ""), code)
+def country_name(code: str, unknown: str | None = None) -> str:
+    """A country's English name (`TZA` → `Tanzania`); if CLDR has none, `unknown`, else the code itself."""
+    return Locale("en").territories.get(_alpha2_of().get(code) or _WORLD_BANK.get(code, ""), unknown or code)
 
 
 def country_currency(code: str, day: dt.date) -> str | None:

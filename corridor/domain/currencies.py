@@ -13,8 +13,6 @@ from corridor.domain.model import RateSource
 
 @dataclass(frozen=True, slots=True)
 class Currency:
-    """A currency code, its English name, and where its interbank rate comes from and of which day."""
-
     code: str
     name: str
     source: str
@@ -22,12 +20,10 @@ class Currency:
 
 
 def is_known_currency(code: str) -> bool:
-    """Whether CLDR knows `code` as an ISO 4217 currency."""
     return code in list_currencies()
 
 
 def named_currencies(sources: Mapping[str, RateSource]) -> tuple[Currency, ...]:
-    """The currencies with their English names and their rates' sources, sorted by code."""
     return tuple(
         Currency(code, get_currency_name(code, locale="en"), sources[code].source, sources[code].date)
         for code in sorted(sources)

@@ -20,7 +20,7 @@ BASE = "EUR"  # the ECB quotes every currency against the euro
 
 
 class NoHistory(LookupError):
-    """The history has no rate for what was asked: `value` says which currency or date."""
+    """The history has no rate for the currency or date `value`."""
 
     def __init__(self, value: str, reason: str) -> None:
         super().__init__(reason)
@@ -65,7 +65,7 @@ class RateHistory:
 
     @classmethod
     def from_series(cls, series: Mapping[str, Mapping[dt.date, float]], base: str, source: str) -> RateHistory | None:
-        """A history from code → day → rate per one `base`; None if it holds no day."""
+        """From code → day → rate per one `base`; None if it holds no day."""
         ordinals = sorted({day.toordinal() for days in series.values() for day in days})
         if not ordinals:
             return None
@@ -79,7 +79,7 @@ class RateHistory:
         return cls(array("l", ordinals), rates, base, source)
 
     def with_days(self, days: Mapping[dt.date, Mapping[str, float]]) -> RateHistory:
-        """This history with the days (day → rates per one base) later than its last appended."""
+        """With the days (day → rates per one base) later than its last appended."""
         later = sorted(day for day in days if day > self.last)
         if not later:
             return self
@@ -92,7 +92,6 @@ class RateHistory:
         return RateHistory(self.days + array("l", (day.toordinal() for day in later)), rates, self.base, self.source)
 
     def on_day(self, day: dt.date) -> dict[str, float] | None:
-        """Every currency's rate on `day`, if it is one of the history's days."""
         index = bisect_left(self.days, day.toordinal())
         if index == len(self.days) or self.days[index] != day.toordinal():
             return None
@@ -186,7 +185,7 @@ class Histories:
         return set(self.ecb.currencies) | set(self.frankfurter.currencies if self.frankfurter else ())
 
     def for_pair(self, from_code: str, to_code: str) -> RateHistory:
-        """The ECB's history if it holds both currencies, else Frankfurter's if it does; or NoHistory."""
+        """The ECB's history if it holds both currencies, else Frankfurter's if it does."""
         for history in (self.ecb, self.frankfurter):
             if history is not None and {from_code, to_code} <= set(history.currencies):
                 return history
@@ -197,7 +196,6 @@ class Histories:
         )
 
     def span(self, from_code: str, to_code: str, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:
-        """The pair's range with its defaults, cut to its history's days (see RateHistory.span)."""
         try:
             history = self.for_pair(from_code, to_code)
         except NoHistory:

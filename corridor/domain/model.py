@@ -25,9 +25,7 @@ class Provider:
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """One provider's terms on one corridor, fees in the source currency: the data file's, or a surveyed product's.
-    The fee at an amount A is max(0, flat_fee + fee_pct × A / 100), paid on top; the FX margin is spread_pct, or,
-    where the survey published two price points (`margins`: (amount, margin) each), the margin of the one nearer A."""
+    """One provider's terms on one corridor, fees in the source currency (docs/API.md, "Surveyed prices")."""
 
     provider_id: str
     provider: str
@@ -43,7 +41,7 @@ class Offer:
     payout_currency: str | None = None  # what the recipient receives: None for the corridor's own currency
     disclosed: bool = True  # False: the service did not disclose its rate, so its FX margin is unknown
     firm_type: str | None = None
-    margins: tuple[tuple[float, float], ...] = ()
+    margins: tuple[tuple[float, float], ...] = ()  # (amount, margin) of each price point the survey published
     promotion: bool = False  # the survey noted these as a promotion's, a marketing campaign's or a discount's prices
     # as the survey wrote them: how the sender pays, how the recipient collects ("; " between several), how fast
     payment_instrument: str | None = None
@@ -54,7 +52,6 @@ class Offer:
         return max(0.0, self.flat_fee + amount * self.fee_pct / 100)
 
     def margin(self, amount: float) -> float | None:
-        """None if undisclosed."""
         if not self.margins:
             return self.spread_pct
         return min(self.margins, key=lambda point: abs(point[0] - amount))[1]
@@ -62,8 +59,6 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class Corridor:
-    """A currency corridor FROM→TO with its offers."""
-
     id: int
     from_currency: str
     to_currency: str
@@ -101,8 +96,6 @@ class Corridor:
 
 @dataclass(frozen=True, slots=True)
 class RateSource:
-    """Where an interbank rate comes from, and the day it is of."""
-
     source: str
     date: dt.date
 
@@ -118,16 +111,13 @@ class Rates:
     sources: Mapping[str, RateSource]
 
 
-def pair_sources(rates: Rates, *codes: str) -> list[RateSource]:
-    """The sources of the rates a pair is priced from: the base's 1 is one only when both are the base."""
-    used = [rates.sources[code] for code in codes if code != rates.base]
-    return used or [rates.sources[rates.base]]
+def priced_from(rates: Rates, *codes: str) -> list[str]:
+    """The currencies whose rates a pair is priced from: the base (its 1) only when both are the base."""
+    return [code for code in dict.fromkeys(codes) if code != rates.base] or [rates.base]
 
 
 @dataclass(frozen=True, slots=True)
 class Dataset:
-    """Everything the service publishes, as loaded from one data file."""
-
     as_of: dt.date
     reference_amount_usd: float
     rates: Rates
@@ -144,7 +134,7 @@ class Dataset:
 
 
 def build_dataset(raw: Mapping[str, Any]) -> Dataset:
-    """Turn validated seed data into immutable objects, offers carrying provider names."""
+    """Validated seed data as immutable objects, offers carrying provider names."""
     names = {p["id"]: p["name"] for p in raw["providers"]}
     rates, base = raw["rates"], raw["rates"]["base"]
     given = {code: RateSource(s["source"], s["date"]) for code, s in rates.get("sources", {}).items()}

@@ -22,11 +22,8 @@ def corridor_id(item: Any) -> int:
     return item.corridor.id
 
 
-def page_of(
-    items: Sequence, after: int | None, limit: int | None, position: Callable[[Any], int] = corridor_id
-) -> Page:
-    """The items (in `position` order: a corridor's id unless said) whose position is above `after`, at most `limit`
-    of them; all of them when both are None."""
+def page_of(items: Sequence, after: int | None, limit: int | None, position: Callable[[Any], int]) -> Page:
+    """The items (in `position` order) whose position is above `after`, at most `limit`; all when both are None."""
     rest = tuple(item for item in items if after is None or position(item) > after)
     if limit is None or len(rest) <= limit:
         return Page(rest)

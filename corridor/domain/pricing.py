@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
 
-from corridor.domain.model import SAMPLE, Corridor, Dataset, Offer, pair_sources
+from corridor.domain.model import SAMPLE, Corridor, Dataset, Offer, priced_from
 from corridor.domain.rounding import round_half_up
 
 SDG_TARGET_PCT, SDG_CEILING_PCT = 3.0, 5.0  # UN SDG 10.c: an average of 3 % at most, no corridor above 5 %
@@ -23,19 +23,12 @@ def settlement_minutes(text: str) -> int:
 
 
 def cross_rate(table: Mapping[str, float], from_currency: str, to_currency: str) -> float:
-    """Units of `to_currency` per one `from_currency` in a base-relative table."""
     return table[to_currency] / table[from_currency]
 
 
 def reference_amount(dataset: Dataset, currency: str) -> float:
-    """The reference send amount (USD 200 in the shipped data) expressed in `currency`."""
     interbank = dataset.rates.interbank
     return dataset.reference_amount_usd * interbank[currency] / interbank["USD"]
-
-
-def provider_rate(mid: float, offer: Offer, amount: float | None = None) -> float | None:
-    """The rate a provider gives for `amount`: mid-market less its margin there; None if it did not disclose it."""
-    return _at(mid, offer.spread_pct if amount is None else offer.margin(amount))
 
 
 def true_cost_pct(offer: Offer, amount: float) -> float | None:
@@ -46,9 +39,7 @@ def true_cost_pct(offer: Offer, amount: float) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """An offer priced at one send amount, at its place in a ranking. `rate` is in the corridor's own currency; an offer
-    paying out in another (`payout_currency`: US dollars in the survey) has its rate in that one as `payout_rate`. An
-    undisclosed margin, or a currency without a rate, leaves the rates and all that follows from them None."""
+    """An offer priced at one send amount, ranked; `payout_rate`: to its `payout_currency` where not the corridor's."""
 
     rank: int
     offer: Offer
@@ -125,9 +116,8 @@ def rank_offers(
     receiving: str = "",
     mids: Mapping[str, float | None] | None = None,
 ) -> tuple[Quote, ...]:
-    """The offers priced at `amount`, or at what delivers `receive` (in `receiving`, whatever an offer pays out in:
-    its worth at the mid-market rate), in `sort` order, ranks from 1. `mid`: the mid-market rate to the corridor's
-    currency, `receiving` (None: it has none); `mids`: to any other currency an offer pays out in."""
+    """The offers priced at `amount`, or at what delivers `receive` (in `receiving`), in `sort` order, ranks from 1.
+    `mid`: the mid-market rate to `receiving` (None: it has none); `mids`: to any other currency offers pay out in."""
     # sending `amount`, cost is the true cost; delivering `receive`, it is the total paid
     order = SORT_ORDERS[sort]
     unranked = []
@@ -160,8 +150,7 @@ def _margin_to_deliver(mid: float, offer: Offer, receive: float) -> float | None
 
 @dataclass(frozen=True, slots=True)
 class CorridorFigures:
-    """A corridor, its mid-market rate (None: no rate) and its offers ranked at a send amount. Averages and counts are
-    over the offers whose true cost is known."""
+    """A corridor's offers ranked at a send amount; averages and counts are over the offers whose true cost is known."""
 
     corridor: Corridor
     mid_market: float | None
@@ -192,7 +181,7 @@ class CorridorFigures:
 
     @property
     def settlement(self) -> str | None:
-        """The fastest offer's settlement text; among equally fast ones, the best ranked."""
+        """The fastest offer's; among equally fast ones, the best ranked."""
         timed = [(minutes, q.offer.settlement) for q in self.quotes if (minutes := q.settlement_minutes) is not None]
         return min(timed, key=lambda pair: pair[0])[1] if timed else None
 
@@ -208,7 +197,7 @@ class CorridorFigures:
 
     @property
     def smart_cost(self) -> float | None:
-        """Mean true cost of the three cheapest offers (the World Bank's SmaRT idea)."""
+        """The World Bank's SmaRT idea: the mean true cost of the three cheapest offers."""
         return fmean(sorted(self.costs)[:3]) if self.costs else None
 
     @property
@@ -257,5 +246,5 @@ class MidRate:
 def mid_rate(dataset: Dataset, from_currency: str, to_currency: str) -> MidRate:
     """Consumer-table rate (a) and interbank mid-market rate (b) for any pair, of the older of its rates' days."""
     rates, pair = dataset.rates, (from_currency, to_currency)
-    updated = min(source.date for source in pair_sources(rates, *pair))
+    updated = min(rates.sources[code].date for code in priced_from(rates, *pair))
     return MidRate(*pair, cross_rate(rates.consumer, *pair), cross_rate(rates.interbank, *pair), updated)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
 from types import MappingProxyType
+from typing import ClassVar
 
 from corridor.domain.model import FLOWS_SOURCE, Dataset
 
@@ -17,22 +18,17 @@ COMPUTED_SOURCE = "computed from the imported survey rows (World Bank, Remittanc
 
 @dataclass(frozen=True, slots=True)
 class PublishedPeriod:
-    """The simple mean of the corridors' published averages of one period, and how many corridors it is over: not
-    the World Bank's own global average, which pools services."""
+    """A period's simple mean of the corridors' published averages: not the World Bank's, which pools services."""
 
     period: str
     mean_of_corridors: float
     corridors: int
-
-    @property
-    def source(self) -> str:
-        return PUBLISHED_SOURCE
+    source: ClassVar[str] = PUBLISHED_SOURCE
 
 
 @dataclass(frozen=True, eq=False)
 class PublishedCosts:
-    """Each corridor's published averages by period (`USA-MEX` → ((`2011Q1`, 5.006…), …), oldest first), its
-    countries' names as the export gives them, and each period's mean over corridors."""
+    """Each corridor's published averages, oldest first (`USA-MEX` → ((`2011Q1`, 5.006…), …)), and countries' names."""
 
     version: int
     corridors: Mapping[str, tuple[tuple[str, float], ...]]
@@ -73,7 +69,7 @@ class Flows:
 
 
 def with_flows(dataset: Dataset, flows: Flows | None) -> Dataset:
-    """The dataset with each corridor's annual flow from the matrix where it has one; the data file's elsewhere."""
+    """Each corridor's annual flow from the matrix where it has one; the data file's elsewhere."""
     if flows is None:
         return dataset
     corridors = tuple(

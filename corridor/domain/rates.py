@@ -31,8 +31,7 @@ class FeedRates:
 
 
 def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
-    """The tables with each currency's rate from the first feed (in precedence order) that gives it, else the data
-    file's; each consumer rate keeps its margin over the interbank rate as the data file states it."""
+    """Each currency's rate from the first feed (in precedence order) that gives it, else the data file's."""
     interbank, sources = dict(rates.interbank), dict(rates.sources)
     for feed in reversed(list(feeds)):  # the lowest precedence first, so that the highest is applied last
         rebased = _rebased(feed, rates.base)
@@ -41,16 +40,9 @@ def live_rates(rates: Rates, feeds: Iterable[FeedRates]) -> Rates:
                 interbank[code] = rebased[code]
                 days = [feed.dates.get(c) for c in (code, rates.base) if c != feed.base]
                 sources[code] = RateSource(feed.source, min(day for day in days if day))
+    # each consumer rate keeps its margin over the interbank rate as the data file states it
     consumer = {code: rates.consumer[code] * interbank[code] / rates.interbank[code] for code in interbank}
     return Rates(rates.base, interbank, consumer, with_base_source(sources, rates.base))
-
-
-def rate_moves(rates: Rates, feed: FeedRates) -> dict[str, float]:
-    """How the feed would move each interbank rate of `rates` it gives, re-based: new ÷ old (none without the base)."""
-    rebased = _rebased(feed, rates.base)
-    return {
-        code: rebased[code] / rate for code, rate in rates.interbank.items() if code != rates.base and code in rebased
-    }
 
 
 def _rebased(feed: FeedRates, base: str) -> dict[str, float]:
@@ -61,9 +53,9 @@ def _rebased(feed: FeedRates, base: str) -> dict[str, float]:
 
 
 def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:
-    """How the feed would move the rates in force too far to serve unconfirmed, and the currencies it moves: more than
-    MOVE_FACTOR either way for any, or more than BROAD_MOVE for more than half of them; None if it does not."""
-    moves = rate_moves(in_force, feed)
+    """How the feed would move the rates in force too far to serve unconfirmed, and the currencies it moves; or None."""
+    base, rebased = in_force.base, _rebased(feed, in_force.base)
+    moves = {code: rebased[code] / old for code, old in in_force.interbank.items() if code != base and code in rebased}
     if not moves:
         return None
     factor = {code: max(move, 1 / move) for code, move in moves.items()}
@@ -71,7 +63,7 @@ def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:
     wide = [code for code in moves if factor[code] > BROAD_MOVE]
     if factor[worst] > MOVE_FACTOR:
         old, new = in_force.interbank[worst], in_force.interbank[worst] * moves[worst]
-        return f"moves the {in_force.base}→{worst} rate {moves[worst]:.3g}-fold ({old:.6g} → {new:.6g})", list(moves)
+        return f"moves the {base}→{worst} rate {moves[worst]:.3g}-fold ({old:.6g} → {new:.6g})", list(moves)
     if len(wide) * 2 > len(moves):
         return f"moves {len(wide)} of its {len(moves)} rates by more than {BROAD_MOVE - 1:.0%}", list(moves)
     return None
@@ -82,8 +74,7 @@ def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
 
 
 def recorded_ecb_days(rates: Rates, history: RateHistory) -> list[FeedRates]:
-    """The ECB's own rates for those the data file records (to 6 significant figures) as the ECB's of a day the
-    history holds, so that every cross of two is the history's; a rate someone changed since is left as it is."""
+    """The history's exact rates for those the data file records as the ECB's of a day (docs/DATA.md, first section)."""
     recorded: dict[dt.date, set[str]] = {}
     for code, source in rates.sources.items():
         if source.source == ECB and code != rates.base:

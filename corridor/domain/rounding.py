@@ -21,7 +21,6 @@ def round_half_up(value: float, places: int) -> float:
 
 
 def round_significant(value: float, digits: int) -> float:
-    """`value` to `digits` significant figures, ties away from zero."""
     exact = _decimal(value)
     if not exact:
         return 0.0

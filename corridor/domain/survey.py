@@ -1,6 +1,5 @@
-"""The World Bank's Remittance Prices Worldwide (RPW) survey as offers: each country pair's latest period, priced as
-published, in the currency its recipients get, with the rates its rows imply for currencies nothing else gives. Every
-rule here is stated for users in docs/API.md ("Surveyed prices") and docs/DATA.md."""
+"""The World Bank's Remittance Prices Worldwide (RPW) survey as offers: each country pair's latest period; every rule
+here is stated in docs/API.md ("Surveyed prices") and docs/DATA.md."""
 
 from __future__ import annotations
 
@@ -55,8 +54,6 @@ class PricePoint:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """One surveyed service in one period, as the survey's row gives it."""
-
     period: str  # `2025Q3`
     source_country: str  # ISO 3166-1 alpha-3
     destination_country: str
@@ -81,12 +78,10 @@ class Observation:
 
     @property
     def day(self) -> dt.date:
-        """The day it was collected, or its period's last."""
         return self.collected or period_end(self.period)
 
     @property
     def disclosed_rate(self) -> float | None:
-        """The interbank rate it discloses, if any."""
         return self.interbank if self.transparent and self.interbank and self.interbank > 0 else None
 
 
@@ -114,13 +109,11 @@ def period_end(period: str) -> dt.date:
 
 
 def payout_methods(pickup: str | None) -> tuple[str, ...]:
-    """The payout method of RPW's `pickup method`; none for one no word of PICKUP_WORDS names."""
     text = (pickup or "").lower()
     return next(((method,) for word, method in PICKUP_WORDS if word in text), ())
 
 
 def firm_name(firm: str) -> str:
-    """A firm's name as published, spaces trimmed and runs of them made one."""
     return " ".join(firm.split())
 
 
@@ -260,7 +253,6 @@ def with_survey(
 
 
 def _in_bounds(observations: Iterable[Observation], last: str, notes: list[str]) -> list[Observation]:
-    """The rows within the bounds of `bounded`; the others noted, by country pair and reason."""
     kept, left = [], Counter[tuple[str, str]]()
     for observation in observations:
         try:
@@ -272,7 +264,6 @@ def _in_bounds(observations: Iterable[Observation], last: str, notes: list[str])
 
 
 def _pairs(dataset: Dataset, observations: Iterable[Observation]) -> list[_Pair]:
-    """The rows by country pair, in the order they come, each with its corridor's currencies."""
     grouped: dict[tuple[str, str], list[Observation]] = {}
     for observation in observations:
         grouped.setdefault((observation.source_country, observation.destination_country), []).append(observation)
@@ -370,8 +361,7 @@ def _implied(rows: list[_Row], book: _RateBook) -> Implied:
 
 
 def _denominated(pairs: list[_Pair], book: _RateBook) -> Implied:
-    """The rates per base of sending currencies nothing else gives: the median of the newest collection day's units
-    sent per US dollar aimed at (`cc1 lcu amount` ÷ `cc1 denomination amount`)."""
+    """The rates per base of sending currencies nothing else gives, from the US dollars each row's `cc1` aimed at."""
     usd = book.interbank[USD]
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for observation in (observation for pair in pairs for observation in pair.rows):
@@ -385,7 +375,6 @@ def _denominated(pairs: list[_Pair], book: _RateBook) -> Implied:
 
 
 def _newest_median(found: dict[str, list[tuple[dt.date, float]]]) -> Implied:
-    """Each currency's median of the values of its newest day, and that day."""
     implied = {}
     for code, values in found.items():
         newest = max(day for day, _ in values)
@@ -429,7 +418,6 @@ def _listed(held: str | None, text: str | None) -> str | None:
 
 
 def _offer(row: _Row, scale: float) -> Offer:
-    """One row as an offer: the fee through its two price points, the margin of each point."""
     observation = row.observation
     first = _scaled(observation.cc1, scale)
     second = _scaled(observation.cc2, scale) if observation.cc2 else None

@@ -64,8 +64,6 @@ _FLOWS = Flow.metadata.tables[Flow.__tablename__]
 
 @dataclass
 class FlowReport:
-    """What an import read and did."""
-
     path: str
     year: int
     countries: int = 0
@@ -85,7 +83,6 @@ class FlowReport:
 
 
 def code_of(name: str, cell: str) -> str:
-    """A country's code by the World Bank's name; ImportRefused, naming the name and its cell, if none is known."""
     name = " ".join(str(name).split())
     code = WORLD_BANK_NAMES.get(name) or country_code(name)
     if code is None:
@@ -103,8 +100,7 @@ def _cell_name(row: int, column: int) -> str:
 
 
 def read_flows(path: str) -> FlowReport:
-    """The matrix at `path`: its year from the title, each non-zero figure up to the WORLD row and column; ImportRefused
-    where it is not such a matrix."""
+    """The matrix at `path`: its year from the title, each non-zero figure up to the WORLD row and column."""
     kind, tables, close = open_tables(path, columns=MAX_COUNTRIES + 2)
     try:
         if kind != "workbook":

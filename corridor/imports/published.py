@@ -55,8 +55,6 @@ _COSTS = PublishedCost.metadata.tables[PublishedCost.__tablename__]
 
 @dataclass
 class PublishedReport:
-    """What an import read and did."""
-
     path: str
     periods: list[str]
     rows: int = 0
@@ -154,8 +152,7 @@ def _read_row(
 
 
 def import_published(engine: Engine, path: str, now: dt.datetime | None = None) -> PublishedReport:
-    """Read the export at `path` and store it in one transaction: each figure it holds replaces the stored one for its
-    pair and period, and a figure it no longer holds for a pair and period it covers is withdrawn."""
+    """Store the export at `path` in one transaction, withdrawing figures it lacks of the pairs and periods it has."""
     report = read_published(path)
     pairs = {(src, dst) for src, dst, _ in report.figures}
     c = _COSTS.c

@@ -1,8 +1,5 @@
-"""Read the World Bank's Remittance Prices Worldwide rows, streaming: its workbook (.xlsx) or a CSV of its rows.
-
-Columns are matched by name ignoring case, spaces, underscores and hyphens; a row a required figure of which cannot be
-read is skipped with its reason, never the file refused for it. The rules are in docs/DATA.md ("Importing the survey").
-"""
+"""The World Bank's Remittance Prices Worldwide rows read, streaming, from its workbook (.xlsx) or a CSV: a row that
+cannot be read is skipped with its reason, never the file refused for it (docs/DATA.md, "Importing the survey")."""
 
 from __future__ import annotations
 
@@ -26,18 +23,9 @@ REQUIRED = (
     *("cc1 lcu fee", "cc1 fx margin", "cc1 total cost %", "transparent"),
 )
 OPTIONAL = (
-    *(
-        "firm type",
-        "payment instrument",
-        "speed actual",
-        "pickup method",
-        "date",
-        "inter lcu bank fx",
-        "note1",
-        "note2",
-    ),
-    *("cc1 denomination amount", "source region", "destination region", "cc2 lcu code", "cc2 denomination amount"),
-    *(f"cc2 {name}" for name in POINT),
+    *("firm type", "payment instrument", "speed actual", "pickup method", "date", "inter lcu bank fx"),
+    *("note1", "note2", "cc1 denomination amount", "source region", "destination region", "cc2 lcu code"),
+    *("cc2 denomination amount", *(f"cc2 {name}" for name in POINT)),
 )
 # an optional figure under either name: the older sheet's, or the newer's
 ALIASES = {"pickup method": ("pickup method", "pick-up method"), "note1": ("note1", "standard note")}
@@ -48,8 +36,7 @@ _YES, _NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0"}
 Get = Callable[[str], Any]  # a row's cell by column name: stripped text, None for a blank
 
 
-class Skip(Exception):
-    """This row is skipped, for `reason`."""
+class Skip(Exception): ...
 
 
 @dataclass
@@ -60,8 +47,7 @@ class Sheet(Table):
 
 
 def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
-    """The file's kind, its sheets with the required columns (the published ones first), and how to close it;
-    ImportRefused if none has them, or (reading rows too) the file cannot be read whole within the bounds."""
+    """The file's kind, its sheets with the required columns (the published ones first), and how to close it."""
     kind, tables, close = open_tables(path)
     named = {table.name.strip().lower(): table for table in tables}
     order = [named[s.lower()] for s in SHEETS if s.lower() in named]

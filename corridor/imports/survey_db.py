@@ -1,10 +1,5 @@
-"""The survey in the database: every imported observation with its period, and the imports that brought them.
-
-An import is one transaction. Each country pair's rows of a period are fingerprinted as they stream in; a pair and
-period whose fingerprint is the one stored already keeps its rows (the new copies are dropped), any other replaces that
-pair's rows of that period whole (the World Bank revises); pairs and periods the file does not hold are left as they
-are. Serving reads each country pair's latest period, once per import.
-"""
+"""The survey in the database: every imported row, by country pair and period, each pair's period replaced whole by
+a release that differs (docs/DATA.md, "Releases, by country pair and period"); serving reads the latest periods."""
 
 from __future__ import annotations
 
@@ -122,8 +117,7 @@ def _values(observation: Observation) -> dict:
 
 @dataclass
 class PeriodResult:
-    """What an import did to one period's country pairs: how many, and how many rows, are in each of STATES; and the
-    rows of earlier imports the revised pairs' rows replaced."""
+    """How many of a period's country pairs, and their rows, are in each of STATES; and the rows they replaced."""
 
     pairs: Counter[str] = field(default_factory=Counter)
     rows: Counter[str] = field(default_factory=Counter)
@@ -150,9 +144,8 @@ def import_observations(
     file_corridors: Callable[[], Iterable[Corridor]] = tuple,
     now: dt.datetime | None = None,
 ) -> ImportResult:
-    """Store `rows` (row number, observation) as one import in one transaction; a country pair's period already stored
-    with the same rows is left as it is. `file_corridors`: the data file's, which the pairs they have join, and whose
-    ids new pairs' ids must avoid."""
+    """Store `rows` (row number, observation) as one import; `file_corridors`: the data file's, which the pairs they
+    have join, and whose ids new pairs' ids must avoid."""
     with transaction(engine) as (connection, begun):
         import_id = record(connection, SurveyImport, file_name, now, file_sha256=file_sha256)
         result = ImportResult(import_id)
@@ -229,8 +222,7 @@ _cache: dict[str, tuple[tuple, Survey]] = {}  # by database URL: the survey as l
 
 
 def read_survey(engine: Engine) -> Survey | None:
-    """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Read again only
-    when an import is newer than the one last read."""
+    """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Cached per import."""
     url = engine.url.render_as_string(hide_password=False)
     with engine.connect() as connection:
         periods = tuple(
@@ -259,9 +251,8 @@ def read_survey(engine: Engine) -> Survey | None:
 
 
 def _cost_history(connection: Connection, last: str) -> CostHistory:
-    """Every corridor's averages by period, streamed from every stored row in (pair, period) order: a release's
-    200,000 rows pass through a group at a time. Rows out of bounds (stored before the import refused them) count in
-    none."""
+    """Every corridor's averages by period, streamed in (pair, period) order; rows out of bounds (stored before the
+    import refused them) count in none."""
     names = "period source_country destination_country cc1_total transparent cc2_total firm_type speed"
     rows = connection.execution_options(yield_per=5000).execute(
         sa.select(*(_O[name] for name in [*names.split(), "destination_region"]))

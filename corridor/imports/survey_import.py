@@ -23,8 +23,6 @@ STATES = {"new": "new", "revised": "revised: replaces the {} imported before", "
 
 @dataclasses.dataclass
 class ImportReport:
-    """An import: the file, what was read and skipped, and what the database took."""
-
     path: str
     kind: str
     sheets: list[str]
@@ -32,7 +30,6 @@ class ImportReport:
     result: ImportResult
 
     def lines(self) -> list[str]:
-        """The summary printed at the end."""
         name, result = os.path.basename(self.path), self.result
         where = self.kind if self.kind == "CSV" else f"workbook, sheets {', '.join(repr(s) for s in self.sheets)}"
         imported = sum(p.rows.total() for p in result.periods.values())
@@ -78,8 +75,7 @@ def _count(number: int, noun: str) -> str:
 def import_rpw(
     engine: Engine, path: str, progress: Progress, file_corridors: Callable[[], Iterable[Corridor]]
 ) -> ImportReport:
-    """Read the survey file at `path` into the database in one transaction, each pair of `file_corridors` joining its
-    corridor; ImportRefused (nothing stored) if it cannot be imported at all."""
+    """Read the survey file at `path` into the database in one transaction, each pair of `file_corridors` joining it."""
     kind, sheets, close = open_rpw(path)
     skips = Skips()
 

@@ -1,6 +1,5 @@
-"""A spreadsheet file read row by row within bounds, a workbook (.xlsx) or a CSV: the one way every import opens its
-file. A file that cannot be read whole within READ_BYTES of memory and READ_SECONDS is refused, and so is one that is
-not a regular file, not text of a known encoding, or neither kind."""
+"""A workbook (.xlsx) or a CSV read row by row within READ_BYTES of memory and READ_SECONDS: the one way every import
+opens its file."""
 
 from __future__ import annotations
 
@@ -28,7 +27,6 @@ class ImportRefused(Exception):
 
 
 def column_key(name: Any) -> str:
-    """A column's name as matched: lower case, without spaces, underscores or hyphens."""
     return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
 
 
@@ -49,7 +47,6 @@ class Skips:
         return sum(self.counts.values())
 
     def lines(self, unit: str = "") -> list[str]:
-        """Each reason: how many (of `unit`, `row`: `1 row`, `2 rows`), and the first five."""
         return [
             f"  skipped, {reason}: {count:,}{f' {unit}' if unit else ''}{'s' if unit and count > 1 else ''} "
             f"({', '.join(self.first[reason])}{', …' if count > 5 else ''})"
@@ -67,13 +64,12 @@ class Table:
 
 
 def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table], Callable[[], None]]:
-    """The file's kind (`workbook` or `CSV`), its tables (a sheet's first `columns` columns), and how to close it;
-    ImportRefused if it is neither kind, or (reading rows too) cannot be read whole within the bounds."""
+    """The file's kind (`workbook` or `CSV`), its tables (a sheet's first `columns` columns), and how to close it."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the import until something writes to it
             raise ImportRefused(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
         with open(path, "rb") as handle:
-            head = handle.read(8)
+            head = handle.read(65536)  # enough to tell the kind, and a CSV's encoding
     except OSError as err:
         raise ImportRefused(f"{path}: cannot read it: {err.strerror}.") from None
     if head.startswith(b"\xd0\xcf\x11\xe0"):
@@ -81,7 +77,7 @@ def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table]
     clock = _Clock(path)
     if head.startswith(b"PK\x03\x04"):
         return "workbook", *_workbook_tables(path, clock, columns)
-    return "CSV", *_csv_table(path, clock)
+    return "CSV", *_csv_table(path, clock, head)
 
 
 @dataclass
@@ -154,24 +150,20 @@ def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table
     return tables, book.close
 
 
-def _csv_table(path: str, clock: _Clock) -> tuple[list[Table], Callable[[], None]]:
-    handle = open(path, "rb")  # closed by the caller, once read
-    sample = handle.read(65536)
-    handle.seek(0)
+def _csv_table(path: str, clock: _Clock, sample: bytes) -> tuple[list[Table], Callable[[], None]]:
     half = len(sample) // 2  # UTF-16 without a byte-order mark: a NUL as nearly every other byte of Latin letters
     if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
         half > 0 and max(sample[::2].count(0), sample[1::2].count(0)) > 0.9 * half
     ):
-        handle.close()
         raise ImportRefused(f"{path} line 1: the file is UTF-16 text; save it as CSV UTF-8 and import that.")
     if b"\x00" in sample:
-        handle.close()
         raise ImportRefused(f"{path} is neither an Excel workbook (.xlsx) nor a CSV file: it holds binary data.")
     encoding = "utf-8-sig"
     try:
         codecs.getincrementaldecoder(encoding)().decode(sample, final=False)
     except UnicodeDecodeError:
         encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
+    handle = open(path, "rb")  # closed by the caller, once read
     reader = csv.reader(_decoded(handle, encoding, path))
     return [Table("CSV", clock.timed(_csv_rows(reader, path)))], handle.close
 
