@@ -1,5 +1,4 @@
-"""The documentation for people: Swagger UI on the OpenAPI document at `/api/docs`, and the reference (docs/API.md and
-the documents it links to) as pages beside it."""
+"""The documentation for people: Swagger UI at `/api/docs`, and docs/API.md with the documents it links to beside it."""
 
 from __future__ import annotations
 

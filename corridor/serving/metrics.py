@@ -98,7 +98,6 @@ def metrics() -> Response:
 
 
 def serve_metrics_port(service: Service, address: tuple[str, int]) -> None:
-    """In gunicorn's master, once it is ready: serve the scrape on METRICS_PORT from a thread of its own."""
     from prometheus_client import start_http_server
 
     start_http_server(address[1], addr=address[0], registry=scrape_registry(service))
