@@ -54,8 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def configure_logging(app: Flask, settings: Settings) -> None:
-    """Log at LOG_LEVEL through Flask's handler (stderr, gunicorn's error log), control characters escaped; with
-    LOG_FORMAT=json, one JSON object a line on stderr, under gunicorn (which writes its own so) or not."""
+    """Through Flask's handler (stderr, gunicorn's error log), control characters escaped; or one JSON object a line."""
     app.logger.setLevel(settings.log_level)
     app.logger.addFilter(EscapeControl())
     if settings.log_format == "json":

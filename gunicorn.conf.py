@@ -1,7 +1,4 @@
-"""gunicorn settings, from the environment: `gunicorn -c gunicorn.conf.py wsgi:app`.
-
-The figures behind each choice are in docs/OPERATIONS.md and docs/PERFORMANCE.md; the hooks are at the end.
-"""
+"""gunicorn settings, from the environment (the figures behind each choice: docs/OPERATIONS.md, docs/PERFORMANCE.md)."""
 
 import multiprocessing
 import os
@@ -18,9 +15,9 @@ def _int_env(name: str, default: int) -> int:
     return int(value)
 
 
-# psycopg chooses how to wait for PostgreSQL when it is first imported, in the master, before the
-# gevent workers patch `select`: its C wait would then stop every greenlet of a worker during a
-# query, while poll(), looked up at each call, is gevent's once patched
+# psycopg chooses how to wait for PostgreSQL when first imported, in the master, before the gevent workers patch
+# `select`: its C wait would then stop every greenlet of a worker during a query; poll(), looked up at each call, is
+# gevent's once patched
 os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_poll")
 # with metrics on, every process writes its counts into one folder, which prometheus_client must know of before it is
 # first imported, as the app is loaded; emptied now, so that a previous run's counts are not added in
@@ -49,13 +46,11 @@ control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 accesslog = "-"
 errorlog = "-"
-# time, request id, method, path, protocol, status, bytes, duration, client: no query string and no
-# credentials, where a misplaced key could be
+# no query string and no credentials, where a misplaced key could be
 access_log_format = '%(t)s rid=%({x-request-id}o)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms %(h)s'
 # LOG_FORMAT=json: every line of gunicorn's and the app's one JSON object (corridor/serving/logs.py)
 logconfig_dict = gunicorn_log_config(os.environ.get("LOG_FORMAT", "text"))
-# the master loads the app, and so reads, checks and prices the data, once: workers fork with it,
-# share its memory, and boot at once, whenever they (re)start
+# the master loads, checks and prices the data once: workers fork with it, share its memory, and boot at once
 preload_app = True
 
 # the hooks (corridor/serving/hooks.py) import the app's modules: only once the environment above is set

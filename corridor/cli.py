@@ -14,10 +14,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.data.database import db
 from corridor.data.keys import generate_key
-from corridor.data.load import DataError, load_dataset, read_data_file
+from corridor.data.load import DataError, load_dataset, parse_dataset, read_data_file
 from corridor.data.write import write_valid_data
 from corridor.domain.history import INTERVALS
-from corridor.domain.model import Corridor
+from corridor.domain.model import Corridor, Dataset
 from corridor.domain.rounding import round_significant
 from corridor.imports.flows import import_flows
 from corridor.imports.published import import_published
@@ -85,7 +85,7 @@ def import_ecb(file: str, data_path: str | None) -> None:
     """
     data_path = data_path or current_settings().seed_data
     ecb = read_ecb(file)
-    raw = _raw_data(data_path)
+    raw, _ = _data_file(data_path)
     before = raw["as_of"]
     report = merge_into(raw, [ecb])
     for code in report.kept:  # the file's own rates: dated by as_of, which moves to the ECB's day
@@ -111,8 +111,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     service holds it, unless --accept: then it is written, and a HUP serves the file everywhere.
     """
     data_path = data_path or current_settings().seed_data
-    raw = _raw_data(data_path)
-    dataset = load_dataset(data_path, current_settings().data_max_mb * 2**20)
+    raw, dataset = _data_file(data_path)
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
@@ -131,9 +130,11 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     _print_report(report, data_path)
 
 
-def _raw_data(path: str) -> dict:
-    load_dataset(path, current_settings().data_max_mb * 2**20)  # a valid file to update
-    return json.loads(read_data_file(path))
+def _data_file(path: str) -> tuple[dict, Dataset]:
+    """A valid data file to update, read once: as JSON, and as served."""
+    data = read_data_file(path, current_settings().data_max_mb * 2**20)
+    dataset = parse_dataset(data, path)
+    return json.loads(data), dataset
 
 
 def _print_report(report: ImportReport, path: str) -> None:

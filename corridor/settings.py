@@ -76,9 +76,7 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]
 
 
 @dataclass(frozen=True)
-class Settings:
-    """The settings as the app uses them, parsed and checked once by create_app."""
-
+class Settings:  # parsed and checked once, by create_app
     api_keys_file: str
     seed_data: str
     history_data: str
@@ -100,7 +98,6 @@ class Settings:
 
     @classmethod
     def parse(cls, config: Mapping[str, Any]) -> Settings:
-        """The settings of `config` (strings, as the environment gives them), or ConfigError naming what to fix."""
         level, log_format = str(config["LOG_LEVEL"]), str(config["LOG_FORMAT"])
         if not isinstance(logging.getLevelName(level), int):
             raise ConfigError(f"LOG_LEVEL {level!r} is not one of debug, info, warning, error, critical.")

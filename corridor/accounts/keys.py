@@ -33,8 +33,6 @@ def unavailable() -> ApiError:
 
 
 class AccountKeys:
-    """Which keys are live account keys, as the database said at most `trust_seconds` ago."""
-
     def __init__(
         self,
         trust_seconds: float,
@@ -97,7 +95,6 @@ class AccountKeys:
         return record
 
     def record_use(self, record: KeyRecord) -> None:
-        """At most once every USE_EVERY per process."""
         with self._lock:
             if record.id in self._used:
                 return

@@ -137,7 +137,6 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
 
 
 def revoke_key(account: Account, key_id: int) -> str | None:
-    """Delete `account`'s key `key_id`: its digest, or None if the account has no such key."""
     row = db.session.scalar(select(ApiKey).where(ApiKey.id == key_id, ApiKey.account_id == account.id))
     if row is None:
         return None

@@ -90,8 +90,7 @@ _unpooled: dict[str, Engine] = {}
 
 
 def unpooled_engine(app: Flask) -> Engine:
-    """An engine of the app's database whose connections close when released, one per URL: for the master, whose
-    forked workers must share none of its connections."""
+    """One per URL, its connections closed when released: for the master, whose forked workers must share none."""
     with app.app_context():
         url = db.engine.url  # as Flask-SQLAlchemy resolved it: a relative SQLite path is in the instance folder
     key = url.render_as_string(hide_password=False)
@@ -104,8 +103,7 @@ def unpooled_engine(app: Flask) -> Engine:
 
 
 def migrations_pending(engine: Engine) -> str | None:
-    """Why the database cannot be read yet, naming the command that fixes it; None at the migrations' newest revision.
-    ConfigError if it cannot be reached, or is at a revision this code does not know."""
+    """Why the database cannot be read yet, naming the command that fixes it; None when it is at the newest revision."""
     shown = engine.url.render_as_string(hide_password=True)
     try:
         with engine.connect() as connection:
@@ -132,8 +130,7 @@ _held: dict[tuple[str, str], tuple[int, Any]] = {}  # by database URL and import
 
 
 def read_versioned(engine: Engine, imports_id: Any, read: Callable[[Connection, int], T]) -> T | None:
-    """What `read` makes of the database at its latest import (the highest `imports_id`, its version), read again
-    only once a newer import comes; None if none ever came."""
+    """What `read` makes of the latest import (the highest `imports_id`), read again only once a newer one comes."""
     key = (engine.url.render_as_string(hide_password=False), str(imports_id))
     with engine.connect() as connection:
         version = connection.execute(select(func.max(imports_id))).scalar()

@@ -1,5 +1,4 @@
-"""The operator's keys as the environment (API_KEYS) and a file (API_KEYS_FILE) give them: held only as SHA-256 digests,
-the one digest function of every key, an operator's or an account holder's."""
+"""The operator's keys (API_KEYS, API_KEYS_FILE), held only as SHA-256 digests: the one digest of every key."""
 
 from __future__ import annotations
 
@@ -24,10 +23,8 @@ def key_digest(key: str) -> bytes:
 
 
 class Keys(NamedTuple):
-    """Digests of the live keys, and the entries that are raw keys shorter than SHORT_KEY."""
-
     digests: tuple[bytes, ...]
-    short: tuple[str, ...]  # where each short one is, e.g. "API_KEYS entry 2": never the key
+    short: tuple[str, ...]  # where each raw key shorter than SHORT_KEY is, e.g. "API_KEYS entry 2": never the key
 
 
 def parse_entries(entries: Iterable[tuple[str, str]]) -> Keys:

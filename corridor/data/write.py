@@ -34,12 +34,10 @@ def format_data(value: Any, indent: int = 0) -> str:
 
 
 def _nested(value: Any) -> bool:
-    """A list that holds a list or an object."""
     return isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)
 
 
 def write_valid_data(raw: dict, path: str) -> Dataset:
-    """Validate `raw` as a data file, then replace `path` with it atomically (DataError if invalid)."""
     text = (format_data(raw) + "\n").encode()
     dataset = parse_dataset(text, path)
     target = Path(path)

@@ -13,9 +13,8 @@ from corridor.domain.history import Point
 from corridor.domain.pricing import SDG_CEILING_PCT, SDG_TARGET_PCT
 from corridor.domain.rounding import round_half_up
 
-# the cost chart, in % of its width: bars start at BARS_START and the longest spans BARS_SPAN; each provider's name
-# and true cost are written above its bar, from the left edge, as a firm's name beside its bar ("Development Bank of
-# Kenya") was cut off on a phone
+# the cost chart, in % of its width: bars start at BARS_START and the longest spans BARS_SPAN; each provider's name and
+# true cost are written above its bar, as a name beside its bar ("Development Bank of Kenya") was cut off on a phone
 BARS_START, BARS_SPAN = 0.5, 90.0
 ROW, NAME, BAR = 44, 14, 18  # px: a provider's row, its name's baseline in it, its bar under the name
 # the rate chart: the plot from PLOT_LEFT to PLOT_RIGHT (%), PLOT_TOP px down, PLOT_HEIGHT px tall
@@ -124,9 +123,7 @@ def nice_ticks(low: float, high: float, most: int = RATE_TICKS) -> tuple[list[fl
 
 
 def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
-    """A corridor's average and SmaRT computed from the survey rows, and the World Bank's published average, by period
-    (oldest first), as points joined by lines, against the 3 % and 5 % guide lines; a period without a figure leaves
-    a gap in its line."""
+    """The survey's average and SmaRT, and the published average, by period: a period without a figure leaves a gap."""
     figures = [value for p in periods for value in (p.average, p.smart, p.published_average) if value is not None]
     top = math.ceil(max([SDG_CEILING_PCT * 1.2, *figures]) * 1.05)  # whole percents: the axis names the top
     bottom = math.floor(min([0.0, *figures]))

@@ -92,7 +92,6 @@ def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] |
 
 
 def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any], str | None]:
-    """What the page shows for its query, and why the query could not be shown as asked, if so."""
     corridor = args.get("corridor", "").strip().upper() or catalog.corridors[0].corridor.countries
     mode = "receive" if args.get("mode") == "receive" else "send"
     amount, payout = args.get("amount", "").strip(), args.get("payout", "")
@@ -156,7 +155,6 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
 
 
 def _trend(catalog: Catalog, countries: str) -> dict[str, Any] | None:
-    """The survey's averages of the corridor by period, charted and said in a sentence."""
     try:
         costs = catalog.corridor_costs(countries)
     except NoSurveyData:

@@ -1,16 +1,17 @@
-"""The documentation for people: Swagger UI on the OpenAPI document at `/api/docs`, and the reference (docs/API.md and
-the documents it links to) as pages beside it."""
+"""The documentation for people: Swagger UI at `/api/docs`, and docs/API.md with the documents it links to beside it."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import swagger_ui_bundle
 from flask import current_app, redirect, render_template, send_from_directory, url_for
+from markdown_it import MarkdownIt
+from mdit_py_plugins.anchors import anchors_plugin
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
-from corridor.pages.reference import DOCUMENTS, PICTURES, rendered
 from corridor.state.policy import Policy, PolicyBlueprint
 
 POLICY = Policy()  # public pages, counted against the address's budget
@@ -23,6 +24,11 @@ _CACHE = "public, max-age=3600"
 # Swagger UI styles inline; no framing (default-src does not cover it)
 _PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 _REFERENCE_POLICY = "default-src 'self'; frame-ancestors 'none'"
+# docs/ as the package carries it (links in a checkout, the files in an installed copy)
+PICTURES = Path(__file__).resolve().parent / "reference"
+DOCUMENTS = {"guide": "API.md", **{name: name for name in ("DATA.md", "OPERATIONS.md", "PERFORMANCE.md")}}
+# GitHub's anchors (`Rate limits` → `rate-limits`), so that links written for GitHub work here too
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table").use(anchors_plugin, max_level=6)
 
 
 def _cached(response: Response, policy: str | None = None) -> Response:
@@ -66,3 +72,33 @@ def reference(name: str) -> Response:
 @bp.get("/docs/<name>.png")
 def picture(name: str) -> Response:
     return _cached(send_from_directory(PICTURES, f"{name}.png"))
+
+
+@lru_cache(maxsize=len(DOCUMENTS))
+def rendered(filename: str) -> tuple[str, str]:
+    """A document's first heading and its HTML."""
+    tokens = _markdown.parse((PICTURES / filename).read_text(encoding="utf-8"))
+    _label_cells(tokens)
+    html = _markdown.renderer.render(tokens, _markdown.options, {})
+    # links to the other documents stay beside this one; API.md itself is the guide
+    html = html.replace('href="API.md', 'href="guide')
+    return next(t.content for t in tokens if t.type == "inline"), html
+
+
+def _label_cells(tokens: list) -> None:
+    """Give each table cell its column's heading as `data-label`, which a phone shows before it (page.css)."""
+    headings: list[str] = []
+    column = 0
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if token.type == "thead_open":
+            headings = []
+        elif token.type == "th_open":
+            headings.append(
+                "".join(child.content for child in following.children or [] if child.type in ("text", "code_inline"))
+            )
+        elif token.type == "tr_open":
+            column = 0
+        elif token.type == "td_open":
+            if column < len(headings) and headings[column]:
+                token.attrSet("data-label", headings[column])
+            column += 1

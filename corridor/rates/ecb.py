@@ -51,7 +51,6 @@ def read_ecb(path: str) -> FeedRates:
 
 
 def parse_daily_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
-    """eurofxref-daily.xml's day and euro rates; ElementTree.ParseError, ValueError or KeyError naming what is amiss."""
     # the ECB's file declares no DTD; expat in Python 3.11 refuses entity expansion attacks
     day = ElementTree.fromstring(data).find(f".//{_XML_NAMESPACE}Cube[@time]")
     if day is None:
@@ -75,8 +74,6 @@ def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
 
 @dataclass
 class ImportReport:
-    """What an import did to the interbank table."""
-
     changed: list[tuple[str, float, float, RateSource]] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
@@ -84,8 +81,7 @@ class ImportReport:
 
 
 def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
-    """Lay the feeds' rates (in precedence order) over a data file's tables, in place, with their sources and dates:
-    only currencies already there, to 6 significant figures like the ECB's, each consumer rate keeping its margin."""
+    """Lay the feeds' rates over the data file's currencies, in place, to 6 significant figures, keeping each margin."""
     table, consumer, base = raw["rates"]["interbank"], raw["rates"]["consumer"], raw["rates"]["base"]
     if not any(base in {*feed.rates, feed.base} for feed in feeds):
         raise EcbError(f"No feed gives a {base} rate, so their rates cannot be re-based to {base}.")

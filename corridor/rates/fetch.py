@@ -1,5 +1,4 @@
-"""GET over HTTP for the rate feeds: a deadline for the whole answer, a size bound, redirects only to the same host, and
-a connection closed under a fetch that misses its deadline. Every failure is a FeedError with a reason to log."""
+"""GET for the rate feeds: a deadline for the whole answer, a size bound, redirects only to the same host."""
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ class FeedError(Exception):
 
 
 def feed_url(name: str, setting: str) -> str | None:
-    """A feed's URL from its setting `name`; None when `off` or empty; ConfigError unless http(s) to a host."""
     setting = setting.strip()
     if setting.lower() in ("", "off"):
         return None
@@ -46,15 +44,12 @@ def shown_url(url: str) -> str:
 
 
 class Answer(NamedTuple):
-    """A feed's whole answer, and the URL it came from (after any redirect)."""
-
     body: bytes
-    url: str
+    url: str  # after any redirect
 
 
 def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> Answer:
-    """The 200 answer to GET `url` within `timeout` seconds (TIMEOUT_S), all of it, and `max_bytes`; or FeedError.
-    Redirects are followed only to the same scheme, host and port: a feed is trusted where it is configured."""
+    """Redirects are followed only to the same scheme, host and port: a feed is trusted where it is configured."""
     timeout = TIMEOUT_S if timeout is None else timeout
     # a thread of its own, so that the deadline covers the name lookup and an answer that trickles in too; one that
     # misses it has its connection closed under it, which ends it at once
@@ -71,8 +66,6 @@ def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> A
 
 
 class _Fetch:
-    """One GET, its redirects and its outcome: (body, final URL) or why not; nothing it raises ends it unsaid."""
-
     def __init__(self, url: str, timeout: float, max_bytes: int) -> None:
         self.url, self.timeout, self.max_bytes = url, timeout, max_bytes
         self.body = b""
@@ -144,7 +137,6 @@ class _Fetch:
 
 
 def _redirect_target(url: str, location: str) -> str:
-    """Where a redirect from `url` points, if it is the same scheme, host and port; FeedError otherwise."""
     target = urllib.parse.urljoin(url, location.strip())
     before, after = urllib.parse.urlsplit(url), urllib.parse.urlsplit(target)
     try:

@@ -1,5 +1,4 @@
-"""The feeds' answers read and checked, the rates in force from each feed, and one refresh of both: a fault keeps the
-last good rates."""
+"""The feeds' answers read and checked, and one refresh of both: a fault keeps the last good rates."""
 
 from __future__ import annotations
 
@@ -25,10 +24,8 @@ ACCEPT = ".venv/bin/flask --app app rates fetch --accept"
 
 @dataclass(frozen=True)
 class FeedState:
-    """One feed: its URL (None: off), its last good rates, and how its last try went."""
-
     source: str
-    url: str | None
+    url: str | None  # None: off
     rates: FeedRates | None = None
     checked_at: dt.datetime | None = None
     error: str | None = NOT_YET
@@ -47,17 +44,14 @@ class FeedState:
 
 @dataclass(frozen=True)
 class LiveRates:
-    """Both feeds, the ECB days fetched, and Frankfurter's daily series (code → day → units per base)."""
-
     ecb: FeedState
     frankfurter: FeedState
     ecb_days: Mapping[dt.date, Mapping[str, float]] = field(default_factory=dict)
-    series: Mapping[str, Mapping[dt.date, float]] = field(default_factory=dict)
+    series: Mapping[str, Mapping[dt.date, float]] = field(default_factory=dict)  # Frankfurter's: code → day → rate
     series_base: str = "USD"  # the currency the series are quoted against
 
     @classmethod
     def configured(cls, config: Mapping[str, object]) -> LiveRates:
-        """Nothing fetched yet, from the feeds ECB_RATES_URL and FRANKFURTER_URL name."""
         return cls(
             FeedState(ECB, feed_url("ECB_RATES_URL", str(config["ECB_RATES_URL"]))),
             FeedState(FRANKFURTER, feed_url("FRANKFURTER_URL", str(config["FRANKFURTER_URL"]))),
@@ -103,13 +97,8 @@ def refresh_live(
     log: logging.Logger,
     accept: bool = False,
 ) -> LiveRates:
-    """Ask each feed once; what one gives replaces its rates in force, a fault keeps them (one log line).
-
-    `ecb_history`: the currencies of the ECB's history. When the tables hold one it lacks, Frankfurter is asked for its
-    daily series since the last day held (a year back at first), whose newest day gives the latest rates; None asks
-    for the latest rates alone. An answer any day of which moves the rates in force, or the data file's, too far is
-    held back unless `accept` or the data file holds it already.
-    """
+    """Ask each feed once; what one gives replaces its rates in force, a fault or too far a move keeps them (one log
+    line). Frankfurter's daily series is asked for when the tables hold a currency `ecb_history` lacks (None: never)."""
     in_force = live_rates(dataset.rates, live.feed_rates)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
@@ -164,8 +153,7 @@ def _tried(
     accept: bool,
     fetch: Callable[[], tuple[FeedRates, str, list[FeedRates]]],
 ) -> FeedState:
-    """The feed after one try: `fetch`'s answer (its latest rates, its URL after any redirect, each day of it that
-    would enter the history) served, held back, or refused."""
+    """`fetch` gives the latest rates, the URL after any redirect, and each day of them that enters the history."""
     day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
     kept = f"the rates of {day_in_force}" if day_in_force else "the data file's rates"
     try:
@@ -199,8 +187,7 @@ def _file_day(source: str, file_rates: Rates) -> dt.date | None:
 
 
 def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | None:
-    """How the feed's rates move the rates in force, or the data file's, too far to serve unconfirmed; or None. A move
-    the data file holds already (an operator took the day in with `rates fetch --accept`) is confirmed."""
+    """Why the rates move too far to serve unconfirmed, or None; one the data file holds (`--accept`) is confirmed."""
     moved = too_far(in_force, rates)
     if moved is not None:
         move, codes = moved
@@ -218,7 +205,6 @@ def unusual_move(rates: FeedRates, in_force: Rates, file_rates: Rates) -> str | 
 
 
 def _check_rebased(rates: FeedRates, base: str) -> None:
-    """FeedError unless the rates can be re-based to `base` and every one stays in RATE_RANGE once it is."""
     per_base = {**rates.rates, rates.base: 1.0}
     if base not in per_base:
         raise FeedError(f"no {base} rate to re-base the others through")
@@ -229,7 +215,6 @@ def _check_rebased(rates: FeedRates, base: str) -> None:
 
 
 def parse_ecb_daily(body: bytes) -> FeedRates:
-    """The ECB's eurofxref-daily.xml: one day's euro rates; FeedError unless every rate is usable."""
     try:
         date, rates = parse_daily_xml(body)
     except ElementTree.ParseError as err:
@@ -246,7 +231,6 @@ def parse_ecb_daily(body: bytes) -> FeedRates:
 
 
 def frankfurter_url(base_url: str, base: str, quotes: Iterable[str] = (), start: dt.date | None = None) -> str:
-    """`{url}/rates?base=…[&quotes=…][&from=…]`."""
     query = {"base": base}
     if quotes:
         query["quotes"] = ",".join(sorted(quotes))

@@ -1,6 +1,4 @@
-"""The feeds' state in the database, one row per feed, and the one-row version stamp every writer bumps in its own
-transaction: a process serving an older stamp builds a new data version. One fetch at a time in all: a PostgreSQL
-advisory lock, or a file lock beside a SQLite database."""
+"""The feeds' state and the version stamp in the database, and the one fetch lock (CONTRIBUTING.md, "Shared state")."""
 
 from __future__ import annotations
 
@@ -41,14 +39,11 @@ STAMP = sa.Table(  # one row, id 1: `Stamp`
 LOCK_KEY = 0x636F7272  # the advisory lock's key on PostgreSQL: "corr"
 
 
-class Stamp(NamedTuple):
-    """The version stamp, when the last fetch started, and the last ask for one (a HUP's): its time and when the burst
-    of asks it belongs to began (epoch seconds)."""
-
+class Stamp(NamedTuple):  # times in epoch seconds
     version: int
-    started: float | None
-    asked: float | None
-    burst: float | None
+    started: float | None  # of the last fetch
+    asked: float | None  # the last ask for a fetch (a HUP's)
+    burst: float | None  # when the burst of asks it belongs to began
 
 
 def read_stamp(connection: Connection) -> Stamp:
@@ -56,18 +51,15 @@ def read_stamp(connection: Connection) -> Stamp:
 
 
 def bump_stamp(connection: Connection) -> None:
-    """A new version for every process to take up, in the writer's own transaction."""
     connection.execute(update(STAMP).where(STAMP.c.id == 1).values(version=STAMP.c.version + 1))
 
 
 def mark_started(connection: Connection, now: float) -> None:
-    """A fetch starts: the asks before it are served."""
     connection.execute(update(STAMP).where(STAMP.c.id == 1).values(fetch_started_at=now))
 
 
 def ask_refresh(engine: Engine, quiet_s: float, now: float) -> None:
-    """Ask for a fetch at once (a HUP's): asks each within `quiet_s` of the last are one burst, which `due` serves at
-    once and once more after its last ask."""
+    """Asks each within `quiet_s` of the last are one burst, which `due` serves at once and once more after its last."""
     c = STAMP.c
     new_burst = func.coalesce(c.asked_at, now - quiet_s - 1) < now - quiet_s
     with engine.begin() as connection:
@@ -136,7 +128,6 @@ def read_live(connection: Connection, configured: LiveRates) -> LiveRates:
 
 
 def write_live(connection: Connection, live: LiveRates, now: dt.datetime) -> None:
-    """Store each feed asked (its state, the ECB's days, Frankfurter's series) and bump the stamp: one transaction."""
     asked = [feed for feed in live.feeds if feed.url is not None]
     extra: dict[str, dict] = {
         ECB: {"days": {day.isoformat(): dict(rates) for day, rates in live.ecb_days.items()}},

@@ -1,2 +1,1 @@
-"""How the service is served: HTTP around every response, the logs' filters, gunicorn's hooks and the refresh that
-keeps each serving process's data as new as the database (a greenlet of each worker, a thread under `flask run`)."""
+"""How the service is served: HTTP around every response, the logs, gunicorn's hooks, the data refresh, the metrics."""

@@ -1,6 +1,5 @@
-"""Drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term): readiness fails for DRAIN_SECONDS while
-every worker serves on, then gunicorn's own TERM handler stops the instance. Python's signal module and SIGALRM only;
-the state is one byte of memory the master shares with every worker it forks."""
+"""Drain on TERM (docs/OPERATIONS.md#stopping-an-instance-the-drain-on-term), by Python's signal module and SIGALRM
+only; the state is one byte of memory the master shares with every worker it forks."""
 
 from __future__ import annotations
 

@@ -53,7 +53,6 @@ def post_fork(server: Any, worker: Any) -> None:
 
 
 def when_ready(server: Any) -> None:
-    """Before the first workers fork: the whole lists, the drain on TERM, and the metrics' own port."""
     app = _ours(server)
     if app is None:
         return
@@ -82,9 +81,8 @@ def post_worker_init(worker: Any) -> None:
     if _gevent(worker):
         import gevent
 
-        # a build is CPU-bound: in a thread of its own, the worker's greenlets serve on meanwhile; each of their
-        # system calls gives that thread the GIL, taken back after the switch interval: 5 ms by default would add tens
-        # of ms to each request during a build
+        # a build is CPU-bound, in a thread of its own; each greenlet's system call hands it the GIL until the switch
+        # interval: 5 ms by default would add tens of ms to each request during a build
         sys.setswitchinterval(0.0005)
         gevent.spawn(Refresher(app, quiet_s, gevent.get_hub().threadpool.apply).run)
         service.refreshing = True
@@ -93,8 +91,7 @@ def post_worker_init(worker: Any) -> None:
 
 
 def pre_request(worker: Any, req: Any) -> None:
-    """While the instance drains, each answer closes its connection: the client's next one goes to a ready instance,
-    and none is left for the stop to reset."""
+    """While draining, each answer closes its connection: the client's next goes to a ready instance, none is reset."""
     app = _ours(worker)
     drain = current_service(app).drain if app else None
     if drain is not None and drain.draining:

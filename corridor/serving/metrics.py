@@ -1,6 +1,5 @@
-"""Prometheus metrics for the operator (docs/OPERATIONS.md#metrics), when METRICS_TOKEN or METRICS_PORT is set: every
-request counted, and the counts of every process of the instance served at /metrics to a scraper that sends the token,
-or on METRICS_PORT by gunicorn's master. prometheus_client is imported only then (corridor/serving/prometheus.py)."""
+"""Prometheus metrics (docs/OPERATIONS.md#metrics) when METRICS_TOKEN or METRICS_PORT is set, and only then
+prometheus_client imported (corridor/serving/prometheus.py)."""
 
 from __future__ import annotations
 
@@ -48,8 +47,7 @@ def register_metrics(app: Flask) -> None:
 
 
 class RequestMetrics:
-    """WSGI middleware, outermost: times each request through the whole app and counts it by method, the route
-    matched (corridor/serving/http.py leaves it in the environ), status, and the response cache's answer."""
+    """Outermost: times each request through the whole app, by the route corridor/serving/http.py leaves in environ."""
 
     def __init__(self, app: Callable, record: Callable[[str, str | None, str, str, float], None]) -> None:
         self.app, self.record = app, record
@@ -70,8 +68,7 @@ class RequestMetrics:
 
 
 def scrape_registry(service: Service) -> Any:
-    """Under gunicorn every process's counts (those of workers gone included), else this process's; with the gauges of
-    the data this process serves."""
+    """Under gunicorn every process's counts (those of workers gone included), else this process's; and the gauges."""
     metrics = service.metrics
     assert metrics is not None, "the view is registered with metrics on"
     if MULTIPROC_DIR not in os.environ:
@@ -101,15 +98,13 @@ def metrics() -> Response:
 
 
 def serve_metrics_port(service: Service, address: tuple[str, int]) -> None:
-    """In gunicorn's master, once it is ready: serve the scrape on METRICS_PORT from a thread of its own."""
     from prometheus_client import start_http_server
 
     start_http_server(address[1], addr=address[0], registry=scrape_registry(service))
 
 
 def prepare_multiprocess_directory(environ: MutableMapping[str, str] = os.environ) -> str | None:
-    """Under gunicorn, before the app is loaded: the folder where every process writes its counts
-    (PROMETHEUS_MULTIPROC_DIR, or one of this instance's own), emptied of a previous run's; None if metrics are off."""
+    """Before gunicorn loads the app: PROMETHEUS_MULTIPROC_DIR (or a folder of its own), emptied of a previous run's."""
     if not (environ.get("METRICS_TOKEN", "").strip() or environ.get("METRICS_PORT", "").strip()):
         return None
     folder = environ.get(MULTIPROC_DIR, "").strip()

@@ -1,6 +1,5 @@
-"""What the service counts for its operator, in Prometheus' terms: made once per app when metrics are on. Under
-gunicorn each process writes its counts to its own files (prometheus_client's multiprocess mode); a scrape adds up
-every process's, those of workers since exited included, so that no counter goes backwards."""
+"""What the service counts, in Prometheus' terms. Under gunicorn each process writes its own files (multiprocess
+mode); a scrape adds up every process's, those of workers since exited included, so that no counter goes backwards."""
 
 from __future__ import annotations
 

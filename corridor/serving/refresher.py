@@ -1,5 +1,4 @@
-"""Every serving process keeps its data version as new as the database, and one of them in all asks the feeds
-(CONTRIBUTING.md, "Shared state, through the database")."""
+"""Each serving process keeps its data as new as the database; one in all asks the feeds (CONTRIBUTING.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from corridor.api.caching import build_whole_lists
-from corridor.data.database import unpooled_engine
+from corridor.data.database import db, unpooled_engine
 from corridor.rates.live import LiveRates, refresh_live
 from corridor.rates.store import ask_refresh, due, fetch_lock, mark_started, read_live, read_stamp, write_live
 from corridor.settings import current_settings
@@ -34,6 +33,8 @@ class Refresher:
         self.interval_s = current_settings(app).rates_refresh_minutes * 60  # 0: only when none stored, and on HUP
         self.born = time.time()
         self.engine = unpooled_engine(app)
+        with app.app_context():
+            self.polled = db.engine  # pooled: each poll reuses a connection (a worker's: the master never polls)
         # the last stamp taken up, or tried: a version that cannot be built is tried once
         self.seen = service.data.stamp
 
@@ -55,18 +56,18 @@ class Refresher:
 
     def poll(self) -> None:
         served = current_service(self.app).data
-        with self.engine.connect() as connection:
+        with self.polled.connect() as connection:
             stamp = read_stamp(connection)
         if due(stamp, served.live, self.interval_s, self.quiet_s, time.time(), self.born) and self.fetch(always=False):
-            with self.engine.connect() as connection:
+            with self.polled.connect() as connection:
                 stamp = read_stamp(connection)
         if stamp.version != self.seen:
             self.seen = stamp.version
             self.take_up(served)
 
     def fetch(self, now: dt.datetime | None = None, always: bool = True) -> bool:
-        """Ask both feeds once and store what they gave, unless another process is asking them (or, unless `always`,
-        they are no longer due); whether it did."""
+        """Whether it asked both feeds and stored what they gave: not while another process does, nor, unless
+        `always`, when they are no longer due."""
         with fetch_lock(self.engine) as held:
             if not held:
                 return False
@@ -101,7 +102,6 @@ class Refresher:
         self.serve(stamp, live)
 
     def reread(self) -> None:
-        """Read the keys file and the data file anew, and say so; one that cannot be used is logged, the last kept."""
         try:
             self.keys = live_keys(self.app, current_service(self.app).env_keys).digests
             self.log.info("Keys refresh: %d API key(s) live.", len(self.keys))
@@ -116,8 +116,7 @@ class Refresher:
             self.log.error("Data refresh refused; still serving %s. %s", self.sources.summary, err)
 
     def serve(self, stamp: int | None = None, live: LiveRates | None = None) -> None:
-        """Build and serve a version of the keys, data and rates as last read (the stored rates unless given), its
-        whole lists too; if it cannot be priced, say why and serve on as before."""
+        """Build and serve the keys, data and rates as last read (the stored rates unless given), or say why not."""
         service = current_service(self.app)
         if live is None:
             stamp, live = stored_rates(self.app)
@@ -134,8 +133,7 @@ class Refresher:
 
 
 def register_rates_refresh(app: Flask) -> None:
-    """Check the feed settings; under `flask run`, the first request starts the refresher's thread (gunicorn's worker
-    hook its greenlet; tests refresh when they say)."""
+    """Check the feed settings; start the refresher's thread under `flask run` (under gunicorn, each worker's hook)."""
     LiveRates.configured(app.config)  # a feed URL that is not one refuses start-up
     if not app.testing:
         app.wsgi_app = StartOnFirstRequest(app)  # type: ignore[method-assign]  # middleware, as Flask's docs set it
@@ -147,8 +145,7 @@ def start_thread(refresher: Refresher) -> None:
 
 
 class StartOnFirstRequest:
-    """WSGI middleware for `flask run`: the first request starts the refresher's thread, then hands `app.wsgi_app`
-    back."""
+    """For `flask run`: the first request starts the refresher's thread, then hands `app.wsgi_app` back."""
 
     def __init__(self, app: Flask) -> None:
         self.app, self.inner, self.starting = app, app.wsgi_app, threading.Lock()

@@ -71,9 +71,9 @@ class DataVersion:
         return self.sources.history_summary
 
 
-def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> Sources:
+def read_sources(app: Flask, path: str | None = None, survey: bool = True, migrated: bool = False) -> Sources:
     """Read and validate a data file (SEED_DATA if None), the survey in the database (unless not `survey`) and the
-    rate history; or DataError."""
+    rate history; or DataError. `migrated`: the caller has just found the database at the newest revision."""
     settings = current_settings(app)
     path = path or settings.seed_data
     history_path = settings.history_data or default_history_path()
@@ -81,7 +81,7 @@ def read_sources(app: Flask, path: str | None = None, survey: bool = True) -> So
         dataset = load_dataset(path, settings.data_max_mb * 2**20)
         history = load_history(history_path, settings.data_max_mb * 2**20)
         engine = unpooled_engine(app)  # connections of its own: a master that forks next keeps none open
-        pending = migrations_pending(engine) if survey else None
+        pending = migrations_pending(engine) if survey and not migrated else None
         read = survey and not pending
         surveyed = read_survey(engine) if read else None
         published = read_published_costs(engine) if read else None
@@ -150,6 +150,6 @@ def load_data(app: Flask, path: str | None = None, survey: bool = True) -> DataV
     """Read, validate and price a data file (SEED_DATA if None), the survey and the rates stored (unless not `survey`:
     the file's rates alone) and the rate history; DataError or ConfigError if they cannot be served."""
     # the stamp before the sources: an import stored in between is then read again at the next poll
-    stored = survey and migrations_pending(unpooled_engine(app)) is None
-    stamp, live = stored_rates(app) if stored else (None, LiveRates.configured(app.config))
-    return data_version(app, read_sources(app, path, survey), live, stamp)
+    migrated = survey and migrations_pending(unpooled_engine(app)) is None
+    stamp, live = stored_rates(app) if migrated else (None, LiveRates.configured(app.config))
+    return data_version(app, read_sources(app, path, survey, migrated), live, stamp)
