@@ -44,7 +44,7 @@ def corridors(catalog: Catalog, limit: int | None = None, cursor: int | None = N
 @bp.route("/providers")
 @bp.arguments(CorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached_unless_given(*AMOUNTS)
+@bp.cached(unless_given=AMOUNTS)
 @bp.response(200, RankedProviderSchema(many=True))
 def providers(catalog: Catalog, **query) -> list[Quote]:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""

@@ -53,8 +53,7 @@ _CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id
 @bp.route("/corridors")
 @bp.arguments(OptionalCurrencyPairQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached
-@bp.response_either(CorridorListResponse, CorridorResponse, headers=LINK_HEADER)
+@bp.cached(either=(CorridorListResponse, CorridorResponse), headers=LINK_HEADER)
 def corridors(
     catalog: Catalog,
     from_currency: str | None = None,
@@ -81,8 +80,7 @@ def corridor(catalog: Catalog, corridor_id: str) -> dict[str, CorridorFigures]:
 @bp.route("/providers")
 @bp.arguments(OptionalCorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached_unless_given(*AMOUNTS)
-@bp.response_either(ProviderGroupsResponse, ProvidersResponse, headers=LINK_HEADER)
+@bp.cached(unless_given=AMOUNTS, either=(ProviderGroupsResponse, ProvidersResponse), headers=LINK_HEADER)
 def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = None, **query) -> tuple:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped, whole or by pages."""
     if "corridor" in query:
