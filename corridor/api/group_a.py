@@ -37,7 +37,7 @@ bp = Blueprint(
 @bp.response(200, CorridorSummarySchema(many=True), headers=LINK_HEADER)
 def corridors(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
     """Active corridors by id, each with its best offer; whole, or `limit` of them after `cursor`."""
-    page, headers = paging.listing(catalog, limit, cursor)
+    page, headers = paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
     return list(page.items), headers  # a list: flask-smorest reads a tuple as (body, headers)
 
 

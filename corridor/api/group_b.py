@@ -64,7 +64,7 @@ def corridors(
     """Every active corridor by id, whole or `limit` of them after `cursor`; or the one `from` and `to` name."""
     if from_currency:
         return CorridorResponse, {"corridor": catalog.corridor(f"{from_currency}_{to_currency}")}
-    return CorridorListResponse, *paging.listing(catalog, limit, cursor)
+    return CorridorListResponse, *paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
 @bp.route("/corridors/<corridor_id:corridor_id>", parameters=[_CORRIDOR_ID])
@@ -85,7 +85,7 @@ def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = N
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped, whole or by pages."""
     if "corridor" in query:
         return ProvidersResponse, catalog.quotes(**query)
-    return ProviderGroupsResponse, *paging.listing(catalog, limit, cursor)
+    return ProviderGroupsResponse, *paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
 @bp.route("/full")
@@ -94,7 +94,7 @@ def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = N
 @bp.response(200, FullResponse, headers=LINK_HEADER)
 def full(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
     """Every active corridor with its key, compliance notes and ranked providers, whole or by pages."""
-    return paging.listing(catalog, limit, cursor)
+    return paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
 @bp.route("/guide")
