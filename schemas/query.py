@@ -1,11 +1,12 @@
 """Query schemas of both groups: loaded per request, expanded into OpenAPI parameters.
 
 A schema may set `required_if_any`: when any of its parameters but a page's (`limit`, `cursor`) is given, these
-become required (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); and `exclusive`:
-a parameter, the ones it cannot be given with, and what to say then (corridor/api/queries.py reads both).
+become required (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); `in_order`: two
+parameters, the first not after the second (a range); and `exclusive`: a parameter, the ones it cannot be given with,
+and what to say then (corridor/api/queries.py reads them).
 """
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, fields, validate
 
 from corridor.domain.history import INTERVALS
 from corridor.domain.model import PAYOUT_METHODS
@@ -33,15 +34,6 @@ def _one_of(choices: tuple) -> validate.OneOf:
 
 def _format(description: str, example: str | None = None) -> fields.String:
     return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
-
-
-class _InOrder(Schema):
-    @post_load
-    def in_order(self, data: dict, **kwargs: object) -> dict:
-        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        return data
 
 
 class NoQuery(Schema):
@@ -181,7 +173,7 @@ class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
     exclusive = _not_paged_with("from", "to")
 
 
-class HistoryQuery(CurrencyPairQuery, _InOrder):
+class HistoryQuery(CurrencyPairQuery):
     """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
     start = QueryDate(**meta("First day, YYYY-MM-DD; default: end minus 365 days.", "2025-10-30"))
@@ -208,11 +200,14 @@ class HistoryQuery(CurrencyPairQuery, _InOrder):
         "csv",
     )
 
+    in_order = ("start", "end")  # then given its defaults within the history served (corridor/api/queries.py)
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
 
 
-class PeriodRange(_InOrder):
+class PeriodRange(Schema):
     """`/api/costs/global`: the survey's periods from `start` to `end`, either open."""
+
+    in_order = ("start", "end")
 
     start = SurveyPeriod(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
     end = SurveyPeriod(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import flask_smorest
-from marshmallow import Schema
+from marshmallow import Schema, fields
 
 from corridor.api.auth import require_api_key
 from corridor.api.caching import NOT_MODIFIED, answer_kept, cached
@@ -33,6 +33,12 @@ class Blueprint(flask_smorest.Blueprint):
             self.before_request(require_api_key)  # before any parameter is looked at
         self.before_request(functools.partial(answer_kept, self.cache_control))  # once the request may be answered
 
+    def response(self, status_code: int, schema: Any = None, **kwargs: Any) -> Any:
+        """flask-smorest's, the schema's nested schemas made now rather than within its first request."""
+        return super().response(
+            status_code, schema and with_nested(schema() if isinstance(schema, type) else schema), **kwargs
+        )
+
     def cached(
         self,
         view: Callable[..., Any] | None = None,
@@ -54,5 +60,15 @@ class Blueprint(flask_smorest.Blueprint):
         if either:
             content = {"application/json": {"schema": {"oneOf": list(either)}}}
             responses[200] = {"description": "OK", "content": content, **({"headers": headers} if headers else {})}
-        dumpers = {schema: schema() for schema in either} if either else None
+        dumpers = {schema: with_nested(schema()) for schema in either} if either else None
         return self.doc(responses=responses)(cached(view, self.cache_control, weight, frozenset(unless_given), dumpers))
+
+
+def with_nested(schema: Schema) -> Schema:
+    """`schema` with each nested schema made, as marshmallow makes one on its first dump (binding its fields: a
+    CamelCaseSchema names each then)."""
+    for field in schema.dump_fields.values():
+        nested = getattr(field, "inner", field)  # a list's items
+        if isinstance(nested, fields.Nested):
+            with_nested(nested.schema)
+    return schema
