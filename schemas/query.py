@@ -14,15 +14,15 @@ from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
 from schemas.fields import (
     Amount,
-    CorridorKey,
-    CountryCode,
-    CurrencyCode,
     Cursor,
     PageSize,
     QueryDate,
     ReceiveAmount,
-    SurveyPeriod,
+    corridor_key,
+    country_code,
+    currency_code,
     meta,
+    survey_period,
 )
 
 FORMATS = ("json", "csv")
@@ -121,7 +121,7 @@ class QuoteOptions(Schema):
 
 
 class _CorridorRequired(Schema):
-    corridor = CorridorKey(
+    corridor = corridor_key(
         required=True,
         **meta(
             "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
@@ -132,7 +132,7 @@ class _CorridorRequired(Schema):
 
 
 class _CorridorOptional(Schema):
-    corridor = CorridorKey(
+    corridor = corridor_key(
         **meta(
             "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
             "(USD_MXN) where no other active corridor has them; omit it (and the options) for every corridor.",
@@ -156,13 +156,13 @@ class OptionalCorridorQuery(PageQuery, QuoteOptions, _CorridorOptional):
 class CurrencyPairQuery(Schema):
     """Group A `/api/midrate`: any pair of currencies in the rate tables."""
 
-    from_currency = CurrencyCode(data_key="from", required=True, **meta("Currency sent, any case.", "USD"))
-    to_currency = CurrencyCode(data_key="to", required=True, **meta("Currency received, any case.", "MXN"))
+    from_currency = currency_code(data_key="from", required=True, **meta("Currency sent, any case.", "USD"))
+    to_currency = currency_code(data_key="to", required=True, **meta("Currency received, any case.", "MXN"))
 
 
 class _OptionalPair(Schema):
-    from_currency = CurrencyCode(data_key="from", **meta("Currency sent, any case.", "USD"))
-    to_currency = CurrencyCode(data_key="to", **meta("Currency received, any case.", "MXN"))
+    from_currency = currency_code(data_key="from", **meta("Currency sent, any case.", "USD"))
+    to_currency = currency_code(data_key="to", **meta("Currency received, any case.", "MXN"))
 
 
 class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
@@ -209,12 +209,12 @@ class PeriodRange(Schema):
 
     in_order = ("start", "end")
 
-    start = SurveyPeriod(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
-    end = SurveyPeriod(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
+    start = survey_period(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
+    end = survey_period(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
 
 
 class _SurveyedCorridor(Schema):
-    corridor = CorridorKey(
+    corridor = corridor_key(
         required=True,
         **meta(
             "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
@@ -237,11 +237,11 @@ class CostsQuery(PeriodRange, _SurveyedCorridor):
 class CostCorridorsQuery(PageQuery):
     """`/api/costs/corridors`: every corridor with any cost figure, or those from or to a country; whole or a page."""
 
-    from_country = CountryCode(
+    from_country = country_code(
         data_key="from_country",
         **meta("Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).", "USA"),
     )
-    to_country = CountryCode(
+    to_country = country_code(
         data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
     )
     format = _format("json (default), or csv: one line per corridor, as a file to save.")

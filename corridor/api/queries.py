@@ -55,6 +55,9 @@ class QueryParser(FlaskParser):
                 else f"The query parameters do not go together: {messages['_schema'][0]}"
             )
             raise ApiError(400, "invalid_parameter", detail) from None
+        for name, field in schema.fields.items():  # a code given in any case, as the service writes it
+            if name in loaded and field.metadata.get("upper_cased"):
+                loaded[name] = loaded[name].upper()
         first, last = getattr(schema, "in_order", ("", ""))  # once each is well formed
         if first in loaded and last in loaded and loaded[first] > loaded[last]:
             raise ApiError(
