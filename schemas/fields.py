@@ -183,12 +183,15 @@ class Rounded(fields.Float):
         self.places, self.digits = places, digits
         super().__init__(**kwargs)
 
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | str | None:
+    def dumped(self, value: Any, attr: Any = None, obj: Any = None, **kwargs: Any) -> float | str | None:
+        """`value` as dumped: marshmallow's `_serialize`, public for a dump that reads values itself (ranked.py)."""
         if value is None:
             return None
         # + 0.0: a figure that rounds to zero from below is 0.0 (or `0.00%`), never -0.0
         rounded = (round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)) + 0.0
         return rounded if self.text is None else self.text.format(rounded)
+
+    _serialize = dumped
 
 
 class SignificantFigures(Rounded):
