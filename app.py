@@ -17,8 +17,7 @@ from corridor.cli import register_commands
 from corridor.data.database import init_database
 from corridor.limits import count_by_address, register_limits
 from corridor.pages import comparison, docs
-from corridor.serving.cors import allow_any_origin
-from corridor.serving.http import register_http
+from corridor.serving.http import register_http, register_response_headers
 from corridor.serving.logs import EscapeControl, JsonFormatter
 from corridor.serving.metrics import register_metrics
 from corridor.serving.refresher import register_rates_refresh
@@ -47,7 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs.bp)
     register_accounts(app)
     count_by_address(app)  # once every blueprint is registered, as CORS
-    allow_any_origin(app)
+    register_response_headers(app)
     register_commands(app)
     register_rates_refresh(app)
     return app

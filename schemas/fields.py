@@ -6,9 +6,10 @@ import base64
 import datetime as dt
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from corridor.domain.rounding import round_half_up, round_significant
 
@@ -102,14 +103,6 @@ class QueryDate(PatternString):
         super().__init__(**kwargs)
 
 
-class CurrencyCode(PatternString):
-    """A currency code in a query: three ASCII letters in any case, upper-cased."""
-
-    default_error_messages = {"invalid": "must be a three-letter currency code such as USD."}
-    pattern = "[A-Za-z]{3}"
-    loads = staticmethod(str.upper)
-
-
 class Amount(PatternString):
     """A send amount: a plain decimal above 0 and at most 1,000,000,000 with at most 2 decimals."""
 
@@ -131,30 +124,23 @@ class ReceiveAmount(Amount):
     pattern = r"(?:0\.(?:0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,11}(?:\.[0-9]{1,2})?|1000000000000(?:\.00?)?)"
 
 
-class CorridorKey(PatternString):
-    """A corridor in a query, any case, upper-cased: its countries `SRC-DST`, or its currencies `FROM_TO`."""
-
-    default_error_messages = {
-        "invalid": "must be a corridor's countries such as KEN-TZA, or its currencies such as USD_MXN."
-    }
-    pattern = "[A-Za-z]{3}[-_][A-Za-z]{3}"
-    loads = staticmethod(str.upper)
+def any_case(pattern: str, invalid: str, **kwargs: Any) -> fields.String:
+    """A code in a query in any case, whose whole value matches `pattern` (documented in OpenAPI): QueryParser
+    upper-cases it once loaded."""
+    kwargs["metadata"] = {"pattern": f"^{pattern}$", **kwargs.get("metadata", {}), "upper_cased": True}
+    return fields.String(validate=validate.Regexp(f"(?:{pattern})\\Z", error=invalid), **kwargs)
 
 
-class CountryCode(PatternString):
-    """A country in a query, any case, upper-cased: three letters, ISO 3166-1 alpha-3 or the World Bank's own (KSV)."""
-
-    default_error_messages = {"invalid": "must be a country's three-letter code, such as USA."}
-    pattern = "[A-Za-z]{3}"
-    loads = staticmethod(str.upper)
-
-
-class SurveyPeriod(PatternString):
-    """A survey period in a query, `2025Q3` in any case, upper-cased."""
-
-    default_error_messages = {"invalid": "must be a survey period written YYYYQn, such as 2025Q3."}
-    pattern = "[0-9]{4}[Qq][1-4]"
-    loads = staticmethod(str.upper)
+currency_code = partial(any_case, "[A-Za-z]{3}", "must be a three-letter currency code such as USD.")
+# its countries `SRC-DST`, or its currencies `FROM_TO`
+corridor_key = partial(
+    any_case,
+    "[A-Za-z]{3}[-_][A-Za-z]{3}",
+    "must be a corridor's countries such as KEN-TZA, or its currencies such as USD_MXN.",
+)
+# ISO 3166-1 alpha-3, or the World Bank's own (KSV)
+country_code = partial(any_case, "[A-Za-z]{3}", "must be a country's three-letter code, such as USA.")
+survey_period = partial(any_case, "[0-9]{4}[Qq][1-4]", "must be a survey period written YYYYQn, such as 2025Q3.")
 
 
 CURSOR_PREFIX = "after:"
@@ -197,12 +183,15 @@ class Rounded(fields.Float):
         self.places, self.digits = places, digits
         super().__init__(**kwargs)
 
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | str | None:
+    def dumped(self, value: Any, attr: Any = None, obj: Any = None, **kwargs: Any) -> float | str | None:
+        """`value` as dumped: marshmallow's `_serialize`, public for a dump that reads values itself (ranked.py)."""
         if value is None:
             return None
         # + 0.0: a figure that rounds to zero from below is 0.0 (or `0.00%`), never -0.0
         rounded = (round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)) + 0.0
         return rounded if self.text is None else self.text.format(rounded)
+
+    _serialize = dumped
 
 
 class SignificantFigures(Rounded):

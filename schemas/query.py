@@ -1,11 +1,12 @@
 """Query schemas of both groups: loaded per request, expanded into OpenAPI parameters.
 
 A schema may set `required_if_any`: when any of its parameters but a page's (`limit`, `cursor`) is given, these
-become required (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); and `exclusive`:
-a parameter, the ones it cannot be given with, and what to say then (corridor/api/queries.py reads both).
+become required (Group B's `from`/`to` pair; Group B's `corridor` before `amount`, `payout` or `sort`); `in_order`: two
+parameters, the first not after the second (a range); and `exclusive`: a parameter, the ones it cannot be given with,
+and what to say then (corridor/api/queries.py reads them).
 """
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, fields, validate
 
 from corridor.domain.history import INTERVALS
 from corridor.domain.model import PAYOUT_METHODS
@@ -13,15 +14,15 @@ from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
 from schemas.fields import (
     Amount,
-    CorridorKey,
-    CountryCode,
-    CurrencyCode,
     Cursor,
     PageSize,
     QueryDate,
     ReceiveAmount,
-    SurveyPeriod,
+    corridor_key,
+    country_code,
+    currency_code,
     meta,
+    survey_period,
 )
 
 FORMATS = ("json", "csv")
@@ -33,15 +34,6 @@ def _one_of(choices: tuple) -> validate.OneOf:
 
 def _format(description: str, example: str | None = None) -> fields.String:
     return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
-
-
-class _InOrder(Schema):
-    @post_load
-    def in_order(self, data: dict, **kwargs: object) -> dict:
-        """A range in order (corridor/api/queries.py then gives it its defaults within the history served)."""
-        if "start" in data and "end" in data and data["start"] > data["end"]:
-            raise ValidationError("is after end; give a start on or before the end.", field_name="start")
-        return data
 
 
 class NoQuery(Schema):
@@ -129,7 +121,7 @@ class QuoteOptions(Schema):
 
 
 class _CorridorRequired(Schema):
-    corridor = CorridorKey(
+    corridor = corridor_key(
         required=True,
         **meta(
             "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
@@ -140,7 +132,7 @@ class _CorridorRequired(Schema):
 
 
 class _CorridorOptional(Schema):
-    corridor = CorridorKey(
+    corridor = corridor_key(
         **meta(
             "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
             "(USD_MXN) where no other active corridor has them; omit it (and the options) for every corridor.",
@@ -164,13 +156,13 @@ class OptionalCorridorQuery(PageQuery, QuoteOptions, _CorridorOptional):
 class CurrencyPairQuery(Schema):
     """Group A `/api/midrate`: any pair of currencies in the rate tables."""
 
-    from_currency = CurrencyCode(data_key="from", required=True, **meta("Currency sent, any case.", "USD"))
-    to_currency = CurrencyCode(data_key="to", required=True, **meta("Currency received, any case.", "MXN"))
+    from_currency = currency_code(data_key="from", required=True, **meta("Currency sent, any case.", "USD"))
+    to_currency = currency_code(data_key="to", required=True, **meta("Currency received, any case.", "MXN"))
 
 
 class _OptionalPair(Schema):
-    from_currency = CurrencyCode(data_key="from", **meta("Currency sent, any case.", "USD"))
-    to_currency = CurrencyCode(data_key="to", **meta("Currency received, any case.", "MXN"))
+    from_currency = currency_code(data_key="from", **meta("Currency sent, any case.", "USD"))
+    to_currency = currency_code(data_key="to", **meta("Currency received, any case.", "MXN"))
 
 
 class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
@@ -181,7 +173,7 @@ class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
     exclusive = _not_paged_with("from", "to")
 
 
-class HistoryQuery(CurrencyPairQuery, _InOrder):
+class HistoryQuery(CurrencyPairQuery):
     """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
     start = QueryDate(**meta("First day, YYYY-MM-DD; default: end minus 365 days.", "2025-10-30"))
@@ -208,18 +200,21 @@ class HistoryQuery(CurrencyPairQuery, _InOrder):
         "csv",
     )
 
+    in_order = ("start", "end")  # then given its defaults within the history served (corridor/api/queries.py)
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
 
 
-class PeriodRange(_InOrder):
+class PeriodRange(Schema):
     """`/api/costs/global`: the survey's periods from `start` to `end`, either open."""
 
-    start = SurveyPeriod(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
-    end = SurveyPeriod(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
+    in_order = ("start", "end")
+
+    start = survey_period(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
+    end = survey_period(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
 
 
 class _SurveyedCorridor(Schema):
-    corridor = CorridorKey(
+    corridor = corridor_key(
         required=True,
         **meta(
             "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
@@ -242,11 +237,11 @@ class CostsQuery(PeriodRange, _SurveyedCorridor):
 class CostCorridorsQuery(PageQuery):
     """`/api/costs/corridors`: every corridor with any cost figure, or those from or to a country; whole or a page."""
 
-    from_country = CountryCode(
+    from_country = country_code(
         data_key="from_country",
         **meta("Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).", "USA"),
     )
-    to_country = CountryCode(
+    to_country = country_code(
         data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
     )
     format = _format("json (default), or csv: one line per corridor, as a file to save.")

@@ -9,6 +9,8 @@ from typing import Any
 
 from marshmallow import Schema
 
+from schemas.fields import Rounded
+
 # offers whose own part a schema keeps (about 1.3 KB each), then starts again: the shipped data has some 300, and a
 # list of a large file's every offer runs through them at most once per data version
 OFFER_PARTS_KEPT = 1_000
@@ -17,9 +19,9 @@ OFFER_PARTS_KEPT = 1_000
 class RankedEntrySchema(Schema):
     """An entry of a ranked list, dumped from a Quote. A list of quotes (`many`) dumps the fields that follow from the
     offer alone whatever the amount (those read through it, `offer.…`, and those `per_offer` names) once per offer and
-    payout currency and keeps them; then each quote's other fields, read as plain attributes; the two are joined in the
-    schema's key order, byte for byte what a plain dump writes (tests/test_ranked_entries.py). Such a schema has no
-    pre- or post-dump hooks."""
+    payout currency and keeps them; then each quote's other fields, read as plain attributes, a Rounded one rounded by
+    the field itself; the two are joined in the schema's key order, byte for byte what a plain dump writes
+    (tests/test_ranked_entries.py). Such a schema has no pre- or post-dump hooks."""
 
     per_offer: tuple[str, ...] = ()
 
@@ -35,15 +37,18 @@ class RankedEntrySchema(Schema):
         self._split = bool(offer_part) and self.only is None and not self.exclude
         # from a tuple: fromkeys of a dict sizes its table for twice the keys, and every entry copies the table
         self._order = dict.fromkeys(tuple(field.data_key or name for name, field in self.dump_fields.items()))
-        self._quote_fields = tuple(
-            (field.data_key or name, name, field) for name, field in self.dump_fields.items() if name not in offer_part
-        )
-        paths = [name for _, name, field in self._quote_fields if "." in (field.attribute or "")]
+        quote_fields = [(field.data_key or name, name, field) for name, field in self.dump_fields.items()]
+        quote_fields = [(key, name, field) for key, name, field in quote_fields if name not in offer_part]
+        paths = [name for _, name, field in quote_fields if "." in (field.attribute or "")]
         if self._split and paths:
             raise ValueError(f"{type(self).__name__}: {paths} read through another object than the offer")
+        self._rounded = tuple(
+            (key, name, field.dumped) for key, name, field in quote_fields if isinstance(field, Rounded)
+        )
+        self._others = tuple((key, name, field) for key, name, field in quote_fields if not isinstance(field, Rounded))
         # of this class too, but with `only`: it dumps whole
         self._offer_part = type(self)(only=offer_part) if self._split else None
-        self._kept: dict[tuple[Any, str], dict] = {}
+        self._kept: dict[tuple[int, str], tuple[Any, dict]] = {}
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
         offer_schema = self._offer_part
@@ -51,13 +56,19 @@ class RankedEntrySchema(Schema):
             return super().dump(obj, many=many)
         entries = []
         for quote in obj:
-            key = (quote.offer, quote.payout_currency)  # an offer is a frozen dataclass: equal terms, equal part
-            offer_part = self._kept.get(key)
-            if offer_part is None:
+            # by the offer's identity, not its equality (hashing its every field): it is held with its part, so its
+            # id names no other offer while the part is kept
+            key = (id(quote.offer), quote.payout_currency)
+            found = self._kept.get(key)
+            if found is None:
                 if len(self._kept) >= OFFER_PARTS_KEPT:
                     self._kept.clear()
-                offer_part = self._kept[key] = {**self._order, **offer_schema.dump(quote)}
+                found = self._kept[key] = (quote.offer, {**self._order, **offer_schema.dump(quote)})
+            entry = found[1].copy()
+            for name_in_entry, name, dumped in self._rounded:
+                entry[name_in_entry] = dumped(getattr(quote, name))
             # getattr, not marshmallow's default accessor: a quote's own fields are attributes, not paths or keys
-            quote_part = {key: field.serialize(name, quote, getattr) for key, name, field in self._quote_fields}
-            entries.append({**offer_part, **quote_part})
+            for name_in_entry, name, field in self._others:
+                entry[name_in_entry] = field.serialize(name, quote, getattr)
+            entries.append(entry)
         return entries

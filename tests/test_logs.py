@@ -15,8 +15,7 @@ from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from harness import ROOT, curl, requires
 
-from corridor.serving.http import request_id
-from corridor.serving.logs import JsonFormatter, RedactClientText, gunicorn_log_config, redact_text
+from corridor.serving.logs import JsonFormatter, RedactClientText, gunicorn_log_config, redact_text, request_id
 
 KEY_AS_USER = "Basic " + base64.b64encode(f"{RAW_KEY}:".encode()).decode()  # what `curl -u KEY:` sends
 

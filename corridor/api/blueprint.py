@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, cast
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import flask_smorest
-from flask import Response, current_app
-from marshmallow import Schema
+from marshmallow import Schema, fields
 
 from corridor.api.auth import require_api_key
-from corridor.api.caching import answer_kept, cached
+from corridor.api.caching import NOT_MODIFIED, answer_kept, cached
 from corridor.api.queries import QueryParser
 from corridor.state.policy import Policy
 
@@ -35,43 +33,42 @@ class Blueprint(flask_smorest.Blueprint):
             self.before_request(require_api_key)  # before any parameter is looked at
         self.before_request(functools.partial(answer_kept, self.cache_control))  # once the request may be answered
 
-    def cached(self, view: Callable[..., Response]) -> Callable[..., Response]:
-        """Keep the view's answers per data version and loaded query (corridor/api/caching.py)."""
-        return cached(view, self.cache_control)
-
-    def cached_unless_given(self, *names: str) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
-        """As `cached`, except that a query giving any parameter `names` (a free-form amount) is answered unkept."""
-        return functools.partial(cached, cache_control=self.cache_control, unless_given=frozenset(names))
-
-    def cached_weighing(self, weight: Callable[..., int]) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
-        """As `cached`, each request costing `weight(**query)` units of its budget (a history range, by its rates)."""
-        return functools.partial(cached, cache_control=self.cache_control, weight=weight)
-
-    def response_either(
-        self, *schemas: type[Schema], headers: dict | None = None
-    ) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
-        """A 200 in one of `schemas`, the one the view returns with its value as `(schema, value)`, or `(schema, value,
-        headers)`; documented as their oneOf, with `headers` if given."""
-        dumpers = {schema: schema() for schema in schemas}
-        documented = self.doc(
-            responses={
-                200: {
-                    "description": "OK",
-                    "content": {"application/json": {"schema": {"oneOf": list(schemas)}}},
-                    **({"headers": headers} if headers else {}),
-                }
-            }
+    def response(self, status_code: int, schema: Any = None, **kwargs: Any) -> Any:
+        """flask-smorest's, the schema's nested schemas made now rather than within its first request."""
+        return super().response(
+            status_code, schema and with_nested(schema() if isinstance(schema, type) else schema), **kwargs
         )
 
-        def decorate(view: Callable[..., tuple[Any, ...]]) -> Callable[..., Response]:
-            @documented
-            @wraps(view)
-            def dumped(*args: Any, **kwargs: Any) -> Response:
-                schema, value, *headers = view(*args, **kwargs)  # and a page's Link header, if it made one
-                response = cast(Response, current_app.json.response(dumpers[schema].dump(value)))
-                response.headers.extend(*headers)
-                return response
+    def cached(
+        self,
+        view: Callable[..., Any] | None = None,
+        *,
+        weight: Callable[..., int] | None = None,
+        unless_given: Iterable[str] = (),
+        either: tuple[type[Schema], ...] = (),
+        headers: dict | None = None,
+    ) -> Any:
+        """Keep the view's answers per data version and loaded query (corridor/api/caching.py), each request costing
+        `weight(**query)` units of its budget if given (a history range, by its rates); a query giving any parameter
+        of `unless_given` (a free-form amount) is answered unkept. `either`: the view returns `(schema, value)` or
+        `(schema, value, headers)`, a 200 in one of these schemas, documented as their oneOf with `headers`."""
+        if view is None:
+            return functools.partial(
+                self.cached, weight=weight, unless_given=unless_given, either=either, headers=headers
+            )
+        responses: dict[int, dict] = {304: NOT_MODIFIED}
+        if either:
+            content = {"application/json": {"schema": {"oneOf": list(either)}}}
+            responses[200] = {"description": "OK", "content": content, **({"headers": headers} if headers else {})}
+        dumpers = {schema: with_nested(schema()) for schema in either} if either else None
+        return self.doc(responses=responses)(cached(view, self.cache_control, weight, frozenset(unless_given), dumpers))
 
-            return dumped
 
-        return decorate
+def with_nested(schema: Schema) -> Schema:
+    """`schema` with each nested schema made, as marshmallow makes one on its first dump (binding its fields: a
+    CamelCaseSchema names each then)."""
+    for field in schema.dump_fields.values():
+        nested = getattr(field, "inner", field)  # a list's items
+        if isinstance(nested, fields.Nested):
+            with_nested(nested.schema)
+    return schema

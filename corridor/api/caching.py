@@ -8,12 +8,12 @@ query is loaded at all (`answer_kept`): loading it was most of what a kept answe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import Flask, Response, current_app, g, request
-from flask_smorest import Blueprint as SmorestBlueprint
+from marshmallow import Schema
 
 from corridor.api.errors import problem
 from corridor.limits import charge
@@ -37,17 +37,17 @@ NOT_MODIFIED = {
 
 
 def cached(
-    view: Callable[..., Response],
+    view: Callable[..., Any],
     cache_control: str,
     weight: Callable[..., int] | None = None,
     unless_given: frozenset[str] = frozenset(),
+    dumpers: Mapping[type[Schema], Schema] | None = None,
 ) -> Callable[..., Response]:
     """Keep a view's response by endpoint and loaded query in the data version's cache, the view given that version's
     catalog; answer conditionally. A request costs `weight(**query)` units of its budget in all, if given. A query
-    that gives a parameter of `unless_given` is answered the same way, but neither kept nor compressed."""
-    # between `arguments` and `response`: the key is the loaded query, the value what flask-smorest dumped
+    that gives a parameter of `unless_given` is answered the same way, but neither kept nor compressed. With
+    `dumpers`, the view returns `(schema, value)` or `(schema, value, headers)`, dumped by that schema's dumper."""
 
-    @SmorestBlueprint.doc(responses={304: NOT_MODIFIED})
     @wraps(view)
     def respond(**query: Any) -> Response:
         service = current_service()
@@ -59,20 +59,26 @@ def cached(
             extra = min(weight(**query), service.limits.budgets[budget].amount) - 1
             if extra > 0:
                 charge(budget, identity, cost=extra)
-        if not unless_given.isdisjoint(query):
-            # a quote at an amount of the client's: few are asked twice, so keeping each would cost more than building
-            # it, and a stream of them would push out of the cache the answers that are asked again; compressing it
-            # for each request would cost more than it saves on some 2 KB (docs/PERFORMANCE.md)
-            request.environ[CACHE_LOOKUP] = "miss"
-            response = view(data.catalog, **query)
-            response.add_etag()  # of its body, as a kept answer's
-            response.headers.update({"Cache-Control": cache_control, "Last-Modified": data.last_modified})
-            return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
-        key = f"{request.endpoint}{sorted(query.items())}"
-        kept = data.responses.get(key)
+        # a quote at an amount of the client's: few are asked twice, so keeping each would cost more than building it,
+        # and a stream of them would push out of the cache the answers that are asked again; compressing it for each
+        # request would cost more than it saves on some 2 KB (docs/PERFORMANCE.md)
+        one_off = not unless_given.isdisjoint(query)
+        key = "" if one_off else f"{request.endpoint}{sorted(query.items())}"
+        kept = None if one_off else data.responses.get(key)
         request.environ[CACHE_LOOKUP] = "miss" if kept is None else "hit"
+        response = None
+        if kept is None:
+            response = view(data.catalog, **query)
+            if dumpers is not None:
+                schema, value, *headers = response  # and a page's Link header, if it made one
+                response = cast(Response, current_app.json.response(dumpers[schema].dump(value)))
+                response.headers.extend(*headers)
+            if one_off:
+                response.add_etag()  # of its body, as a kept answer's
+                response.headers.update({"Cache-Control": cache_control, "Last-Modified": data.last_modified})
+                return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
         # built and kept, or another spelling of a kept query: either way, the URL as sent points at it
-        built = data.responses.keep(key, None if kept else view(data.catalog, **query), g.url_key, extra)
+        built = data.responses.keep(key, response, g.url_key, extra)
         answer = answer_kept(cache_control, key, kept or built)
         assert answer is not None, "a kept answer given is sent"
         return answer

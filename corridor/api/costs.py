@@ -89,7 +89,7 @@ def register_cost_views(
     ) -> Any:
         """Every corridor with a published or a computed cost figure, by country pair, with its latest figures and the
         money sent in it; those from or to a country; whole, or `limit` of them after `cursor`."""
-        listed, headers = paging.listing_of(
+        listed, headers = paging.listing(
             catalog.cost_corridors_of(from_country, to_country),
             limit,
             cursor,

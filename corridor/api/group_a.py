@@ -37,14 +37,14 @@ bp = Blueprint(
 @bp.response(200, CorridorSummarySchema(many=True), headers=LINK_HEADER)
 def corridors(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
     """Active corridors by id, each with its best offer; whole, or `limit` of them after `cursor`."""
-    page, headers = paging.listing(catalog, limit, cursor)
+    page, headers = paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
     return list(page.items), headers  # a list: flask-smorest reads a tuple as (body, headers)
 
 
 @bp.route("/providers")
 @bp.arguments(CorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached_unless_given(*AMOUNTS)
+@bp.cached(unless_given=AMOUNTS)
 @bp.response(200, RankedProviderSchema(many=True))
 def providers(catalog: Catalog, **query) -> list[Quote]:
     """A corridor's providers ranked by true cost, or as `sort` says, at `amount`, with `payout`."""

@@ -53,8 +53,7 @@ _CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id
 @bp.route("/corridors")
 @bp.arguments(OptionalCurrencyPairQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached
-@bp.response_either(CorridorListResponse, CorridorResponse, headers=LINK_HEADER)
+@bp.cached(either=(CorridorListResponse, CorridorResponse), headers=LINK_HEADER)
 def corridors(
     catalog: Catalog,
     from_currency: str | None = None,
@@ -65,7 +64,7 @@ def corridors(
     """Every active corridor by id, whole or `limit` of them after `cursor`; or the one `from` and `to` name."""
     if from_currency:
         return CorridorResponse, {"corridor": catalog.corridor(f"{from_currency}_{to_currency}")}
-    return CorridorListResponse, *paging.listing(catalog, limit, cursor)
+    return CorridorListResponse, *paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
 @bp.route("/corridors/<corridor_id:corridor_id>", parameters=[_CORRIDOR_ID])
@@ -81,13 +80,12 @@ def corridor(catalog: Catalog, corridor_id: str) -> dict[str, CorridorFigures]:
 @bp.route("/providers")
 @bp.arguments(OptionalCorridorQuery(), location="query", as_kwargs=True)
 @bp.alt_response(404)
-@bp.cached_unless_given(*AMOUNTS)
-@bp.response_either(ProviderGroupsResponse, ProvidersResponse, headers=LINK_HEADER)
+@bp.cached(unless_given=AMOUNTS, either=(ProviderGroupsResponse, ProvidersResponse), headers=LINK_HEADER)
 def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = None, **query) -> tuple:
     """One corridor's ranked providers (with amount, payout, sort), or every corridor's, grouped, whole or by pages."""
     if "corridor" in query:
         return ProvidersResponse, catalog.quotes(**query)
-    return ProviderGroupsResponse, *paging.listing(catalog, limit, cursor)
+    return ProviderGroupsResponse, *paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
 @bp.route("/full")
@@ -96,7 +94,7 @@ def providers(catalog: Catalog, limit: int | None = None, cursor: int | None = N
 @bp.response(200, FullResponse, headers=LINK_HEADER)
 def full(catalog: Catalog, limit: int | None = None, cursor: int | None = None) -> tuple:
     """Every active corridor with its key, compliance notes and ranked providers, whole or by pages."""
-    return paging.listing(catalog, limit, cursor)
+    return paging.listing(catalog.corridors, limit, cursor, catalog.dataset.as_of)
 
 
 @bp.route("/guide")

@@ -55,7 +55,17 @@ class QueryParser(FlaskParser):
                 else f"The query parameters do not go together: {messages['_schema'][0]}"
             )
             raise ApiError(400, "invalid_parameter", detail) from None
-        for key, others, rule in getattr(schema, "exclusive", ()):  # once each is well formed
+        for name, field in schema.fields.items():  # a code given in any case, as the service writes it
+            if name in loaded and field.metadata.get("upper_cased"):
+                loaded[name] = loaded[name].upper()
+        first, last = getattr(schema, "in_order", ("", ""))  # once each is well formed
+        if first in loaded and last in loaded and loaded[first] > loaded[last]:
+            raise ApiError(
+                400,
+                "invalid_parameter",
+                f"Query parameter '{first}' is after {last}; give a {first} on or before the {last}.",
+            )
+        for key, others, rule in getattr(schema, "exclusive", ()):
             if key in given and any(other in given for other in others):
                 raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {rule}")
         if isinstance(schema, HistoryQuery) and "date" not in loaded:

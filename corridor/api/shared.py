@@ -60,7 +60,7 @@ def register_shared_views(
     @bp.route("/history")
     @bp.arguments(HistoryQuery(), location="query", as_kwargs=True)
     @bp.alt_response(404)
-    @bp.cached_weighing(range_weight)
+    @bp.cached(weight=range_weight)
     @bp.response(200, history_schema)
     @bp.alt_response(
         200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
@@ -84,7 +84,7 @@ def register_shared_views(
     @bp.arguments(HistoryQuery(exclude=("format",)), location="query", as_kwargs=True)
     @bp.alt_response(404)
     @bp.doc(responses=_CSV_ONLY)
-    @bp.cached_weighing(range_weight)
+    @bp.cached(weight=range_weight)
     def history_csv(
         catalog: Catalog,
         from_currency: str,

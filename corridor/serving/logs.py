@@ -163,7 +163,7 @@ def gunicorn_log_config(log_format: str) -> dict:
     }
 
 
-_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
 
 def request_id() -> str:
@@ -173,7 +173,7 @@ def request_id() -> str:
 
     if "request_id" not in g:
         given = request.headers.get("X-Request-ID")
-        g.request_id = given if given and _CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
+        g.request_id = given if given and CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
     return g.request_id
 
 
