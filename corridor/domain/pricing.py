@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -132,7 +131,11 @@ def rank_offers(
         quote = Quote(0, offer, _at(mid, margin), send, payout, _at(to_payout, margin))
         unranked.append((order(quote, quote.true_cost_pct if receive is None else quote.total_paid), quote))
     unranked.sort(key=lambda pair: pair[0])
-    return tuple(dataclasses.replace(q, rank=rank) for rank, (_, q) in enumerate(unranked, start=1))
+    # made anew: dataclasses.replace reads the class's fields again for every quote, twice as slow
+    return tuple(
+        Quote(rank, q.offer, q.rate, q.send_amount, q.payout_currency, q.payout_rate)
+        for rank, (_, q) in enumerate(unranked, start=1)
+    )
 
 
 def _at(mid: float | None, margin: float | None) -> float | None:
