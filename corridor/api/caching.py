@@ -76,7 +76,7 @@ def cached(
             if one_off:
                 response.add_etag()  # of its body, as a kept answer's
                 response.headers.update({"Cache-Control": cache_control, "Last-Modified": data.last_modified})
-                return conditional(response) if any(name in request.environ for name in _CONDITIONS) else response
+                return response if request.environ.keys().isdisjoint(_CONDITIONS) else conditional(response)
         # built and kept, or another spelling of a kept query: either way, the URL as sent points at it
         built = data.responses.keep(key, response, g.url_key, extra)
         answer = answer_kept(cache_control, key, kept or built)
@@ -125,7 +125,7 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     response.headers.add("Cache-Control", cache_control)
     response.headers.add("Last-Modified", data.last_modified)
     # Werkzeug's make_conditional only when there is something to decide (docs/PERFORMANCE.md)
-    return conditional(response) if any(name in environ for name in _CONDITIONS) else response
+    return response if environ.keys().isdisjoint(_CONDITIONS) else conditional(response)
 
 
 def conditional(response: Response) -> Response:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,32 +32,28 @@ def reference_amount(dataset: Dataset, currency: str) -> float:
 
 def true_cost_pct(offer: Offer, amount: float) -> float | None:
     """World Bank RPW total cost: fees on top plus the FX margin, as % of `amount`; None with an undisclosed margin."""
-    margin = offer.margin(amount)
-    return None if margin is None else 100 * offer.fee(amount) / amount + margin
+    return _true_cost(offer.fee(amount), offer.margin(amount), amount)
+
+
+def _true_cost(fee: float, margin: float | None, amount: float) -> float | None:
+    return None if margin is None else 100 * fee / amount + margin
 
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """An offer priced at one send amount, ranked; `payout_rate`: to its `payout_currency` where not the corridor's."""
+    """An offer priced at one send amount, ranked, its figures worked out once (a list of quotes reads each several
+    times); `payout_rate`: to its `payout_currency` where not the corridor's; `spread_pct`: the margin at the amount
+    sent, the offer's own without one."""
 
     rank: int
     offer: Offer
     rate: float | None
     send_amount: float | None
     payout_currency: str
-    payout_rate: float | None = None
-
-    @property
-    def true_cost_pct(self) -> float | None:
-        return None if self.send_amount is None else true_cost_pct(self.offer, self.send_amount)
-
-    @property
-    def spread_pct(self) -> float | None:
-        return self.offer.margin(self.send_amount) if self.send_amount is not None else self.offer.spread_pct
-
-    @property
-    def fee_total(self) -> float | None:
-        return None if self.send_amount is None else self.offer.fee(self.send_amount)
+    payout_rate: float | None
+    spread_pct: float | None
+    fee_total: float | None
+    true_cost_pct: float | None
 
     @property
     def recipient_gets(self) -> float | None:
@@ -70,31 +65,35 @@ class Quote:
 
     @property
     def total_paid(self) -> float | None:
-        return None if self.send_amount is None else self.send_amount + self.offer.fee(self.send_amount)
+        return None if self.send_amount is None or self.fee_total is None else self.send_amount + self.fee_total
 
     @property
     def settlement_minutes(self) -> int | None:
-        return None if self.offer.settlement is None else settlement_minutes(self.offer.settlement)
+        return _minutes(self.offer)
+
+
+def _minutes(offer: Offer) -> int | None:
+    return None if offer.settlement is None else settlement_minutes(offer.settlement)
 
 
 # each order's key for an offer at a cost (None: unknown, after every known one); the provider name, then the order
 # the offers come in (the survey's rows) settle every remaining tie. By cost, a promotion's price comes after every
 # regular one known: it is not what the provider charges once the campaign ends.
-SORT_ORDERS: dict[str, Callable[[Quote, float | None], tuple]] = {
-    "cost": lambda q, cost: (
+SORT_ORDERS: dict[str, Callable[[Offer, float | None], tuple]] = {
+    "cost": lambda offer, cost: (
         cost is None,
-        q.offer.promotion,
+        offer.promotion,
         cost or 0,
-        *_last_if_none(_minus(q.offer.svc_score)),
-        q.offer.provider,
+        *_last_if_none(_minus(offer.svc_score)),
+        offer.provider,
     ),
-    "speed": lambda q, cost: (
-        *_last_if_none(q.settlement_minutes),
+    "speed": lambda offer, cost: (
+        *_last_if_none(_minutes(offer)),
         *_last_if_none(cost),
-        *_last_if_none(_minus(q.offer.svc_score)),
-        q.offer.provider,
+        *_last_if_none(_minus(offer.svc_score)),
+        offer.provider,
     ),
-    "score": lambda q, cost: (*_last_if_none(_minus(q.offer.svc_score)), *_last_if_none(cost), q.offer.provider),
+    "score": lambda offer, cost: (*_last_if_none(_minus(offer.svc_score)), *_last_if_none(cost), offer.provider),
 }
 
 
@@ -120,7 +119,7 @@ def rank_offers(
     `mid`: the mid-market rate to `receiving` (None: it has none); `mids`: to any other currency offers pay out in."""
     # sending `amount`, cost is the true cost; delivering `receive`, it is the total paid
     order = SORT_ORDERS[sort]
-    unranked = []
+    priced = []
     for offer in offers:
         payout = offer.payout_currency or receiving
         to_payout = None if payout == receiving else (mids or {}).get(payout)
@@ -129,10 +128,15 @@ def rank_offers(
             send = None if mid is None or margin is None else receive / (mid * (1 - margin / 100))
         else:
             margin, send = offer.margin(amount), amount
-        quote = Quote(0, offer, _at(mid, margin), send, payout, _at(to_payout, margin))
-        unranked.append((order(quote, quote.true_cost_pct if receive is None else quote.total_paid), quote))
-    unranked.sort(key=lambda pair: pair[0])
-    return tuple(dataclasses.replace(q, rank=rank) for rank, (_, q) in enumerate(unranked, start=1))
+        spread, fee, cost, paid = offer.spread_pct, None, None, None
+        if send is not None:
+            spread = margin if receive is None else offer.margin(send)
+            fee = offer.fee(send)
+            cost, paid = _true_cost(fee, spread, send), send + fee
+        figures = (offer, _at(mid, margin), send, payout, _at(to_payout, margin), spread, fee, cost)
+        priced.append((order(offer, cost if receive is None else paid), figures))
+    priced.sort(key=lambda pair: pair[0])
+    return tuple(Quote(rank, *figures) for rank, (_, figures) in enumerate(priced, start=1))
 
 
 def _at(mid: float | None, margin: float | None) -> float | None:

@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 # the default context holds 28 digits: a send amount of 1e27 at 2 decimals needs 30, a double up to 310
 _WIDE = Context(prec=400)
 _QUANTA = tuple(Decimal(1).scaleb(-places) for places in range(16))  # 10⁻ⁿ, made once: a quote rounds 50 figures
-_SCALES = tuple(10.0**places for places in range(16))  # exact doubles
+_SCALES = tuple(10.0**places for places in range(16))  # exact doubles, as many as _QUANTA
 
 
 def _decimal(value: float) -> Decimal:
@@ -18,14 +18,17 @@ def _decimal(value: float) -> Decimal:
 
 def round_half_up(value: float, places: int) -> float:
     """`value` to `places` decimals, ties away from zero, as on paper: 3.335 → 3.34."""
-    if 0 <= places < len(_SCALES):
-        scaled = value * _SCALES[places]
-        if abs(scaled) < 1e15:
-            nearest = round(scaled)
-            # far from a tie (k + ½), by more than its 15 digits can move it, the value rounds as its digits do, and
-            # dividing is exact to the last bit, as Decimal's result read back is: four times as fast
-            if 0.5 - abs(scaled - nearest) > 1e-13 * abs(scaled) + 1e-12:
-                return nearest / _SCALES[places] if nearest else value * 0.0  # -0.0 from below, as Decimal gives
+    if 0 <= places < 16:
+        scale = _SCALES[places]
+        scaled = value * scale
+        if -1e15 < scaled < 1e15:
+            # far from a tie (k + ½), by more than its 15 digits can move it, the value rounds as its digits do, to a
+            # whole number of 10⁻ᵖ found exactly, and dividing is exact to the last bit as reading Decimal's result is
+            margin = (scaled if scaled > 0 else -scaled) * 1e-13 + 1e-12
+            fraction = scaled % 1.0
+            if fraction < 0.5 - margin or fraction > 0.5 + margin:
+                whole = scaled - fraction + (fraction > 0.5)
+                return whole / scale if whole else value * 0.0  # -0.0 from below, as Decimal gives
     quantum = _QUANTA[places] if 0 <= places < len(_QUANTA) else Decimal(1).scaleb(-places)
     return float(_decimal(value).quantize(quantum, ROUND_HALF_UP, _WIDE))
 
