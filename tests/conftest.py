@@ -1,5 +1,6 @@
 """Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
+import compileall
 import copy
 import datetime as dt
 import functools
@@ -9,10 +10,12 @@ import json
 import logging
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,12 +72,12 @@ def ok_json(client, url):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def migrated_sqlite(tmp_path_factory):
-    """A migrated SQLite database, the DATABASE_URL of every app, command and gunicorn a test starts unless it gives
-    its own; and a SECRET_KEY, so that none makes one in the checkout's instance folder."""
+def migrated_sqlite(request, tmp_path_factory):
+    """A migrated SQLite database of this test process's own, the DATABASE_URL of every app, command and gunicorn a
+    test starts unless it gives its own; and a SECRET_KEY, so that none makes one in the checkout's instance folder."""
     path = tmp_path_factory.mktemp("database") / "shared.sqlite3"
+    shutil.copyfile(migrated_template(request.config), path)
     url = f"sqlite:///{path}"
-    migrate_database(url)
     os.environ.update(DATABASE_URL=url, SECRET_KEY=SECRET_KEY)
     yield path
     for name in ("DATABASE_URL", "SECRET_KEY"):
@@ -557,6 +560,40 @@ def pytest_configure(config):
     # xdist's --loadscope-reorder (its default) would sort the modules by their number of tests instead
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+    if not hasattr(config, "workerinput"):  # the process that starts xdist's, or the only one
+        compile_checkout()
+        folder = Path(tempfile.mkdtemp(prefix="corridor-tests-"))
+        migrate_database(f"sqlite:///{folder / 'migrated.sqlite3'}")
+        config.stash[MIGRATED] = folder / "migrated.sqlite3"
+
+
+def pytest_unconfigure(config):
+    if MIGRATED in config.stash:
+        shutil.rmtree(config.stash[MIGRATED].parent, ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's: what a worker it starts is given
+def pytest_configure_node(node):
+    node.workerinput["migrated"] = str(node.config.stash[MIGRATED])
+
+
+MIGRATED = pytest.StashKey[Path]()
+
+
+def migrated_template(config):
+    """The database `flask db upgrade` made once for the whole run, which each test process copies."""
+    return Path(config.workerinput["migrated"]) if hasattr(config, "workerinput") else config.stash[MIGRATED]
+
+
+def compile_checkout():
+    """Write the bytecode of the checkout's Python files, once for the run: every process the tests start (gunicorn,
+    `flask`, `make run`) would otherwise compile the package anew where PYTHONDONTWRITEBYTECODE is set (the venv's is
+    compiled when it is installed: the Makefile)."""
+    for folder in ("corridor", "schemas", "bench", "scripts"):
+        compileall.compile_dir(ROOT / folder, quiet=1)
+    compileall.compile_dir(ROOT / "tests", maxlevels=0, rx=re.compile(r"/(conftest|test_[^/]*)\.py$"), quiet=1)
+    for name in ("app.py", "wsgi.py", "gunicorn.conf.py"):
+        compileall.compile_file(ROOT / name, quiet=1)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own order of a module's tests by their parametrized fixtures
