@@ -509,15 +509,20 @@ def shipped_app(migrated_sqlite, tmp_path_factory):
     shutil.copyfile(migrated_sqlite, path)
     url = f"sqlite:///{path}"
     for command, file in SHIPPED_FILES:
-        result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[*command, str(file)])
-        assert result.exit_code == 0, result.output
+        code, output = run_command(url, *command, file)
+        assert code == 0, output
     return build_app(DATABASE_URL=url)
+
+
+def run_command(url, *args):
+    """`flask --app app ARGS…` on the database at `url`, in this process: (exit code, output)."""
+    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[str(arg) for arg in args])
+    return result.exit_code, result.output
 
 
 def import_rpw(url, path):
     """`flask --app app prices import-rpw PATH` on the database at `url`, in this process: (exit code, output)."""
-    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=["prices", "import-rpw", str(path)])
-    return result.exit_code, result.output
+    return run_command(url, "prices", "import-rpw", path)
 
 
 # --- the order of the modules ------------------------------------------------------------------------
