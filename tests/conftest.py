@@ -1,6 +1,7 @@
 """Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
 import compileall
+import concurrent.futures
 import copy
 import datetime as dt
 import functools
@@ -76,7 +77,7 @@ def migrated_sqlite(request, tmp_path_factory):
     """A migrated SQLite database of this test process's own, the DATABASE_URL of every app, command and gunicorn a
     test starts unless it gives its own; and a SECRET_KEY, so that none makes one in the checkout's instance folder."""
     path = tmp_path_factory.mktemp("database") / "shared.sqlite3"
-    shutil.copyfile(migrated_template(request.config), path)
+    shutil.copyfile(templates(request.config)["sqlite"], path)
     url = f"sqlite:///{path}"
     os.environ.update(DATABASE_URL=url, SECRET_KEY=SECRET_KEY)
     yield path
@@ -111,9 +112,9 @@ POSTGRES_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=test connect_tim
 
 
 @pytest.fixture(scope="session")
-def postgres_url():
-    """A migrated PostgreSQL database of this run's own on 127.0.0.1:5432, dropped at the end; skips where none runs,
-    except in CI."""
+def postgres_url(request):
+    """A migrated PostgreSQL database of this test process's own on 127.0.0.1:5432 (a copy of the run's template),
+    dropped at the end; skips where none runs, except in CI."""
     import psycopg
 
     try:
@@ -123,12 +124,14 @@ def postgres_url():
             raise
         pytest.skip(f"no PostgreSQL answers on 127.0.0.1:5432 ({str(err).strip().splitlines()[0]})")
     name = f"corridor_test_{os.getpid()}"
+    template = templates(request.config)["postgresql"]
     with admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         url = f"postgresql://postgres@127.0.0.1:5432/{name}"
         try:
-            migrate_database(url)
+            if template is None:  # none answered when the run began
+                migrate_database(url)
             yield url
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -567,27 +570,57 @@ def pytest_configure(config):
         config.option.loadscopereorder = False
     if not hasattr(config, "workerinput"):  # the process that starts xdist's, or the only one
         compile_checkout()
-        folder = Path(tempfile.mkdtemp(prefix="corridor-tests-"))
-        migrate_database(f"sqlite:///{folder / 'migrated.sqlite3'}")
-        config.stash[MIGRATED] = folder / "migrated.sqlite3"
+        config.stash[TEMPLATES] = make_templates(Path(tempfile.mkdtemp(prefix="corridor-tests-")))
 
 
 def pytest_unconfigure(config):
-    if MIGRATED in config.stash:
-        shutil.rmtree(config.stash[MIGRATED].parent, ignore_errors=True)
+    made = config.stash.get(TEMPLATES, None)
+    if made is None:
+        return
+    shutil.rmtree(Path(made["sqlite"]).parent, ignore_errors=True)
+    if made["postgresql"] is not None:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{made["postgresql"]}" WITH (FORCE)')
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's: what a worker it starts is given
 def pytest_configure_node(node):
-    node.workerinput["migrated"] = str(node.config.stash[MIGRATED])
+    node.workerinput["templates"] = node.config.stash[TEMPLATES]
 
 
-MIGRATED = pytest.StashKey[Path]()
+TEMPLATES = pytest.StashKey[dict]()
 
 
-def migrated_template(config):
-    """The database `flask db upgrade` made once for the whole run, which each test process copies."""
-    return Path(config.workerinput["migrated"]) if hasattr(config, "workerinput") else config.stash[MIGRATED]
+def templates(config):
+    """The migrated databases of the run, made once, which each test process copies: SQLite's file, and PostgreSQL's
+    database (None if none answered)."""
+    return config.workerinput["templates"] if hasattr(config, "workerinput") else config.stash[TEMPLATES]
+
+
+def make_templates(folder):
+    """`flask db upgrade` into a new SQLite file in `folder` and, at the same time, a new PostgreSQL database if one
+    answers: `templates`."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        postgresql = pool.submit(postgres_template)
+        migrate_database(f"sqlite:///{folder / 'migrated.sqlite3'}")
+        return {"sqlite": str(folder / "migrated.sqlite3"), "postgresql": postgresql.result()}
+
+
+def postgres_template():
+    """The name of a new migrated PostgreSQL database, or None where none answers."""
+    import psycopg
+
+    name = f"corridor_template_{os.getpid()}"
+    try:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError:
+        return None
+    migrate_database(f"postgresql://postgres@127.0.0.1:5432/{name}")
+    return name
 
 
 def compile_checkout():
