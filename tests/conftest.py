@@ -1,5 +1,7 @@
 """Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
+import compileall
+import concurrent.futures
 import copy
 import datetime as dt
 import functools
@@ -9,10 +11,12 @@ import json
 import logging
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,12 +73,12 @@ def ok_json(client, url):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def migrated_sqlite(tmp_path_factory):
-    """A migrated SQLite database, the DATABASE_URL of every app, command and gunicorn a test starts unless it gives
-    its own; and a SECRET_KEY, so that none makes one in the checkout's instance folder."""
+def migrated_sqlite(request, tmp_path_factory):
+    """A migrated SQLite database of this test process's own, the DATABASE_URL of every app, command and gunicorn a
+    test starts unless it gives its own; and a SECRET_KEY, so that none makes one in the checkout's instance folder."""
     path = tmp_path_factory.mktemp("database") / "shared.sqlite3"
+    shutil.copyfile(templates(request.config)["sqlite"], path)
     url = f"sqlite:///{path}"
-    migrate_database(url)
     os.environ.update(DATABASE_URL=url, SECRET_KEY=SECRET_KEY)
     yield path
     for name in ("DATABASE_URL", "SECRET_KEY"):
@@ -108,9 +112,9 @@ POSTGRES_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=test connect_tim
 
 
 @pytest.fixture(scope="session")
-def postgres_url():
-    """A migrated PostgreSQL database of this run's own on 127.0.0.1:5432, dropped at the end; skips where none runs,
-    except in CI."""
+def postgres_url(request):
+    """A migrated PostgreSQL database of this test process's own on 127.0.0.1:5432 (a copy of the run's template),
+    dropped at the end; skips where none runs, except in CI."""
     import psycopg
 
     try:
@@ -120,12 +124,14 @@ def postgres_url():
             raise
         pytest.skip(f"no PostgreSQL answers on 127.0.0.1:5432 ({str(err).strip().splitlines()[0]})")
     name = f"corridor_test_{os.getpid()}"
+    template = templates(request.config)["postgresql"]
     with admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         url = f"postgresql://postgres@127.0.0.1:5432/{name}"
         try:
-            migrate_database(url)
+            if template is None:  # none answered when the run began
+                migrate_database(url)
             yield url
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -506,15 +512,20 @@ def shipped_app(migrated_sqlite, tmp_path_factory):
     shutil.copyfile(migrated_sqlite, path)
     url = f"sqlite:///{path}"
     for command, file in SHIPPED_FILES:
-        result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[*command, str(file)])
-        assert result.exit_code == 0, result.output
+        code, output = run_command(url, *command, file)
+        assert code == 0, output
     return build_app(DATABASE_URL=url)
+
+
+def run_command(url, *args):
+    """`flask --app app ARGS…` on the database at `url`, in this process: (exit code, output)."""
+    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[str(arg) for arg in args])
+    return result.exit_code, result.output
 
 
 def import_rpw(url, path):
     """`flask --app app prices import-rpw PATH` on the database at `url`, in this process: (exit code, output)."""
-    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=["prices", "import-rpw", str(path)])
-    return result.exit_code, result.output
+    return run_command(url, "prices", "import-rpw", path)
 
 
 # --- the order of the modules ------------------------------------------------------------------------
@@ -557,6 +568,70 @@ def pytest_configure(config):
     # xdist's --loadscope-reorder (its default) would sort the modules by their number of tests instead
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+    if not hasattr(config, "workerinput"):  # the process that starts xdist's, or the only one
+        compile_checkout()
+        config.stash[TEMPLATES] = make_templates(Path(tempfile.mkdtemp(prefix="corridor-tests-")))
+
+
+def pytest_unconfigure(config):
+    made = config.stash.get(TEMPLATES, None)
+    if made is None:
+        return
+    shutil.rmtree(Path(made["sqlite"]).parent, ignore_errors=True)
+    if made["postgresql"] is not None:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{made["postgresql"]}" WITH (FORCE)')
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's: what a worker it starts is given
+def pytest_configure_node(node):
+    node.workerinput["templates"] = node.config.stash[TEMPLATES]
+
+
+TEMPLATES = pytest.StashKey[dict]()
+
+
+def templates(config):
+    """The migrated databases of the run, made once, which each test process copies: SQLite's file, and PostgreSQL's
+    database (None if none answered)."""
+    return config.workerinput["templates"] if hasattr(config, "workerinput") else config.stash[TEMPLATES]
+
+
+def make_templates(folder):
+    """`flask db upgrade` into a new SQLite file in `folder` and, at the same time, a new PostgreSQL database if one
+    answers: `templates`."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        postgresql = pool.submit(postgres_template)
+        migrate_database(f"sqlite:///{folder / 'migrated.sqlite3'}")
+        return {"sqlite": str(folder / "migrated.sqlite3"), "postgresql": postgresql.result()}
+
+
+def postgres_template():
+    """The name of a new migrated PostgreSQL database, or None where none answers."""
+    import psycopg
+
+    name = f"corridor_template_{os.getpid()}"
+    try:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError:
+        return None
+    migrate_database(f"postgresql://postgres@127.0.0.1:5432/{name}")
+    return name
+
+
+def compile_checkout():
+    """Write the bytecode of the checkout's Python files, once for the run: every process the tests start (gunicorn,
+    `flask`, `make run`) would otherwise compile the package anew where PYTHONDONTWRITEBYTECODE is set (the venv's is
+    compiled when it is installed: the Makefile)."""
+    for folder in ("corridor", "schemas", "bench", "scripts"):
+        compileall.compile_dir(ROOT / folder, quiet=1)
+    compileall.compile_dir(ROOT / "tests", maxlevels=0, rx=re.compile(r"/(conftest|test_[^/]*)\.py$"), quiet=1)
+    for name in ("app.py", "wsgi.py", "gunicorn.conf.py"):
+        compileall.compile_file(ROOT / name, quiet=1)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own order of a module's tests by their parametrized fixtures

@@ -151,10 +151,8 @@ def test_each_line_a_command_writes_is_a_json_object(database, args, code, stdou
             assert any(entry["level"] == level and entry["message"].startswith(start) for entry in entries), text
 
 
-def test_the_import_summary_is_one_json_object_a_line(migrated_sqlite, tmp_path):
-    url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
-    assert flask_command("db", "upgrade", DATABASE_URL=url).returncode == 0
-    result = flask_command("prices", "import-rpw", str(SHIPPED_RPW), LOG_FORMAT="json", DATABASE_URL=url)
+def test_the_import_summary_is_one_json_object_a_line(one_kind_url):
+    result = flask_command("prices", "import-rpw", str(SHIPPED_RPW), LOG_FORMAT="json", DATABASE_URL=one_kind_url)
     assert result.returncode == 0, result.stderr
     assert said(objects(result.stdout), "corridor.cli")[:3] == [
         ("info", "rpw-east-africa-2025.csv (CSV): 162 rows read, 162 imported, 0 skipped; import 1."),

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,11 +50,12 @@ def gone(pid):
         return True
 
 
-@pytest.fixture
-def live_server(tmp_path, feeds):
-    """gunicorn with three workers fed by the loopback feeds, refreshed only at start and on HUP."""
+@contextmanager
+def serving_live(log, feeds):
+    """gunicorn with three workers fed by the loopback `feeds`, refreshed only at start and on HUP; once every worker
+    serves what the start's fetch brought."""
     with running_gunicorn(
-        tmp_path / "gunicorn.log",
+        log,
         API_KEYS=RAW_KEY,
         WEB_CONCURRENCY="3",
         RATES_REFRESH_MINUTES="0",
@@ -64,6 +66,13 @@ def live_server(tmp_path, feeds):
             lambda: feed_status(server.base) == ["ok", "ok"] and serving_fetched_rates(server.base), 20, server.log
         )
         time.sleep(POLL_S + 1)  # every worker has read the stamp since, and built its version
+        yield server
+
+
+@pytest.fixture
+def live_server(tmp_path, feeds):
+    """`serving_live` for one test."""
+    with serving_live(tmp_path / "gunicorn.log", feeds) as server:
         yield server
 
 
