@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from marshmallow import Schema, ValidationError
+from marshmallow.fields import Field
 from webargs.flaskparser import FlaskParser
 
 from corridor.state import current_service
@@ -18,15 +19,25 @@ class QueryParser(FlaskParser):
 
     DEFAULT_VALIDATION_STATUS = 400  # what flask-smorest documents for a query that does not load
 
+    def __init__(self) -> None:
+        super().__init__()
+        # by schema, worked out on its first query
+        self.by_name: dict[Schema, dict[str, Field]] = {}
+        self.upper_cased: dict[Schema, list[str]] = {}
+
     def parse(self, argmap: Any, req: Any = None, **kwargs: Any) -> Any:
         """The query loaded by `schema` against the data being served, or its first failure as a 400."""
         # unknown or repeated in the query's order, the others in the schema's; a schema's
         # `required_if_any` names parameters required once any is given
         schema: Schema = argmap  # flask-smorest's `arguments` passes a schema instance
-        req = req or self.get_default_request()
-        fields = {field.data_key or name: field for name, field in schema.fields.items()}
+        fields = self.by_name.get(schema)
+        if fields is None:  # the schema's parameters by name, and those upper-cased once loaded
+            fields = self.by_name[schema] = {field.data_key or name: field for name, field in schema.fields.items()}
+            self.upper_cased[schema] = [
+                name for name, field in schema.fields.items() if field.metadata.get("upper_cased")
+            ]
         given = {}
-        for key, values in req.args.lists():
+        for key, values in (req or self.get_default_request()).args.lists():
             if key not in fields:
                 takes = ", ".join(f"'{name}'" for name in fields) or "no query parameters"
                 raise ApiError(
@@ -48,15 +59,10 @@ class QueryParser(FlaskParser):
             loaded = schema.load(given)
         except ValidationError as error:  # the first malformed parameter, in the schema's order
             messages = error.normalized_messages()
-            key = next((key for key in fields if key in messages), None)
-            detail = (
-                f"Query parameter '{key}' {messages[key][0]}"
-                if key
-                else f"The query parameters do not go together: {messages['_schema'][0]}"
-            )
-            raise ApiError(400, "invalid_parameter", detail) from None
-        for name, field in schema.fields.items():  # a code given in any case, as the service writes it
-            if name in loaded and field.metadata.get("upper_cased"):
+            key = next(key for key in fields if key in messages)
+            raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {messages[key][0]}") from None
+        for name in self.upper_cased[schema]:  # a code given in any case, as the service writes it
+            if name in loaded:
                 loaded[name] = loaded[name].upper()
         first, last = getattr(schema, "in_order", ("", ""))  # once each is well formed
         if first in loaded and last in loaded and loaded[first] > loaded[last]:
