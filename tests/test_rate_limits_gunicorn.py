@@ -14,7 +14,7 @@ import time
 
 import pytest
 import requests
-from conftest import RAW_KEY, running_gunicorn, start_gunicorn, stop
+from conftest import RAW_KEY, _answers, running_gunicorn, start_gunicorn, stop
 from harness import ROOT, measured, paced_wrk, requires, unused_port
 
 PUBLIC_URL = "/api/poc/corridors/1"
@@ -174,8 +174,14 @@ def test_a_fresh_start_and_a_hup_under_64_connections_lose_no_request_and_keep_n
     )
     try:
         _wait_for(server.log, "Listening at", server.process)  # its workers are still booting: wrk's requests queue
-        load = paced_wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 3, 64, pause_ms=200)
-        time.sleep(1.5)
+        load = paced_wrk(f"{server.base}{PUBLIC_URL}", RAW_KEY, 5, 64, pause_ms=200)
+        # however slowly the first workers boot on a busy machine, the HUP comes once they serve, with seconds of load
+        # left for the new ones
+        deadline = time.monotonic() + 30
+        while not _answers(server.base):
+            assert server.process.poll() is None and time.monotonic() < deadline, server.log.read_text()
+            time.sleep(0.05)
+        time.sleep(1)
         server.process.send_signal(signal.SIGHUP)  # under load: a full set of new workers opens the store anew
         figures = measured(load)
         time.sleep(0.5)
