@@ -35,7 +35,8 @@ def settled(server, feeds):
     return seen[0]
 
 
-@pytest.mark.parametrize("gap", [0.0, 0.01, 0.1], ids=["at once", "10 ms apart", "100 ms apart"])
+# six HUPs in 60 ms, as operators were seen to send, and spread over half a second, across gunicorn's reloads
+@pytest.mark.parametrize("gap", [0.01, 0.1], ids=["10 ms apart", "100 ms apart"])
 def test_a_burst_of_hups_asks_the_feeds_at_most_twice(live, gap):
     feeds, server = live
     asked = feeds.count("/ecb.xml"), feeds.count("/v2/rates")
@@ -45,7 +46,7 @@ def test_a_burst_of_hups_asks_the_feeds_at_most_twice(live, gap):
         server.process.send_signal(signal.SIGHUP)
         time.sleep(gap)
     wait_for(lambda: server.log.read_text().count(HUNG_UP) > hung_up, 10, server.log)
-    reloads = settled(server, feeds) - hung_up  # signals sent at once may reach gunicorn's handler as fewer
+    reloads = settled(server, feeds) - hung_up  # signals close together may reach gunicorn's handler as fewer
     assert reloads >= 1
     # the first HUP's refresh at once; the rest, if gunicorn saw any, merged into one more after the last
     assert (feeds.count("/ecb.xml") - asked[0], feeds.count("/v2/rates") - asked[1]) == (min(reloads, 2),) * 2
