@@ -155,8 +155,8 @@ class CostsResponse(CamelCaseSchema):
     source = SOURCE
     source_country_name = described(fields.String(attribute="source_name"), "Kenya")("Sending country.")
     destination_country_name = described(fields.String(attribute="destination_name"), "Tanzania")("Receiving country.")
-    from_currency = described(fields.String(data_key="from", allow_none=True), "KES")(_SENT)
-    to_currency = described(fields.String(data_key="to", allow_none=True), "TZS")(_RECEIVED)
+    from_currency = described(fields.String(allow_none=True), "KES")(_SENT)
+    to_currency = described(fields.String(allow_none=True), "TZS")(_RECEIVED)
     count = described(fields.Function(lambda costs: len(costs.periods)), 2, type="integer")(_COUNT)
     periods = described(fields.List(fields.Nested(PeriodCostsEntry)))(_PERIODS)
 
@@ -218,12 +218,6 @@ class CostCorridorSchema(Schema):
 
 
 class CostCorridorEntry(CamelCaseSchema, CostCorridorSchema):
-    from_currency = described(fields.String(data_key="from", allow_none=True, attribute="costs.from_currency"), "USD")(
-        _SENT
-    )
-    to_currency = described(fields.String(data_key="to", allow_none=True, attribute="costs.to_currency"), "MXN")(
-        _RECEIVED
-    )
     annual_flow_bn = described(BillionsText(allow_none=True), "$52.6B")(_FLOW)
 
     class Meta:
