@@ -6,6 +6,8 @@ parameters, the first not after the second (a range); and `exclusive`: a paramet
 and what to say then (corridor/api/queries.py reads them).
 """
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from corridor.domain.history import INTERVALS
@@ -120,25 +122,23 @@ class QuoteOptions(Schema):
     )
 
 
-class _CorridorRequired(Schema):
-    corridor = corridor_key(
-        required=True,
+def _corridor(example: str = "USD_MXN", currencies: str = "USD_MXN", more: str = "", **kwargs: Any) -> fields.String:
+    return corridor_key(
+        **kwargs,
         **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
-            "currencies FROM_TO (USD_MXN) where no other active corridor has them.",
-            "USD_MXN",
+            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
+            f"({currencies}) where no other active corridor has them{more}.",
+            example,
         ),
     )
 
 
+class _CorridorRequired(Schema):
+    corridor = _corridor(required=True)
+
+
 class _CorridorOptional(Schema):
-    corridor = corridor_key(
-        **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
-            "(USD_MXN) where no other active corridor has them; omit it (and the options) for every corridor.",
-            "USD_MXN",
-        )
-    )
+    corridor = _corridor(more="; omit it (and the options) for every corridor")
 
 
 # marshmallow orders inherited fields from the last base to the first: `corridor` comes first
@@ -214,14 +214,7 @@ class PeriodRange(Schema):
 
 
 class _SurveyedCorridor(Schema):
-    corridor = corridor_key(
-        required=True,
-        **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
-            "currencies FROM_TO (KES_TZS) where no other active corridor has them.",
-            "KEN-TZA",
-        ),
-    )
+    corridor = _corridor(example="KEN-TZA", currencies="KES_TZS", required=True)
 
 
 class CostsQuery(PeriodRange, _SurveyedCorridor):
