@@ -111,11 +111,9 @@ def register_cost_views(
     @bp.alt_response(
         200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
     )
-    def costs(
-        catalog: Catalog, corridor: str, format: str, start: str | None = None, end: str | None = None
-    ) -> CorridorCosts | Response:
+    def costs(catalog: Catalog, format: str, **query: Any) -> CorridorCosts | Response:
         """A corridor's survey averages by period, the World Bank's method: JSON, or CSV with format=csv."""
-        found = catalog.corridor_costs(corridor, start, end)
+        found = catalog.corridor_costs(**query)
         return periods_csv(found) if format == "csv" else found
 
     # the same as format=csv, as an operation of its own: a generated client decodes each operation's 200 one way
@@ -124,9 +122,9 @@ def register_cost_views(
     @bp.alt_response(404)
     @bp.doc(responses=_CSV_ONLY)
     @bp.cached
-    def costs_csv(catalog: Catalog, corridor: str, start: str | None = None, end: str | None = None) -> Response:
+    def costs_csv(catalog: Catalog, **query: Any) -> Response:
         """A corridor's survey averages by period as a CSV file, as /costs with format=csv."""
-        return periods_csv(catalog.corridor_costs(corridor, start, end))
+        return periods_csv(catalog.corridor_costs(**query))
 
     @bp.route("/costs/global")
     @bp.arguments(PeriodRange(), location="query", as_kwargs=True)

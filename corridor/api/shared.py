@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import Response, current_app
 from marshmallow import Schema
@@ -65,18 +65,9 @@ def register_shared_views(
     @bp.alt_response(
         200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
     )
-    def history(
-        catalog: Catalog,
-        from_currency: str,
-        to_currency: str,
-        interval: str,
-        format: str,
-        start: dt.date | None = None,
-        end: dt.date | None = None,
-        date: dt.date | None = None,
-    ) -> Series | Response:
+    def history(catalog: Catalog, format: str, **query: Any) -> Series | Response:
         """A pair's reference rates (the ECB's, or Frankfurter's) by day, week or month, or on one date; JSON or CSV."""
-        series = catalog.rate_history(from_currency, to_currency, interval=interval, start=start, end=end, date=date)
+        series = catalog.rate_history(**query)
         return series_csv(series) if format == "csv" else series
 
     # the same as format=csv, as an operation of its own: a generated client decodes each operation's 200 one way
@@ -85,19 +76,9 @@ def register_shared_views(
     @bp.alt_response(404)
     @bp.doc(responses=_CSV_ONLY)
     @bp.cached(weight=range_weight)
-    def history_csv(
-        catalog: Catalog,
-        from_currency: str,
-        to_currency: str,
-        interval: str,
-        start: dt.date | None = None,
-        end: dt.date | None = None,
-        date: dt.date | None = None,
-    ) -> Response:
+    def history_csv(catalog: Catalog, **query: Any) -> Response:
         """A pair's reference rates as a CSV file, as /history with format=csv; for clients that type each answer."""
-        return series_csv(
-            catalog.rate_history(from_currency, to_currency, interval=interval, start=start, end=end, date=date)
-        )
+        return series_csv(catalog.rate_history(**query))
 
 
 # days of a range that hold about 30 rates of each interval (5 business days a week): a request's work grows with its
