@@ -8,10 +8,11 @@ import csv
 import io
 from typing import TYPE_CHECKING, Any
 
-from flask import Response, current_app
+from flask import Response
 from marshmallow import Schema
 
 from corridor.api import paging
+from corridor.api.shared import csv_file, csv_file_header, csv_only, csv_or_json
 from corridor.domain.catalog import Catalog
 from corridor.domain.costs import CorridorCosts, CostCorridor, GlobalPeriod, PeriodCosts
 from corridor.domain.rounding import round_half_up
@@ -53,17 +54,12 @@ _CORRIDORS_CSV_EXAMPLE = (
     ",".join(CORRIDORS_CSV_COLUMNS) + "\r\nUSA-MEX,United States,Mexico,USD,MXN,2025Q3,2020Q3,"
     "5.46,2025Q3,3.82,52.6,2021\r\n"
 )
-_CSV_FILE = {
-    "Content-Disposition": {"schema": {"type": "string"}, "description": 'attachment; filename="SRC-DST_costs.csv".'}
-}
-_CSV_ONLY = {
-    200: {
-        "description": "The periods as a CSV file, one line each (the averages by kind of firm are left "
-        "out); an empty figure is null.",
-        "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
-        "headers": _CSV_FILE,
-    }
-}
+_CSV_FILE = csv_file_header("SRC-DST_costs.csv")
+_CSV_ONLY = csv_only(
+    "The periods as a CSV file, one line each (the averages by kind of firm are left out); an empty figure is null.",
+    _CSV_EXAMPLE,
+    _CSV_FILE,
+)
 
 
 def register_cost_views(
@@ -76,9 +72,7 @@ def register_cost_views(
     @bp.arguments(CostCorridorsQuery(), location="query", as_kwargs=True)
     @bp.cached
     @bp.response(200, corridors_schema, headers=LINK_HEADER)
-    @bp.alt_response(
-        200, content_type="text/csv", schema={"type": "string"}, example=_CORRIDORS_CSV_EXAMPLE, success=True
-    )
+    @csv_or_json(bp, _CORRIDORS_CSV_EXAMPLE)
     def cost_corridors(
         catalog: Catalog,
         format: str,
@@ -108,9 +102,7 @@ def register_cost_views(
     @bp.alt_response(404)
     @bp.cached
     @bp.response(200, costs_schema)
-    @bp.alt_response(
-        200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
-    )
+    @csv_or_json(bp, _CSV_EXAMPLE, _CSV_FILE)
     def costs(catalog: Catalog, format: str, **query: Any) -> CorridorCosts | Response:
         """A corridor's survey averages by period, the World Bank's method: JSON, or CSV with format=csv."""
         found = catalog.corridor_costs(**query)
@@ -153,11 +145,7 @@ def periods_csv(costs: CorridorCosts) -> Response:
     lines = [",".join(CSV_COLUMNS)] + [
         f"{p.period},{figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
     ]
-    return current_app.response_class(
-        "\r\n".join(lines) + "\r\n",
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{costs.key}_costs.csv"'},
-    )
+    return csv_file("\r\n".join(lines) + "\r\n", f"{costs.key}_costs.csv")
 
 
 def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
@@ -187,8 +175,4 @@ def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
                 "" if c.flow_year is None else c.flow_year,
             ]
         )
-    return current_app.response_class(
-        buffer.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": 'attachment; filename="cost_corridors.csv"'},
-    )
+    return csv_file(buffer.getvalue(), "cost_corridors.csv")
