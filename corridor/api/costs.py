@@ -128,22 +128,24 @@ def register_cost_views(
         return list(catalog.global_costs(start, end))  # a list: flask-smorest reads a tuple as (body, status, headers)
 
 
+def csv_figure(value: float | None, places: int = 2) -> str:
+    """A figure in a CSV file as JSON writes it, empty for null."""
+    return "" if value is None else repr(round_half_up(value, places) + 0.0)
+
+
 def periods_csv(costs: CorridorCosts) -> Response:
     """The periods as `SRC-DST_costs.csv`, one line each, figures as JSON writes them (empty for null)."""
-
-    def figure(value: float | None) -> str:
-        return "" if value is None else repr(round_half_up(value, 2) + 0.0)
 
     def computed(p: PeriodCosts | None) -> str:
         if p is None:
             return ",,,,,"
         return (
-            f"{figure(p.average)},{figure(p.average_500)},{figure(p.smart)},{figure(p.lowest)},{p.observations},"
-            f"{p.transparent_observations}"
+            f"{csv_figure(p.average)},{csv_figure(p.average_500)},{csv_figure(p.smart)},{csv_figure(p.lowest)},"
+            f"{p.observations},{p.transparent_observations}"
         )
 
     lines = [",".join(CSV_COLUMNS)] + [
-        f"{p.period},{figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
+        f"{p.period},{csv_figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
     ]
     return csv_file("\r\n".join(lines) + "\r\n", f"{costs.key}_costs.csv")
 
@@ -153,10 +155,6 @@ def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CORRIDORS_CSV_COLUMNS)
-
-    def figure(value: float | None, places: int = 2) -> str:
-        return "" if value is None else repr(round_half_up(value, places) + 0.0)
-
     for c in corridors:
         costs = c.costs
         writer.writerow(
@@ -168,10 +166,10 @@ def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
                 costs.to_currency or "",
                 c.latest_period,
                 c.latest_published_period or "",
-                figure(c.latest_published_average),
+                csv_figure(c.latest_published_average),
                 c.latest_computed_period or "",
-                figure(c.latest_computed_average),
-                figure(c.annual_flow_bn, 1),
+                csv_figure(c.latest_computed_average),
+                csv_figure(c.annual_flow_bn, 1),
                 "" if c.flow_year is None else c.flow_year,
             ]
         )
