@@ -34,7 +34,10 @@ def _one_of(choices: tuple) -> validate.OneOf:
     return validate.OneOf(choices, error="must be one of: {choices}.")
 
 
-def _format(description: str, example: str | None = None) -> fields.String:
+def _format(lines: str, example: str | None = None, csv_operation: bool = True) -> fields.String:
+    """`format`: json, or csv written in `lines`; `csv_operation`: the endpoint has a .csv twin."""
+    also = " A generated client gets the file from the .csv operation instead." if csv_operation else ""
+    description = f"json (default), or csv: {lines}, as a file to save.{also}"
     return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
 
 
@@ -194,11 +197,7 @@ class HistoryQuery(CurrencyPairQuery):
             "month",
         ),
     )
-    format = _format(
-        "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
-        "gets the file from the .csv operation instead.",
-        "csv",
-    )
+    format = _format("`date,rate` lines", "csv")
 
     in_order = ("start", "end")  # then given its defaults within the history served (corridor/api/queries.py)
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
@@ -220,11 +219,7 @@ class _SurveyedCorridor(Schema):
 class CostsQuery(PeriodRange, _SurveyedCorridor):
     """`/api/costs` and `/api/poc/costs`: one corridor's survey averages by period, JSON or CSV."""
 
-    format = _format(
-        "json (default), or csv: one line per period, as a file to save. A generated client "
-        "gets the file from the .csv operation instead.",
-        "csv",
-    )
+    format = _format("one line per period", "csv")
 
 
 class CostCorridorsQuery(PageQuery):
@@ -237,4 +232,4 @@ class CostCorridorsQuery(PageQuery):
     to_country = country_code(
         data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
     )
-    format = _format("json (default), or csv: one line per corridor, as a file to save.")
+    format = _format("one line per corridor", csv_operation=False)
