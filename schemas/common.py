@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from marshmallow import fields
 
-from schemas.fields import Rounded
+from schemas.fields import Rounded, meta
 
 FieldT = TypeVar("FieldT", bound=fields.Field)
 
@@ -15,15 +15,11 @@ FieldT = TypeVar("FieldT", bound=fields.Field)
 def described(field: FieldT, example: Any = None, omitted_when: str = "", **more: Any) -> Callable[[str], FieldT]:
     """`field` with its OpenAPI metadata, once called with its description (its lines joined by single spaces);
     `omitted_when`: when an answer leaves the field out; `more`: e.g. a Constant's type."""
+    if omitted_when:
+        more = {"x-omitted-when": omitted_when, **more}
 
     def with_description(description: str) -> FieldT:
-        field.metadata = {
-            **field.metadata,
-            "description": " ".join(description.split()),
-            **({} if example is None else {"example": example}),
-            **({"x-omitted-when": omitted_when} if omitted_when else {}),
-            **more,
-        }
+        field.metadata = {**field.metadata, **meta(" ".join(description.split()), example, **more)["metadata"]}
         return field
 
     return with_description

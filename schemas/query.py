@@ -6,6 +6,8 @@ parameters, the first not after the second (a range); and `exclusive`: a paramet
 and what to say then (corridor/api/queries.py reads them).
 """
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from corridor.domain.history import INTERVALS
@@ -32,7 +34,10 @@ def _one_of(choices: tuple) -> validate.OneOf:
     return validate.OneOf(choices, error="must be one of: {choices}.")
 
 
-def _format(description: str, example: str | None = None) -> fields.String:
+def _format(lines: str, example: str | None = None, csv_operation: bool = True) -> fields.String:
+    """`format`: json, or csv written in `lines`; `csv_operation`: the endpoint has a .csv twin."""
+    also = " A generated client gets the file from the .csv operation instead." if csv_operation else ""
+    description = f"json (default), or csv: {lines}, as a file to save.{also}"
     return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
 
 
@@ -120,25 +125,23 @@ class QuoteOptions(Schema):
     )
 
 
-class _CorridorRequired(Schema):
-    corridor = corridor_key(
-        required=True,
+def _corridor(example: str = "USD_MXN", currencies: str = "USD_MXN", more: str = "", **kwargs: Any) -> fields.String:
+    return corridor_key(
+        **kwargs,
         **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
-            "currencies FROM_TO (USD_MXN) where no other active corridor has them.",
-            "USD_MXN",
+            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
+            f"({currencies}) where no other active corridor has them{more}.",
+            example,
         ),
     )
 
 
+class _CorridorRequired(Schema):
+    corridor = _corridor(required=True)
+
+
 class _CorridorOptional(Schema):
-    corridor = corridor_key(
-        **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
-            "(USD_MXN) where no other active corridor has them; omit it (and the options) for every corridor.",
-            "USD_MXN",
-        )
-    )
+    corridor = _corridor(more="; omit it (and the options) for every corridor")
 
 
 # marshmallow orders inherited fields from the last base to the first: `corridor` comes first
@@ -194,11 +197,7 @@ class HistoryQuery(CurrencyPairQuery):
             "month",
         ),
     )
-    format = _format(
-        "json (default), or csv: `date,rate` lines, as a file to save. A generated client "
-        "gets the file from the .csv operation instead.",
-        "csv",
-    )
+    format = _format("`date,rate` lines", "csv")
 
     in_order = ("start", "end")  # then given its defaults within the history served (corridor/api/queries.py)
     exclusive = (("date", ("start", "end"), "cannot be given with start or end; give a date, or a range."),)
@@ -214,24 +213,13 @@ class PeriodRange(Schema):
 
 
 class _SurveyedCorridor(Schema):
-    corridor = corridor_key(
-        required=True,
-        **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its "
-            "currencies FROM_TO (KES_TZS) where no other active corridor has them.",
-            "KEN-TZA",
-        ),
-    )
+    corridor = _corridor(example="KEN-TZA", currencies="KES_TZS", required=True)
 
 
 class CostsQuery(PeriodRange, _SurveyedCorridor):
     """`/api/costs` and `/api/poc/costs`: one corridor's survey averages by period, JSON or CSV."""
 
-    format = _format(
-        "json (default), or csv: one line per period, as a file to save. A generated client "
-        "gets the file from the .csv operation instead.",
-        "csv",
-    )
+    format = _format("one line per period", "csv")
 
 
 class CostCorridorsQuery(PageQuery):
@@ -244,4 +232,4 @@ class CostCorridorsQuery(PageQuery):
     to_country = country_code(
         data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
     )
-    format = _format("json (default), or csv: one line per corridor, as a file to save.")
+    format = _format("one line per corridor", csv_operation=False)

@@ -8,10 +8,11 @@ import csv
 import io
 from typing import TYPE_CHECKING, Any
 
-from flask import Response, current_app
+from flask import Response
 from marshmallow import Schema
 
 from corridor.api import paging
+from corridor.api.shared import csv_file, csv_file_header, csv_only, csv_or_json
 from corridor.domain.catalog import Catalog
 from corridor.domain.costs import CorridorCosts, CostCorridor, GlobalPeriod, PeriodCosts
 from corridor.domain.rounding import round_half_up
@@ -53,17 +54,12 @@ _CORRIDORS_CSV_EXAMPLE = (
     ",".join(CORRIDORS_CSV_COLUMNS) + "\r\nUSA-MEX,United States,Mexico,USD,MXN,2025Q3,2020Q3,"
     "5.46,2025Q3,3.82,52.6,2021\r\n"
 )
-_CSV_FILE = {
-    "Content-Disposition": {"schema": {"type": "string"}, "description": 'attachment; filename="SRC-DST_costs.csv".'}
-}
-_CSV_ONLY = {
-    200: {
-        "description": "The periods as a CSV file, one line each (the averages by kind of firm are left "
-        "out); an empty figure is null.",
-        "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
-        "headers": _CSV_FILE,
-    }
-}
+_CSV_FILE = csv_file_header("SRC-DST_costs.csv")
+_CSV_ONLY = csv_only(
+    "The periods as a CSV file, one line each (the averages by kind of firm are left out); an empty figure is null.",
+    _CSV_EXAMPLE,
+    _CSV_FILE,
+)
 
 
 def register_cost_views(
@@ -76,9 +72,7 @@ def register_cost_views(
     @bp.arguments(CostCorridorsQuery(), location="query", as_kwargs=True)
     @bp.cached
     @bp.response(200, corridors_schema, headers=LINK_HEADER)
-    @bp.alt_response(
-        200, content_type="text/csv", schema={"type": "string"}, example=_CORRIDORS_CSV_EXAMPLE, success=True
-    )
+    @csv_or_json(bp, _CORRIDORS_CSV_EXAMPLE)
     def cost_corridors(
         catalog: Catalog,
         format: str,
@@ -108,14 +102,10 @@ def register_cost_views(
     @bp.alt_response(404)
     @bp.cached
     @bp.response(200, costs_schema)
-    @bp.alt_response(
-        200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
-    )
-    def costs(
-        catalog: Catalog, corridor: str, format: str, start: str | None = None, end: str | None = None
-    ) -> CorridorCosts | Response:
+    @csv_or_json(bp, _CSV_EXAMPLE, _CSV_FILE)
+    def costs(catalog: Catalog, format: str, **query: Any) -> CorridorCosts | Response:
         """A corridor's survey averages by period, the World Bank's method: JSON, or CSV with format=csv."""
-        found = catalog.corridor_costs(corridor, start, end)
+        found = catalog.corridor_costs(**query)
         return periods_csv(found) if format == "csv" else found
 
     # the same as format=csv, as an operation of its own: a generated client decodes each operation's 200 one way
@@ -124,9 +114,9 @@ def register_cost_views(
     @bp.alt_response(404)
     @bp.doc(responses=_CSV_ONLY)
     @bp.cached
-    def costs_csv(catalog: Catalog, corridor: str, start: str | None = None, end: str | None = None) -> Response:
+    def costs_csv(catalog: Catalog, **query: Any) -> Response:
         """A corridor's survey averages by period as a CSV file, as /costs with format=csv."""
-        return periods_csv(catalog.corridor_costs(corridor, start, end))
+        return periods_csv(catalog.corridor_costs(**query))
 
     @bp.route("/costs/global")
     @bp.arguments(PeriodRange(), location="query", as_kwargs=True)
@@ -138,28 +128,26 @@ def register_cost_views(
         return list(catalog.global_costs(start, end))  # a list: flask-smorest reads a tuple as (body, status, headers)
 
 
+def csv_figure(value: float | None, places: int = 2) -> str:
+    """A figure in a CSV file as JSON writes it, empty for null."""
+    return "" if value is None else repr(round_half_up(value, places) + 0.0)
+
+
 def periods_csv(costs: CorridorCosts) -> Response:
     """The periods as `SRC-DST_costs.csv`, one line each, figures as JSON writes them (empty for null)."""
-
-    def figure(value: float | None) -> str:
-        return "" if value is None else repr(round_half_up(value, 2) + 0.0)
 
     def computed(p: PeriodCosts | None) -> str:
         if p is None:
             return ",,,,,"
         return (
-            f"{figure(p.average)},{figure(p.average_500)},{figure(p.smart)},{figure(p.lowest)},{p.observations},"
-            f"{p.transparent_observations}"
+            f"{csv_figure(p.average)},{csv_figure(p.average_500)},{csv_figure(p.smart)},{csv_figure(p.lowest)},"
+            f"{p.observations},{p.transparent_observations}"
         )
 
     lines = [",".join(CSV_COLUMNS)] + [
-        f"{p.period},{figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
+        f"{p.period},{csv_figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
     ]
-    return current_app.response_class(
-        "\r\n".join(lines) + "\r\n",
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{costs.key}_costs.csv"'},
-    )
+    return csv_file("\r\n".join(lines) + "\r\n", f"{costs.key}_costs.csv")
 
 
 def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
@@ -167,10 +155,6 @@ def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CORRIDORS_CSV_COLUMNS)
-
-    def figure(value: float | None, places: int = 2) -> str:
-        return "" if value is None else repr(round_half_up(value, places) + 0.0)
-
     for c in corridors:
         costs = c.costs
         writer.writerow(
@@ -182,15 +166,11 @@ def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
                 costs.to_currency or "",
                 c.latest_period,
                 c.latest_published_period or "",
-                figure(c.latest_published_average),
+                csv_figure(c.latest_published_average),
                 c.latest_computed_period or "",
-                figure(c.latest_computed_average),
-                figure(c.annual_flow_bn, 1),
+                csv_figure(c.latest_computed_average),
+                csv_figure(c.annual_flow_bn, 1),
                 "" if c.flow_year is None else c.flow_year,
             ]
         )
-    return current_app.response_class(
-        buffer.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": 'attachment; filename="cost_corridors.csv"'},
-    )
+    return csv_file(buffer.getvalue(), "cost_corridors.csv")

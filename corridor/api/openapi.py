@@ -63,38 +63,27 @@ _CORS = {
         "headers and Retry-After: readable by a page's script.",
     },
 }
+
+
+def _header_parameter(name: str, description: str) -> dict[str, Any]:
+    return {"in": "header", "name": name, "required": False, "schema": {"type": "string"}, "description": description}
+
+
 _REQUEST_HEADERS = [
-    {
-        "in": "header",
-        "name": "X-Request-ID",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "Your id for this request, echoed back when it is at most 128 of A-Z a-z 0-9 . _ -; "
+    _header_parameter(
+        "X-Request-ID",
+        "Your id for this request, echoed back when it is at most 128 of A-Z a-z 0-9 . _ -; "
         "any other value is replaced by a generated id.",
-    },
+    ),
 ]
 _CONDITIONAL_HEADERS = [
-    {
-        "in": "header",
-        "name": "If-None-Match",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "ETags you hold, quoted and comma-separated, or *: 304 if one is current.",
-    },
-    {
-        "in": "header",
-        "name": "If-Modified-Since",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "An HTTP date: 304 if the data is not newer. Ignored when If-None-Match is sent.",
-    },
-    {
-        "in": "header",
-        "name": "If-Match",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "ETags, quoted and comma-separated, or *: 412 unless one is current, compared strongly.",
-    },
+    _header_parameter("If-None-Match", "ETags you hold, quoted and comma-separated, or *: 304 if one is current."),
+    _header_parameter(
+        "If-Modified-Since", "An HTTP date: 304 if the data is not newer. Ignored when If-None-Match is sent."
+    ),
+    _header_parameter(
+        "If-Match", "ETags, quoted and comma-separated, or *: 412 unless one is current, compared strongly."
+    ),
 ]
 _SECONDS = {"schema": {"type": "integer", "minimum": 1}}
 _RATE_LIMIT = {

@@ -1,9 +1,11 @@
-"""The endpoints both groups serve with one function each, dumped by each group's own schemas."""
+"""The endpoints both groups serve with one function each, dumped by each group's own schemas; and how an answer that
+is a CSV file is sent and documented."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from flask import Response, current_app
 from marshmallow import Schema
@@ -20,20 +22,35 @@ SchemaLike = Schema | type[Schema]  # flask-smorest takes either
 if TYPE_CHECKING:
     from corridor.api.blueprint import Blueprint
 
+
+def csv_file_header(filename: str) -> dict[str, Any]:
+    """The documented header of an answer that is a CSV file to save as `filename`."""
+    return {"Content-Disposition": {"schema": {"type": "string"}, "description": f'attachment; filename="{filename}".'}}
+
+
+def csv_only(description: str, example: str, headers: dict[str, Any]) -> dict[int, Any]:
+    """The documented answer of an operation that answers only with a CSV file."""
+    csv = {"text/csv": {"schema": {"type": "string"}, "example": example}}
+    return {200: {"description": description, "content": csv, "headers": headers}}
+
+
+def csv_or_json(bp: Blueprint, example: str, headers: dict[str, Any] | None = None) -> Callable:
+    """The documented CSV answer of an operation that answers JSON, or with format=csv a CSV file."""
+    return bp.alt_response(
+        200, content_type="text/csv", schema={"type": "string"}, example=example, headers=headers, success=True
+    )
+
+
+def csv_file(text: str, filename: str) -> Response:
+    """`text` as a CSV file to save as `filename`."""
+    return current_app.response_class(
+        text, mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
 _CSV_EXAMPLE = "date,rate\r\n2026-10-29,18.9015\r\n2026-10-30,18.9077\r\n"
-_CSV_FILE = {
-    "Content-Disposition": {
-        "schema": {"type": "string"},
-        "description": 'attachment; filename="FROM_TO_START_END.csv".',
-    }
-}
-_CSV_ONLY = {
-    200: {
-        "description": "The series as a CSV file: `date,rate`, one line per point.",
-        "content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}},
-        "headers": _CSV_FILE,
-    }
-}
+_CSV_FILE = csv_file_header("FROM_TO_START_END.csv")
+_CSV_ONLY = csv_only("The series as a CSV file: `date,rate`, one line per point.", _CSV_EXAMPLE, _CSV_FILE)
 
 
 def register_shared_views(
@@ -62,21 +79,10 @@ def register_shared_views(
     @bp.alt_response(404)
     @bp.cached(weight=range_weight)
     @bp.response(200, history_schema)
-    @bp.alt_response(
-        200, content_type="text/csv", schema={"type": "string"}, example=_CSV_EXAMPLE, headers=_CSV_FILE, success=True
-    )
-    def history(
-        catalog: Catalog,
-        from_currency: str,
-        to_currency: str,
-        interval: str,
-        format: str,
-        start: dt.date | None = None,
-        end: dt.date | None = None,
-        date: dt.date | None = None,
-    ) -> Series | Response:
+    @csv_or_json(bp, _CSV_EXAMPLE, _CSV_FILE)
+    def history(catalog: Catalog, format: str, **query: Any) -> Series | Response:
         """A pair's reference rates (the ECB's, or Frankfurter's) by day, week or month, or on one date; JSON or CSV."""
-        series = catalog.rate_history(from_currency, to_currency, interval=interval, start=start, end=end, date=date)
+        series = catalog.rate_history(**query)
         return series_csv(series) if format == "csv" else series
 
     # the same as format=csv, as an operation of its own: a generated client decodes each operation's 200 one way
@@ -85,19 +91,9 @@ def register_shared_views(
     @bp.alt_response(404)
     @bp.doc(responses=_CSV_ONLY)
     @bp.cached(weight=range_weight)
-    def history_csv(
-        catalog: Catalog,
-        from_currency: str,
-        to_currency: str,
-        interval: str,
-        start: dt.date | None = None,
-        end: dt.date | None = None,
-        date: dt.date | None = None,
-    ) -> Response:
+    def history_csv(catalog: Catalog, **query: Any) -> Response:
         """A pair's reference rates as a CSV file, as /history with format=csv; for clients that type each answer."""
-        return series_csv(
-            catalog.rate_history(from_currency, to_currency, interval=interval, start=start, end=end, date=date)
-        )
+        return series_csv(catalog.rate_history(**query))
 
 
 # days of a range that hold about 30 rates of each interval (5 business days a week): a request's work grows with its
@@ -120,8 +116,4 @@ def series_csv(series: Series) -> Response:
         *(f"{point.date.isoformat()},{round_significant(point.rate, 6)!r}" for point in series.points),
     ]
     filename = f"{series.from_currency}_{series.to_currency}_{series.start}_{series.end}.csv"
-    return current_app.response_class(
-        "\r\n".join(lines) + "\r\n",
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+    return csv_file("\r\n".join(lines) + "\r\n", filename)
