@@ -80,12 +80,12 @@ def init_service(app: Flask) -> Service:
     """The app's state: the keys and the data loaded, or start-up refused without either."""
     env_keys = parse_api_keys(app.config.pop("API_KEYS"))  # API_KEYS leaves the config here, only its digests stay
     service = app.extensions[EXTENSION] = Service(env_keys, live_keys(app, env_keys).digests, load_data(app))
-    app.logger.info("Loaded %s; %d operator API key(s) live.", service.data.summary, len(service.keys))
+    app.logger.info("Loaded %s; %d operator API key(s) live.", service.data.sources.summary, len(service.keys))
     for note in service.data.sources.survey_notes:
         app.logger.warning("Survey: %s", note)
     if not service.keys:
         app.logger.warning("API_KEYS and API_KEYS_FILE give no key: Group A answers only keys made in accounts.")
-    app.logger.info("Loaded the rate history %s.", service.data.history_summary)
+    app.logger.info("Loaded the rate history %s.", service.data.sources.history_summary)
     if service.data.sources.pending:
         app.logger.warning("%s Until then no import is served, and readiness fails.", service.data.sources.pending)
     return service
