@@ -12,6 +12,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
+from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3: types-WTForms 3.2 lacks it
@@ -276,7 +277,7 @@ def delete(account: Account) -> Any:
     if not form.validate_on_submit():
         return keys_page(account, 400, delete_form=form)
     refuse_spent_email(account.email)
-    if not models.password_matches(account, given(form.password)):
+    if not check_password_hash(account.password_hash, given(form.password)):
         count_failed_sign_in(account.email)
         form.password.errors = ["The password is wrong; the account is kept."]
         return keys_page(account, 400, delete_form=form)
