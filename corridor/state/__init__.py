@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 @dataclass(eq=False)
 class Service:
-    """One app's state."""
-
     env_keys: Keys  # API_KEYS's: a HUP re-reads only API_KEYS_FILE, the environment is the master's
     keys: tuple[bytes, ...]  # digests of the operator's live keys
     data: DataVersion
@@ -54,7 +52,6 @@ EXTENSION = "corridor"  # the state's key in `app.extensions`: read only here
 
 
 def current_service(app: Flask | None = None) -> Service:
-    """The app's state: the current app's, or `app`'s."""
     return (current_app if app is None else app).extensions[EXTENSION]
 
 
