@@ -43,10 +43,6 @@ class Service:
         if keys is not None:
             self.keys = keys
 
-    def feed_report(self) -> list[dict]:
-        """Each feed's last try, as the database held it at most a poll ago."""
-        return self.data.live.report(self.data.sources.dataset)
-
 
 EXTENSION = "corridor"  # the state's key in `app.extensions`: read only here
 
