@@ -159,10 +159,6 @@ def page(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
     return render_template(f"account/{template}", **context), status
 
 
-def invalid(form: FlaskForm) -> int:
-    return 400 if form.errors else 200
-
-
 @bp.route("/signup", methods=["GET", "POST"])
 def signup() -> Any:
     form = SignupForm()
@@ -176,7 +172,7 @@ def signup() -> Any:
         else:
             current_app.logger.info("Account %d signed up.", account.id)
             return sign_in(account)
-    return page("signup.html", invalid(form), form=form)
+    return page("signup.html", 400 if form.errors else 200, form=form)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -191,7 +187,7 @@ def login() -> Any:
             return sign_in(account)
         count_failed_sign_in(given(form.email))
         wrong = True
-    return page("login.html", 400 if wrong else invalid(form), form=form, wrong=wrong)
+    return page("login.html", 400 if wrong or form.errors else 200, form=form, wrong=wrong)
 
 
 @bp.post("/logout")
