@@ -61,8 +61,8 @@ def check_data(path: str | None) -> None:
     """Check PATH (default: SEED_DATA) as serving would, without the survey's prices; print a summary, or why not and
     exit 1."""
     data = load_data(current_app, path, survey=False)  # the size limit and validation, as serving does
-    say(data.summary.replace(": ", ": OK, ", 1))
-    say(data.history_summary.replace(": ", ": OK, ", 1))
+    say(data.sources.summary.replace(": ", ": OK, ", 1))
+    say(data.sources.history_summary.replace(": ", ": OK, ", 1))
 
 
 @keys_cli.command("generate")

@@ -60,9 +60,7 @@ class AccountKeys:
         if record is None:
             before_asking(key_digest)
             record = self._look_up(digest)
-            if record is None:
-                return None
-        if record.expires_at is not None and record.expires_at <= utcnow():
+        if record is None or (record.expires_at is not None and record.expires_at <= utcnow()):
             return None
         return record
 

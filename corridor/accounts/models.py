@@ -104,11 +104,7 @@ def authenticate(email: str, password: str) -> Account | None:
     if account is None:
         check_password_hash(_STAND_IN_HASH, password)
         return None
-    return account if password_matches(account, password) else None
-
-
-def password_matches(account: Account, password: str) -> bool:
-    return check_password_hash(account.password_hash, password)
+    return account if check_password_hash(account.password_hash, password) else None
 
 
 def create_key(account: Account, name: str, expires_days: int | None) -> tuple[str, ApiKey]:

@@ -12,6 +12,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
+from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3: types-WTForms 3.2 lacks it
@@ -158,10 +159,6 @@ def page(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
     return render_template(f"account/{template}", **context), status
 
 
-def invalid(form: FlaskForm) -> int:
-    return 400 if form.errors else 200
-
-
 @bp.route("/signup", methods=["GET", "POST"])
 def signup() -> Any:
     form = SignupForm()
@@ -175,7 +172,7 @@ def signup() -> Any:
         else:
             current_app.logger.info("Account %d signed up.", account.id)
             return sign_in(account)
-    return page("signup.html", invalid(form), form=form)
+    return page("signup.html", 400 if form.errors else 200, form=form)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -190,7 +187,7 @@ def login() -> Any:
             return sign_in(account)
         count_failed_sign_in(given(form.email))
         wrong = True
-    return page("login.html", 400 if wrong else invalid(form), form=form, wrong=wrong)
+    return page("login.html", 400 if wrong or form.errors else 200, form=form, wrong=wrong)
 
 
 @bp.post("/logout")
@@ -276,7 +273,7 @@ def delete(account: Account) -> Any:
     if not form.validate_on_submit():
         return keys_page(account, 400, delete_form=form)
     refuse_spent_email(account.email)
-    if not models.password_matches(account, given(form.password)):
+    if not check_password_hash(account.password_hash, given(form.password)):
         count_failed_sign_in(account.email)
         form.password.errors = ["The password is wrong; the account is kept."]
         return keys_page(account, 400, delete_form=form)

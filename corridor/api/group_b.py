@@ -148,7 +148,7 @@ def health() -> tuple[dict, int, dict]:
             "uptime_seconds": int(time.monotonic() - service.started),
             "history_start": catalog.history.first,
             "history_end": catalog.history.last,
-            "rates": service.feed_report(),
+            "rates": service.data.live.report(service.data.sources.dataset),  # as stored at most a poll ago
         },
         200 if status == "ok" else 503,
         {"Cache-Control": NO_STORE},

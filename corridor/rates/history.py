@@ -45,10 +45,11 @@ def _load(path: str, mtime_ns: int, size: int, max_bytes: int) -> RateHistory:
     if data[:4] == b"PK\x03\x04":
         data = _unzip(path, data, max_bytes)
     try:
-        text = data.decode("utf-8-sig")
+        return _parse(path, data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise DataError(f"{path}: the rate history is not UTF-8 text.") from None
-    return parse_history(path, text)
+    except csv.Error as err:
+        raise DataError(f"{path}: not CSV as the ECB writes it: {err}.") from None
 
 
 def _unzip(path: str, data: bytes, max_bytes: int) -> bytes:
@@ -66,15 +67,8 @@ def _unzip(path: str, data: bytes, max_bytes: int) -> bytes:
     return data
 
 
-def parse_history(path: str, text: str) -> RateHistory:
-    """The history in the ECB's CSV layout: `Date,USD,JPY,…` then one line per day, N/A where none."""
-    try:
-        return _parse(path, text)
-    except csv.Error as err:
-        raise DataError(f"{path}: not CSV as the ECB writes it: {err}.") from None
-
-
 def _parse(path: str, text: str) -> RateHistory:
+    """The history in the ECB's CSV layout: `Date,USD,JPY,…` then one line per day, N/A where none."""
     rows = csv.reader(io.StringIO(text))
     header = next(rows, [])
     codes = [code.strip() for code in header[1:]]

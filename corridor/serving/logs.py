@@ -143,14 +143,12 @@ def _request_fields() -> dict[str, object]:
 def gunicorn_log_config(log_format: str) -> dict:
     """gunicorn's `logconfig_dict`: for LOG_FORMAT=json, its error and access lines (and the app's, which reach the
     root logger) in JSON, on stderr and stdout as in text; nothing for text, gunicorn's own lines."""
-    log_format = log_format.strip().lower()
-    if log_format != "json":
+    if log_format.strip().lower() != "json":
         return {}
-    formatter = {"json": {"()": "corridor.serving.logs.JsonFormatter"}}
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": formatter,
+        "formatters": {"json": {"()": "corridor.serving.logs.JsonFormatter"}},
         "handlers": {
             "console": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stdout"},
             "error_console": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"},

@@ -129,7 +129,7 @@ class Refresher:
         try:
             service.serve(self.off_request_path(build), self.keys)
         except Exception as err:  # a refresh must never take the service down, whatever the file holds
-            self.log.error("Data refresh refused; still serving %s. %s", service.data.summary, err)
+            self.log.error("Data refresh refused; still serving %s. %s", service.data.sources.summary, err)
 
 
 def register_rates_refresh(app: Flask) -> None:

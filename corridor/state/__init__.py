@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 @dataclass(eq=False)
 class Service:
-    """One app's state."""
-
     env_keys: Keys  # API_KEYS's: a HUP re-reads only API_KEYS_FILE, the environment is the master's
     keys: tuple[bytes, ...]  # digests of the operator's live keys
     data: DataVersion
@@ -45,16 +43,11 @@ class Service:
         if keys is not None:
             self.keys = keys
 
-    def feed_report(self) -> list[dict]:
-        """Each feed's last try, as the database held it at most a poll ago."""
-        return self.data.live.report(self.data.sources.dataset)
-
 
 EXTENSION = "corridor"  # the state's key in `app.extensions`: read only here
 
 
 def current_service(app: Flask | None = None) -> Service:
-    """The app's state: the current app's, or `app`'s."""
     return (current_app if app is None else app).extensions[EXTENSION]
 
 
@@ -80,12 +73,12 @@ def init_service(app: Flask) -> Service:
     """The app's state: the keys and the data loaded, or start-up refused without either."""
     env_keys = parse_api_keys(app.config.pop("API_KEYS"))  # API_KEYS leaves the config here, only its digests stay
     service = app.extensions[EXTENSION] = Service(env_keys, live_keys(app, env_keys).digests, load_data(app))
-    app.logger.info("Loaded %s; %d operator API key(s) live.", service.data.summary, len(service.keys))
+    app.logger.info("Loaded %s; %d operator API key(s) live.", service.data.sources.summary, len(service.keys))
     for note in service.data.sources.survey_notes:
         app.logger.warning("Survey: %s", note)
     if not service.keys:
         app.logger.warning("API_KEYS and API_KEYS_FILE give no key: Group A answers only keys made in accounts.")
-    app.logger.info("Loaded the rate history %s.", service.data.history_summary)
+    app.logger.info("Loaded the rate history %s.", service.data.sources.history_summary)
     if service.data.sources.pending:
         app.logger.warning("%s Until then no import is served, and readiness fails.", service.data.sources.pending)
     return service

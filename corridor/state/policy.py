@@ -14,8 +14,6 @@ View = TypeVar("View", bound=Callable)
 
 @dataclass(frozen=True)
 class Policy:
-    """One blueprint's needs."""
-
     bearer_key: bool = False  # `Authorization: Bearer <a live key>`, checked before anything else
     # whose rate-limit budget counts a request: "api", its key's; "public", its address's; None, nobody's
     budget: str | None = "public"
@@ -28,8 +26,6 @@ PUBLIC = Policy()  # every path outside a blueprint, unknown ones included
 
 
 class PolicyBlueprint(Blueprint):
-    """A Flask blueprint with its policy."""
-
     def __init__(self, name: str, import_name: str, *, policy: Policy, **kwargs: Any) -> None:
         super().__init__(name, import_name, **kwargs)
         self.policy = policy
@@ -42,7 +38,6 @@ def policy_of(blueprint: object) -> Policy:
 
 
 def request_policy() -> Policy:
-    """What the current request needs: its blueprint's policy."""
     return policy_of(current_app.blueprints.get(request.blueprint or ""))
 
 

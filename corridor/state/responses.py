@@ -65,8 +65,7 @@ class ResponseCache(LRUCache):
             body = response.get_data()
             kept_headers = tuple(headers)
             size = len(body) + sys.getsizeof(key) + sys.getsizeof(kept_headers) + ENTRY_OVERHEAD
-            for header in kept_headers:
-                size += sys.getsizeof(header) + sys.getsizeof(header[1])
+            size += sum(sys.getsizeof(header) + sys.getsizeof(header[1]) for header in kept_headers)
             kept = Kept(body, kept_headers, size)
             if kept.size > self.maxsize:
                 return kept

@@ -60,16 +60,6 @@ class DataVersion:
     responses: ResponseCache = field(repr=False)
     stamp: int | None = None  # the database's version stamp it was read at (corridor/rates/store.py)
 
-    @property
-    def summary(self) -> str:
-        """One line on the data file."""
-        return self.sources.summary
-
-    @property
-    def history_summary(self) -> str:
-        """One line on the rate history."""
-        return self.sources.history_summary
-
 
 def read_sources(app: Flask, path: str | None = None, survey: bool = True, migrated: bool = False) -> Sources:
     """Read and validate a data file (SEED_DATA if None), the survey in the database (unless not `survey`) and the
