@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 
 import orjson
 from flask import Flask, Response, g, request
@@ -10,7 +11,7 @@ from flask_orjson import OrjsonProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from corridor.serving.logs import request_id
+from corridor.serving.logs import CLIENT_REQUEST_ID
 from corridor.settings import current_settings
 from corridor.state.policy import policy_of
 
@@ -80,7 +81,10 @@ def register_response_headers(app: Flask) -> None:
             response.status_code = 204  # Flask's own answer: nothing in it but Allow, given in one order
             headers["Allow"] = ", ".join(sorted(response.allow))
             del headers["Content-Type"]
-        headers.add("X-Request-ID", request_id())  # the one a log line of this request carries
+        if "request_id" not in g:  # else made for a log line already (corridor/serving/logs.py's request_id)
+            given = request.headers.get("X-Request-ID")
+            g.request_id = given if given and CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
+        headers.add("X-Request-ID", g.request_id)
         # for the metrics and the JSON access log: the route's template, never the path a client chose
         rule = request.url_rule
         request.environ[ROUTE] = rule.rule if rule is not None else None
