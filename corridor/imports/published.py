@@ -42,6 +42,7 @@ class PublishedCost(Model):
 
     __tablename__ = "published_costs"
 
+    # its columns in the order PublishedCosts.build takes a row's
     source_country: Mapped[str] = mapped_column(String(3), primary_key=True)
     destination_country: Mapped[str] = mapped_column(String(3), primary_key=True)
     period: Mapped[str] = mapped_column(String(6), primary_key=True)
@@ -173,10 +174,8 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
             connection.execute(
                 delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period).in_(keys))
             )
-        names = ("source_country", "destination_country", "period", "cost", "source_name", "destination_name")
-        insert_all(
-            connection, _COSTS, [dict(zip(names, (*key, *value), strict=True)) for key, value in changed.items()]
-        )
+        rows = [dict(zip(_COSTS.c.keys(), (*key, *value), strict=True)) for key, value in changed.items()]
+        insert_all(connection, _COSTS, rows)
         report.import_id = record(connection, PublishedImport, path, now, figures=len(report.figures))
     return report
 
@@ -187,6 +186,4 @@ def read_published_costs(engine: Engine) -> PublishedCosts | None:
 
 
 def _every_figure(connection: Connection, version: int) -> PublishedCosts:
-    c = _COSTS.c
-    columns = (c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)
-    return PublishedCosts.build(version, connection.execute(select(*columns)))
+    return PublishedCosts.build(version, connection.execute(select(_COSTS)))
