@@ -18,7 +18,8 @@ from corridor.imports.store import ImportRun, batches, insert_all, record, trans
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
 
 SERIES = "ATCR.CORR"
-_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")  # a quarter's column as DataBank heads it
+# a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`, or `2015Q2` alone
+_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")
 _CODE = re.compile(r"^[A-Z]{3}$")
 NO_FIGURE = ".."
 LOWEST, HIGHEST = -100.0, 1000.0  # a cost in percent no survey can leave (the survey import's bounds)
@@ -78,12 +79,6 @@ class PublishedReport:
         return [f"{first}; import {self.import_id}: {done}.", *self.skips.lines()]
 
 
-def period_of_column(name: str) -> str | None:
-    """`2015Q2 [YR2015Q2]` → `2015Q2`; None for a column that is not a quarter."""
-    found = _QUARTER.match(name.strip())
-    return f"{found[1]}Q{found[2]}" if found else None
-
-
 def read_published(path: str) -> PublishedReport:
     """Every figure of the export at `path`; ImportRefused if it is not a DataBank export of `ATCR.CORR`."""
     _, tables, close = open_tables(path)
@@ -94,7 +89,7 @@ def read_published(path: str) -> PublishedReport:
             raise ImportRefused(f"{path}: the file is empty.")
         keys = [column_key(name) for name in header[1]]
         missing = [key for key in _COLUMNS.values() if key not in keys]
-        quarters = {i: p for i, name in enumerate(header[1]) if (p := period_of_column(str(name)))}
+        quarters = {i: f"{q[1]}Q{q[2]}" for i, name in enumerate(header[1]) if (q := _QUARTER.match(str(name).strip()))}
         if missing or not quarters:
             lacks = f"missing: {', '.join(missing)}" if missing else "no quarter column"
             raise ImportRefused(
