@@ -3,7 +3,7 @@
 import pytest
 
 from corridor.domain.model import Offer
-from corridor.domain.pricing import rank_offers, settlement_minutes, true_cost_pct
+from corridor.domain.pricing import rank_offers, settlement_minutes
 
 
 def offer(name, spread=1.0, flat=0.0, pct=0.0, settlement="1 hour", svc=80):
@@ -19,7 +19,8 @@ def test_settlement_minutes(text, minutes):
 
 
 def test_true_cost_adds_flat_fee_share_fee_pct_and_spread():
-    assert true_cost_pct(offer("A", spread=0.42, flat=4.14, pct=0.5), 200) == pytest.approx(2.07 + 0.5 + 0.42)
+    quote = rank_offers((offer("A", spread=0.42, flat=4.14, pct=0.5),), mid=None, amount=200.0)[0]
+    assert quote.true_cost_pct == pytest.approx(2.07 + 0.5 + 0.42)
 
 
 def test_provider_rate_takes_the_spread_off_mid():

@@ -185,7 +185,6 @@ class Histories:
         return set(self.ecb.currencies) | set(self.frankfurter.currencies if self.frankfurter else ())
 
     def for_pair(self, from_code: str, to_code: str) -> RateHistory:
-        """The ECB's history if it holds both currencies, else Frankfurter's if it does."""
         for history in (self.ecb, self.frankfurter):
             if history is not None and {from_code, to_code} <= set(history.currencies):
                 return history

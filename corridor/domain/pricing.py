@@ -30,12 +30,8 @@ def reference_amount(dataset: Dataset, currency: str) -> float:
     return dataset.reference_amount_usd * interbank[currency] / interbank["USD"]
 
 
-def true_cost_pct(offer: Offer, amount: float) -> float | None:
-    """World Bank RPW total cost: fees on top plus the FX margin, as % of `amount`; None with an undisclosed margin."""
-    return _true_cost(offer.fee(amount), offer.margin(amount), amount)
-
-
 def _true_cost(fee: float, margin: float | None, amount: float) -> float | None:
+    """World Bank RPW total cost: fees on top plus the FX margin, as % of `amount`; None with an undisclosed margin."""
     return None if margin is None else 100 * fee / amount + margin
 
 

@@ -180,9 +180,6 @@ class _RateBook:
     history: RateHistory | None
     implied: dict[str, RateSource] = field(default_factory=dict)
 
-    def per_base(self, code: str | None) -> float | None:
-        return self.interbank.get(code) if code else None
-
     def cross(self, from_code: str, to_code: str, day: dt.date | None = None) -> float | None:
         """Units of `to_code` per `from_code`, on `day` where the history has both, else as the rates stand."""
         if day is not None and self.history is not None and from_code != to_code:
@@ -190,7 +187,7 @@ class _RateBook:
                 return self.history.on(from_code, to_code, day).rate
             except (NoHistory, KeyError):
                 pass
-        low, high = self.per_base(from_code), self.per_base(to_code)
+        low, high = self.interbank.get(from_code), self.interbank.get(to_code)
         return None if low is None or high is None else high / low
 
     def add(self, implied: Implied) -> None:
@@ -242,8 +239,7 @@ def with_survey(
             corridor_figures(surveyed, corridor)
         except Exception as err:  # whatever a stored row holds, the rest of the survey is served
             notes.append(
-                f"{corridor.source_country}-{corridor.destination_country}: cannot be served "
-                f"({type(err).__name__}: {err}); "
+                f"{corridor.countries}: cannot be served ({type(err).__name__}: {err}); "
                 + ("the data file's offers stay." if corridor.id in replaced else "left out.")
             )
             replaced.pop(corridor.id, None)
@@ -307,7 +303,7 @@ def _decided(row: _Row, book: _RateBook) -> _Row | None:
     """The row with its sending and payout currencies, or None while a rate it needs is unknown."""
     observation, receiving = row.observation, row.pair.receiving or USD
     sent_in, usd = observation.currency, book.interbank[USD]  # the data file has it (schemas/seed.py)
-    sending = book.per_base(sent_in)
+    sending = book.interbank.get(sent_in)
     point = observation.cc1
     # amounts that equal their US-dollar denomination in a currency far from the dollar are dollars, mislabelled
     if sent_in != USD and point.denomination and math.isclose(point.amount, point.denomination):
@@ -334,7 +330,7 @@ def _decided(row: _Row, book: _RateBook) -> _Row | None:
 
     if receiving == USD:
         payout = USD
-    elif book.per_base(receiving) is None:
+    elif receiving not in book.interbank:
         if estimated:
             return None
         payout = USD if _factor(rate / expected(USD)) <= USD_LIKE else receiving
@@ -352,7 +348,7 @@ def _implied(rows: list[_Row], book: _RateBook) -> Implied:
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for row in rows:
         rate = row.observation.disclosed_rate
-        sending, payout = book.per_base(row.sent_in), book.per_base(row.payout)
+        sending, payout = book.interbank.get(row.sent_in), book.interbank.get(row.payout)
         if rate is not None and payout is None and sending is not None:
             found.setdefault(row.payout, []).append((row.observation.day, rate * sending))
         elif rate is not None and sending is None and payout is not None:
@@ -365,12 +361,10 @@ def _denominated(pairs: list[_Pair], book: _RateBook) -> Implied:
     usd = book.interbank[USD]
     found: dict[str, list[tuple[dt.date, float]]] = {}
     for observation in (observation for pair in pairs for observation in pair.rows):
-        point = observation.cc1
+        point, code = observation.cc1, observation.currency
         # an amount equal to its denomination is dollars mislabelled, not a rate
-        if book.per_base(observation.currency) is None and point.denomination:
-            if not math.isclose(point.amount, point.denomination):
-                rate = usd * point.amount / point.denomination
-                found.setdefault(observation.currency, []).append((observation.day, rate))
+        if code not in book.interbank and point.denomination and not math.isclose(point.amount, point.denomination):
+            found.setdefault(code, []).append((observation.day, usd * point.amount / point.denomination))
     return _newest_median(found)
 
 

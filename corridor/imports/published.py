@@ -18,7 +18,8 @@ from corridor.imports.store import ImportRun, batches, insert_all, record, trans
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
 
 SERIES = "ATCR.CORR"
-_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")  # a quarter's column as DataBank heads it
+# a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`, or `2015Q2` alone
+_QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")
 _CODE = re.compile(r"^[A-Z]{3}$")
 NO_FIGURE = ".."
 LOWEST, HIGHEST = -100.0, 1000.0  # a cost in percent no survey can leave (the survey import's bounds)
@@ -42,6 +43,7 @@ class PublishedCost(Model):
 
     __tablename__ = "published_costs"
 
+    # its columns in the order PublishedCosts.build takes a row's
     source_country: Mapped[str] = mapped_column(String(3), primary_key=True)
     destination_country: Mapped[str] = mapped_column(String(3), primary_key=True)
     period: Mapped[str] = mapped_column(String(6), primary_key=True)
@@ -77,12 +79,6 @@ class PublishedReport:
         return [f"{first}; import {self.import_id}: {done}.", *self.skips.lines()]
 
 
-def period_of_column(name: str) -> str | None:
-    """`2015Q2 [YR2015Q2]` → `2015Q2`; None for a column that is not a quarter."""
-    found = _QUARTER.match(name.strip())
-    return f"{found[1]}Q{found[2]}" if found else None
-
-
 def read_published(path: str) -> PublishedReport:
     """Every figure of the export at `path`; ImportRefused if it is not a DataBank export of `ATCR.CORR`."""
     _, tables, close = open_tables(path)
@@ -93,7 +89,7 @@ def read_published(path: str) -> PublishedReport:
             raise ImportRefused(f"{path}: the file is empty.")
         keys = [column_key(name) for name in header[1]]
         missing = [key for key in _COLUMNS.values() if key not in keys]
-        quarters = {i: p for i, name in enumerate(header[1]) if (p := period_of_column(str(name)))}
+        quarters = {i: f"{q[1]}Q{q[2]}" for i, name in enumerate(header[1]) if (q := _QUARTER.match(str(name).strip()))}
         if missing or not quarters:
             lacks = f"missing: {', '.join(missing)}" if missing else "no quarter column"
             raise ImportRefused(
@@ -173,10 +169,8 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
             connection.execute(
                 delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period).in_(keys))
             )
-        names = ("source_country", "destination_country", "period", "cost", "source_name", "destination_name")
-        insert_all(
-            connection, _COSTS, [dict(zip(names, (*key, *value), strict=True)) for key, value in changed.items()]
-        )
+        rows = [dict(zip(_COSTS.c.keys(), (*key, *value), strict=True)) for key, value in changed.items()]
+        insert_all(connection, _COSTS, rows)
         report.import_id = record(connection, PublishedImport, path, now, figures=len(report.figures))
     return report
 
@@ -187,6 +181,4 @@ def read_published_costs(engine: Engine) -> PublishedCosts | None:
 
 
 def _every_figure(connection: Connection, version: int) -> PublishedCosts:
-    c = _COSTS.c
-    columns = (c.source_country, c.destination_country, c.period, c.cost, c.source_name, c.destination_name)
-    return PublishedCosts.build(version, connection.execute(select(*columns)))
+    return PublishedCosts.build(version, connection.execute(select(_COSTS)))

@@ -4,6 +4,7 @@ cannot be read is skipped with its reason, never the file refused for it (docs/D
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -79,10 +80,7 @@ def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
 def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | list[str]:
     """The header among the first rows: its row number and column keys; or what the best candidate lacks."""
     best: list[str] = list(REQUIRED)
-    for _ in range(HEADER_ROWS):
-        number, row = next(rows, (0, None))
-        if row is None:
-            break
+    for number, row in itertools.islice(rows, HEADER_ROWS):
         columns: dict[str, int] = {}
         for index, name in enumerate(row):
             columns.setdefault(column_key(name), index)

@@ -209,10 +209,9 @@ def _keyed(columns: Any, keys: Sequence[Key]) -> sa.ColumnElement[bool]:
 
 def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: set[int]) -> dict[tuple[str, str], int]:
     """Give each pair without a corridor id the next free one above every id held and taken."""
-    held = {(c.source_country, c.destination_country) for c in connection.execute(sa.select(SurveyCorridor))}
-    top = connection.execute(sa.select(sa.func.max(SurveyCorridor.id))).scalar() or FIRST_SURVEY_ID - 1
-    top = max(top, *taken, FIRST_SURVEY_ID - 1)
-    new = {pair: top + number for number, pair in enumerate(sorted(pairs - held), start=1)}
+    held = {(c.source_country, c.destination_country): c.id for c in connection.execute(sa.select(SurveyCorridor))}
+    top = max([*held.values(), *taken, FIRST_SURVEY_ID - 1])
+    new = {pair: top + number for number, pair in enumerate(sorted(pairs - held.keys()), start=1)}
     rows = [{"id": id_, "source_country": src, "destination_country": dst} for (src, dst), id_ in new.items()]
     insert_all(connection, _CORRIDORS, rows)
     return new
