@@ -56,9 +56,11 @@ run: survey  ## apply the database migrations, import what data/ ships, then ser
 	exec $(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(PORT) wsgi:app
 
 # schemathesis's and anyio's pytest plugins serve no test here (`make contract` runs schemathesis itself): not loading
-# them saves each of the suite's processes about a CPU-second
+# them saves each of the suite's processes about a CPU-second; and where PYTHONDONTWRITEBYTECODE is set, pytest caches
+# no rewritten test module, and each process rewrites them all on every run (3.4 CPU-seconds)
 test: $(VENV)/.dev tools  ## the whole suite
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope -p no:schemathesis -p no:anyio $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope -p no:schemathesis \
+	  -p no:anyio $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev  ## ruff's rules and format on the whole tree, mypy on the package (pyproject.toml)
 	$(BIN)/ruff check .
