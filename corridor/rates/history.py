@@ -93,27 +93,24 @@ def _parse(path: str, text: str) -> RateHistory:
         raise DataError(f"{path}: the rate history holds no day.")
     ordered = sorted(days)
     columns = {
-        code: array("d", [_NAN if rate is _NO_RATE else rate for rate in column])
+        code: array("d", column)
         for code, column in zip(codes, zip(*(days[day] for day in ordered), strict=True), strict=True)
     }
     return RateHistory(array("l", ordered), {c: a for c, a in columns.items() if not all(map(math.isnan, a))})
 
 
-# a row's missing rates until its columns are built: a rate in range, told from a read one by being this very object
-_NO_RATE, _NAN = RATE_RANGE[0], math.nan
-
-
 def _rates(cells: list[str]) -> list[float] | None:
-    """A row's rates, each read at C speed, where every one is missing or a number in range; else None, and `_rate`
-    reads each cell to say which is wrong (every process that starts reads some 300,000 of them)."""
+    """A row's rates (NaN where missing), each read at C speed, where every one is missing or a number in range; else
+    None, and `_rate` reads each cell to say which is wrong (every process that starts reads some 300,000 of them)."""
     try:
-        rates = [_NO_RATE if cell in _MISSING else float(cell) for cell in cells]
+        rates = [None if cell in _MISSING else float(cell) for cell in cells]
     except ValueError:
         return None
-    total = sum(rates)  # NaN if any is
-    if rates and (total != total or min(rates) < RATE_RANGE[0] or max(rates) > RATE_RANGE[1]):
+    read = [rate for rate in rates if rate is not None]
+    total = sum(read)  # NaN if any is
+    if read and (total != total or min(read) < RATE_RANGE[0] or max(read) > RATE_RANGE[1]):
         return None
-    return rates
+    return [math.nan if rate is None else rate for rate in rates]
 
 
 def _day(path: str, line: int, text: str) -> int:
