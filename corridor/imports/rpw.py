@@ -13,7 +13,7 @@ from typing import Any
 
 from corridor.domain.countries import is_country
 from corridor.domain.currencies import is_known_currency
-from corridor.domain.survey import Observation, OutOfBounds, PricePoint, bounded, last_period
+from corridor.domain.observations import Observation, OutOfBounds, PricePoint, bounded, last_period
 from corridor.imports.tabular import ImportRefused, Skips, Table, column_key, open_tables
 
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order

@@ -17,10 +17,10 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import Model
-from corridor.domain import survey as rules
+from corridor.domain import observations as rules
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
-from corridor.domain.survey import Observation, PricePoint, Survey, firm_name, last_period
+from corridor.domain.observations import Observation, PricePoint, Survey, firm_name, last_period
 from corridor.imports.store import BATCH, ImportRun, batches, insert_all, record, transaction
 
 FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's

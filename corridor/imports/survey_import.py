@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager
 from sqlalchemy.engine import Engine
 
 from corridor.domain.model import Corridor
-from corridor.domain.survey import Observation
+from corridor.domain.observations import Observation
 from corridor.imports.rpw import Sheet, observations, open_rpw
 from corridor.imports.survey_db import ImportResult, import_observations
 from corridor.imports.tabular import ImportRefused, Skips

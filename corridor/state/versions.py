@@ -13,9 +13,10 @@ from corridor.data.load import DataError, load_dataset, summary
 from corridor.domain.catalog import Catalog
 from corridor.domain.history import Histories, RateHistory
 from corridor.domain.model import FRANKFURTER, Dataset
+from corridor.domain.observations import Survey
 from corridor.domain.published import Flows, PublishedCosts, with_flows
 from corridor.domain.rates import recorded_ecb_days, with_live_rates
-from corridor.domain.survey import Survey, with_survey
+from corridor.domain.survey import with_survey
 from corridor.imports.flows import read_latest_flows
 from corridor.imports.published import read_published_costs
 from corridor.imports.survey_db import read_survey
