@@ -9,6 +9,7 @@ import hashlib
 import http.client
 import json
 import logging
+import logging.config
 import multiprocessing
 import os
 import re
@@ -18,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest.mock
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -521,6 +524,24 @@ def run_command(url, *args):
     """`flask --app app ARGS…` on the database at `url`, in this process: (exit code, output)."""
     result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[str(arg) for arg in args])
     return result.exit_code, result.output
+
+
+def run_migration(url, *args):
+    """`flask --app app db ARGS…` on the database at `url`, in this process: (exit code, output). Alembic's env.py
+    would hand the process's logging to alembic.ini's handler, taking it from pytest's capture: it is kept as it is,
+    and Flask-SQLAlchemy's warning about env.py's get_engine (the fallback it needs) unshown, as a process's would be.
+    A real `flask db upgrade` runs in the run's templates, `make run`'s test and gunicorn's."""
+    app = build_app(DATABASE_URL=url)
+    app.extensions["migrate"].migrate.configure(_printing_to_the_runner)
+    with unittest.mock.patch.object(logging.config, "fileConfig"), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "'get_engine' is deprecated", DeprecationWarning)
+        result = app.test_cli_runner().invoke(args=["db", *args])
+    return result.exit_code, result.output
+
+
+def _printing_to_the_runner(config):
+    config.stdout = sys.stdout  # Alembic's default is the sys.stdout of when it was imported, not the runner's
+    return config
 
 
 def import_rpw(url, path):
