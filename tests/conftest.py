@@ -522,8 +522,15 @@ def shipped_app(migrated_sqlite, tmp_path_factory):
 
 def run_command(url, *args):
     """`flask --app app ARGS…` on the database at `url`, in this process: (exit code, output)."""
-    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[str(arg) for arg in args])
+    result = command_app(url).test_cli_runner().invoke(args=[str(arg) for arg in args])
     return result.exit_code, result.output
+
+
+@functools.lru_cache(maxsize=1)
+def command_app(url):
+    """The app `run_command` runs a command in, kept for the next on the same database: an import reads only its file,
+    the settings and the database, and making the app took most of its CPU."""
+    return build_app(DATABASE_URL=url)
 
 
 def run_migration(url, *args):
