@@ -1,7 +1,6 @@
 """Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
 import compileall
-import concurrent.futures
 import copy
 import datetime as dt
 import functools
@@ -533,16 +532,19 @@ def command_app(url):
     return build_app(DATABASE_URL=url)
 
 
-def run_migration(url, *args):
-    """`flask --app app db ARGS…` on the database at `url`, in this process: (exit code, output). Alembic's env.py
-    would hand the process's logging to alembic.ini's handler, taking it from pytest's capture: it is kept as it is,
-    and Flask-SQLAlchemy's warning about env.py's get_engine (the fallback it needs) unshown, as a process's would be.
-    A real `flask db upgrade` runs in the run's templates, `make run`'s test and gunicorn's."""
-    app = build_app(DATABASE_URL=url)
+def run_migration(url, *args, **config):
+    """`flask --app app db ARGS…` on the database at `url` (`config` over build_app's), in this process: (exit code,
+    output). Alembic's env.py would hand the process's logging to alembic.ini's handler, taking it from pytest's
+    capture: it is kept as it is, and Flask-SQLAlchemy's warning about env.py's get_engine (the fallback it needs)
+    unshown, as a process's would be. A real `flask db upgrade` runs in the tests of `make run`, gunicorn and the
+    package."""
+    app = build_app(DATABASE_URL=url, **config)
     app.extensions["migrate"].migrate.configure(_printing_to_the_runner)
     with unittest.mock.patch.object(logging.config, "fileConfig"), warnings.catch_warnings():
         warnings.filterwarnings("ignore", "'get_engine' is deprecated", DeprecationWarning)
         result = app.test_cli_runner().invoke(args=["db", *args])
+    with app.app_context():
+        db.engine.dispose()  # as the process would end: PostgreSQL copies no database while a session is on it
     return result.exit_code, result.output
 
 
@@ -635,12 +637,16 @@ def templates(config):
 
 
 def make_templates(folder):
-    """`flask db upgrade` into a new SQLite file in `folder` and, at the same time, a new PostgreSQL database if one
-    answers: `templates`."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        postgresql = pool.submit(postgres_template)
-        migrate_database(f"sqlite:///{folder / 'migrated.sqlite3'}")
-        return {"sqlite": str(folder / "migrated.sqlite3"), "postgresql": postgresql.result()}
+    """`flask db upgrade` into a new SQLite file in `folder` and a new PostgreSQL database if one answers, in this
+    process (a `python -m flask` each took 1.7 CPU-seconds, most of it importing the app): `templates`."""
+    upgrade(f"sqlite:///{folder / 'migrated.sqlite3'}")
+    return {"sqlite": str(folder / "migrated.sqlite3"), "postgresql": postgres_template()}
+
+
+def upgrade(url):
+    # the app's warning that the new database has no tables yet is no news before the run's first test
+    code, output = run_migration(url, "upgrade", LOG_LEVEL="ERROR")
+    assert code == 0, output
 
 
 def postgres_template():
@@ -654,7 +660,7 @@ def postgres_template():
             admin.execute(f'CREATE DATABASE "{name}"')
     except psycopg.OperationalError:
         return None
-    migrate_database(f"postgresql://postgres@127.0.0.1:5432/{name}")
+    upgrade(f"postgresql://postgres@127.0.0.1:5432/{name}")
     return name
 
 
