@@ -188,13 +188,19 @@ def database_url(accounts_app):
     return accounts_app.config["DATABASE_URL"]
 
 
+QUICK_SCRYPT = "scrypt:1024:8:1"
+QUICK_STAND_IN = generate_password_hash("a text nobody kept", method=QUICK_SCRYPT)
+
+
 @pytest.fixture
 def quick_hashes(monkeypatch):
-    """Passwords hashed with scrypt at 1/32 of the shipped cost, for the tests about everything else
-    (test_the_password_is_kept_only_as_a_memory_hard_hash checks the shipped cost; gunicorn's tests use it)."""
+    """Passwords hashed with scrypt at 1/32 of the shipped cost, and an unknown email checked against a stand-in of
+    that cost (as long as a wrong password takes), for the tests about everything else: test_accounts' tests of the
+    memory-hard hash and of the stand-in "as costly as a real one" check the shipped cost; gunicorn's tests use it."""
     monkeypatch.setattr(
-        accounts, "generate_password_hash", functools.partial(generate_password_hash, method="scrypt:1024:8:1")
+        accounts, "generate_password_hash", functools.partial(generate_password_hash, method=QUICK_SCRYPT)
     )
+    monkeypatch.setattr(accounts, "_STAND_IN_HASH", QUICK_STAND_IN)
 
 
 @pytest.fixture
