@@ -1,6 +1,7 @@
 """The shipped data is realistic and coherent; every validation rule refuses a broken file."""
 
 import re
+import sys
 from statistics import fmean
 
 import flask.cli
@@ -285,14 +286,16 @@ def test_data_check_command_reports_errors(app, seed_copy, write_seed):
     assert "Traceback" not in result.output
 
 
-def test_cli_commands_refuse_the_configured_data_and_keys_as_the_server_does(tmp_path):
+def test_cli_commands_refuse_the_configured_data_and_keys_as_the_server_does(tmp_path, monkeypatch):
+    # the `flask` command's own group, in this process: it makes the app from the environment as a process of its own
+    # would, and puts the working folder first on sys.path and FLASK_RUN_FROM_CLI in the environment, both taken back
+    monkeypatch.setattr(sys, "path", [*sys.path])
     missing = str(tmp_path / "missing.json")
     for args, changes, named in (
         (["data", "check", str(SEED)], {"SEED_DATA": missing}, missing),
         (["keys", "generate"], {"API_KEYS": "sha256:nonsense"}, "API_KEYS entry 1 is not usable"),
     ):
-        # the `flask` command's own group, which makes the app from the environment as a process of its own would
-        result = CliRunner().invoke(flask.cli.cli, ["--app", "app", *args], env=changes)
+        result = CliRunner().invoke(flask.cli.cli, ["--app", "app", *args], env={**changes, "FLASK_RUN_FROM_CLI": None})
         assert result.exit_code == 1 and named in result.stderr, (args, result.output)
         # click's one-line "Error: …" (SystemExit), not an exception a process would show with its traceback
         assert isinstance(result.exception, SystemExit) and "Traceback" not in result.stderr
