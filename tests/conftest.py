@@ -1,7 +1,6 @@
 """Shared fixtures: apps on the shipped data (or a test's own) with two live keys, and gunicorn on loopback."""
 
 import compileall
-import concurrent.futures
 import copy
 import datetime as dt
 import functools
@@ -9,6 +8,7 @@ import hashlib
 import http.client
 import json
 import logging
+import logging.config
 import multiprocessing
 import os
 import re
@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest.mock
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -186,13 +188,19 @@ def database_url(accounts_app):
     return accounts_app.config["DATABASE_URL"]
 
 
+QUICK_SCRYPT = "scrypt:1024:8:1"
+QUICK_STAND_IN = generate_password_hash("a text nobody kept", method=QUICK_SCRYPT)
+
+
 @pytest.fixture
 def quick_hashes(monkeypatch):
-    """Passwords hashed with scrypt at 1/32 of the shipped cost, for the tests about everything else
-    (test_the_password_is_kept_only_as_a_memory_hard_hash checks the shipped cost; gunicorn's tests use it)."""
+    """Passwords hashed with scrypt at 1/32 of the shipped cost, and an unknown email checked against a stand-in of
+    that cost (as long as a wrong password takes), for the tests about everything else: test_accounts' tests of the
+    memory-hard hash and of the stand-in "as costly as a real one" check the shipped cost; gunicorn's tests use it."""
     monkeypatch.setattr(
-        accounts, "generate_password_hash", functools.partial(generate_password_hash, method="scrypt:1024:8:1")
+        accounts, "generate_password_hash", functools.partial(generate_password_hash, method=QUICK_SCRYPT)
     )
+    monkeypatch.setattr(accounts, "_STAND_IN_HASH", QUICK_STAND_IN)
 
 
 @pytest.fixture
@@ -519,8 +527,36 @@ def shipped_app(migrated_sqlite, tmp_path_factory):
 
 def run_command(url, *args):
     """`flask --app app ARGS…` on the database at `url`, in this process: (exit code, output)."""
-    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[str(arg) for arg in args])
+    result = command_app(url).test_cli_runner().invoke(args=[str(arg) for arg in args])
     return result.exit_code, result.output
+
+
+@functools.lru_cache(maxsize=1)
+def command_app(url):
+    """The app `run_command` runs a command in, kept for the next on the same database: an import reads only its file,
+    the settings and the database, and making the app took most of its CPU."""
+    return build_app(DATABASE_URL=url)
+
+
+def run_migration(url, *args, **config):
+    """`flask --app app db ARGS…` on the database at `url` (`config` over build_app's), in this process: (exit code,
+    output). Alembic's env.py would hand the process's logging to alembic.ini's handler, taking it from pytest's
+    capture: it is kept as it is, and Flask-SQLAlchemy's warning about env.py's get_engine (the fallback it needs)
+    unshown, as a process's would be. A real `flask db upgrade` runs in the tests of `make run`, gunicorn and the
+    package."""
+    app = build_app(DATABASE_URL=url, **config)
+    app.extensions["migrate"].migrate.configure(_printing_to_the_runner)
+    with unittest.mock.patch.object(logging.config, "fileConfig"), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "'get_engine' is deprecated", DeprecationWarning)
+        result = app.test_cli_runner().invoke(args=["db", *args])
+    with app.app_context():
+        db.engine.dispose()  # as the process would end: PostgreSQL copies no database while a session is on it
+    return result.exit_code, result.output
+
+
+def _printing_to_the_runner(config):
+    config.stdout = sys.stdout  # Alembic's default is the sys.stdout of when it was imported, not the runner's
+    return config
 
 
 def import_rpw(url, path):
@@ -607,12 +643,16 @@ def templates(config):
 
 
 def make_templates(folder):
-    """`flask db upgrade` into a new SQLite file in `folder` and, at the same time, a new PostgreSQL database if one
-    answers: `templates`."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        postgresql = pool.submit(postgres_template)
-        migrate_database(f"sqlite:///{folder / 'migrated.sqlite3'}")
-        return {"sqlite": str(folder / "migrated.sqlite3"), "postgresql": postgresql.result()}
+    """`flask db upgrade` into a new SQLite file in `folder` and a new PostgreSQL database if one answers, in this
+    process (a `python -m flask` each took 1.7 CPU-seconds, most of it importing the app): `templates`."""
+    upgrade(f"sqlite:///{folder / 'migrated.sqlite3'}")
+    return {"sqlite": str(folder / "migrated.sqlite3"), "postgresql": postgres_template()}
+
+
+def upgrade(url):
+    # the app's warning that the new database has no tables yet is no news before the run's first test
+    code, output = run_migration(url, "upgrade", LOG_LEVEL="ERROR")
+    assert code == 0, output
 
 
 def postgres_template():
@@ -626,7 +666,7 @@ def postgres_template():
             admin.execute(f'CREATE DATABASE "{name}"')
     except psycopg.OperationalError:
         return None
-    migrate_database(f"postgresql://postgres@127.0.0.1:5432/{name}")
+    upgrade(f"postgresql://postgres@127.0.0.1:5432/{name}")
     return name
 
 

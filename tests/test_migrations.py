@@ -5,7 +5,7 @@ import shutil
 import psycopg
 import pytest
 import sqlalchemy as sa
-from harness import flask_command
+from conftest import run_migration
 
 from corridor.data.database import engine_url
 from corridor.settings import ConfigError
@@ -45,8 +45,8 @@ def tables(url):
 
 def test_upgrade_makes_the_schema_and_is_safe_to_run_twice(empty_database):
     for _ in range(2):
-        result = flask_command("db", "upgrade", DATABASE_URL=empty_database)
-        assert result.returncode == 0, result.stderr
+        code, output = run_migration(empty_database, "upgrade")
+        assert code == 0, output
     assert tables(empty_database) == (
         {
             "accounts",
@@ -77,9 +77,9 @@ def test_serving_knows_every_migration_in_order():
 
 
 def test_the_models_and_the_migrations_agree(migrated_sqlite):
-    result = flask_command("db", "check", DATABASE_URL=f"sqlite:///{migrated_sqlite}")
-    assert result.returncode == 0, result.stderr
-    assert "No new upgrade operations detected." in result.stdout + result.stderr
+    code, output = run_migration(f"sqlite:///{migrated_sqlite}", "check")
+    assert code == 0, output
+    assert "No new upgrade operations detected." in output
 
 
 def test_a_database_with_no_tables_is_served_without_imports_not_ready_naming_the_command(

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 import sqlalchemy as sa
-from conftest import build_app
+from conftest import run_command as run
 from harness import ROOT
 
 from corridor.data.database import engine_url
@@ -26,11 +26,6 @@ HEADER = (
     "2013Q2 [YR2013Q2]",
 )
 NOTES = [(), ("Data from database: Remittance Prices Worldwide (Corridors)",), ("Last Updated: 12/07/2020",)]
-
-
-def run(survey_url, *args):
-    result = build_app(DATABASE_URL=survey_url).test_cli_runner().invoke(args=[*args])
-    return result.exit_code, result.output
 
 
 def query(survey_url, sql):

@@ -3,11 +3,12 @@ each period's published and computed figures apart, the global means over corrid
 a figure, and each corridor's flow. On SQLite and PostgreSQL, the expected figures read from the shipped files here."""
 
 import csv
+import functools
 from collections import defaultdict
 from statistics import fmean
 
 import pytest
-from conftest import RAW_KEY, build_app, empty_survey, import_rpw
+from conftest import RAW_KEY, build_app, empty_survey, import_rpw, run_command
 from expected import half_up, pct
 from harness import ROOT
 from openpyxl import load_workbook
@@ -41,8 +42,8 @@ FIGURES = published_figures()
 
 
 def run(url, *args):
-    result = build_app(DATABASE_URL=url).test_cli_runner().invoke(args=[*args])
-    assert result.exit_code == 0, result.output
+    code, output = run_command(url, *args)
+    assert code == 0, output
 
 
 @pytest.fixture(scope="module")
@@ -244,9 +245,10 @@ def test_the_list_as_csv_has_the_json_figures(client):
         }
 
 
+@functools.cache
 def matrix_flows():
     """{pair: US$ millions} of the shipped matrix, read here with openpyxl: every code is a three-letter code this
-    test needs only for the pairs it looks at."""
+    test needs only for the pairs it looks at. Read once: the tests only look."""
     sheet = load_workbook(MATRIX, read_only=True).active
     rows = list(sheet.iter_rows(values_only=True))
     across = rows[1]
@@ -295,7 +297,7 @@ def test_united_states_to_mexico_sends_52_6_billion(client):
 def test_the_benchmark_weighs_each_surveyed_corridor_by_its_flow(client):
     flows = read_flows(str(MATRIX)).flows  # the reader is tested on its own; here, the weighing
     flows = {f"{src}-{dst}": amount for (src, dst), amount in flows.items()}
-    served = current_service(build_app(DATABASE_URL=client.application.config["DATABASE_URL"]))
+    served = current_service(client.application)
     benchmark = served.data.catalog.benchmark
     weighed = [
         (f.avg_cost, flows[f.corridor.countries] / 1000) for f in benchmark.corridors if f.corridor.countries in flows

@@ -7,9 +7,9 @@ import json
 
 import pytest
 import sqlalchemy as sa
-from conftest import RAW_KEY, build_app, empty_survey, import_rpw
+from conftest import RAW_KEY, build_app, empty_survey, import_rpw, run_migration
 from expected import half_up
-from harness import ROOT, flask_command
+from harness import ROOT
 from survey_rows import SHIPPED_RPW, rpw_row, write_csv
 
 from corridor.data.database import engine_url
@@ -327,8 +327,8 @@ def database_at_0005(request, tmp_path):
 
 
 def _upgraded(url, revision):
-    result = flask_command("db", "upgrade", revision, DATABASE_URL=url)
-    assert result.returncode == 0, result.stderr
+    code, output = run_migration(url, "upgrade", revision)
+    assert code == 0, output
     return url
 
 
@@ -382,8 +382,8 @@ def test_the_migration_keeps_each_pairs_rows_by_period_and_back(database_at_0005
                 ("2025Q3", "KEN", "UGA", 2, "", 2),
             ]
             assert connection.execute(sa.text("SELECT count(payment) FROM survey_observations")).scalar() == 0
-        result = flask_command("db", "downgrade", "0005_published_and_flows", DATABASE_URL=database_at_0005)
-        assert result.returncode == 0, result.stderr
+        code, output = run_migration(database_at_0005, "downgrade", "0005_published_and_flows")
+        assert code == 0, output
         with engine.connect() as connection:
             assert [tuple(r) for r in connection.execute(sa.text(held))] == [("2025Q1", 1, "", 1), ("2025Q3", 2, "", 3)]
     finally:

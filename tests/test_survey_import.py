@@ -10,8 +10,8 @@ import zipfile
 
 import pytest
 import sqlalchemy as sa
-from conftest import build_app, empty_survey, import_rpw
-from harness import ROOT, flask_command, gunicorn_env
+from conftest import build_app, command_app, empty_survey, import_rpw
+from harness import ROOT, gunicorn_env
 from survey_rows import NEW_SHEET, SHIPPED_RPW, rpw_row, write_csv, write_workbook
 
 from corridor.data.database import engine_url
@@ -278,8 +278,8 @@ def _refusing(values):
 def test_the_command_exits_1_naming_the_cause(one_kind_url, tmp_path):
     path = tmp_path / "empty.csv"
     path.write_text("")
-    result = flask_command("prices", "import-rpw", str(path), DATABASE_URL=one_kind_url)
-    assert result.returncode == 1
+    result = command_app(one_kind_url).test_cli_runner().invoke(args=["prices", "import-rpw", str(path)])
+    assert result.exit_code == 1
     assert result.stderr.strip().endswith(
         f"Error: {path}: no header row with the required columns; missing: period, "
         "source code, destination code, firm, cc1 lcu amount, cc1 lcu code, "
