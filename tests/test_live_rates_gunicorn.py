@@ -59,14 +59,15 @@ def gone(pid):
 
 
 @contextmanager
-def serving_live(log, feeds, database_url=None):
-    """gunicorn with WORKERS workers fed by the loopback `feeds`, refreshed only at start and on HUP, on the database
-    at `database_url` (default the test process's); once every worker serves what the start's fetch brought."""
+def serving_live(log, feeds, database_url=None, workers=WORKERS):
+    """gunicorn with `workers` workers fed by the loopback `feeds`, refreshed only at start and on HUP, on the
+    database at `database_url` (default the test process's); once every worker serves what the start's fetch
+    brought."""
     with running_gunicorn(
         log,
         API_KEYS=RAW_KEY,
         DATABASE_URL=database_url or os.environ["DATABASE_URL"],
-        WEB_CONCURRENCY=str(WORKERS),
+        WEB_CONCURRENCY=str(workers),
         RATES_REFRESH_MINUTES="0",
         ECB_RATES_URL=feeds.ecb_url,
         FRANKFURTER_URL=feeds.frankfurter_url,
