@@ -318,9 +318,10 @@ def _answers(base):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """gunicorn serving the shipped data with RAW_KEY live, shared by every module of a test process: none may stop it,
-    and a test reads its log from where it was before its requests, or by a request's own id."""
-    with running_gunicorn(tmp_path_factory.mktemp("server") / "gunicorn.log", API_KEYS=RAW_KEY) as running:
+    """gunicorn serving the shipped data with RAW_KEY live, two workers, shared by every module of a test process: none
+    may stop it, and a test reads its log from where it was before its requests, or by a request's own id."""
+    log = tmp_path_factory.mktemp("server") / "gunicorn.log"
+    with running_gunicorn(log, API_KEYS=RAW_KEY, WEB_CONCURRENCY="2") as running:
         yield running
 
 

@@ -17,10 +17,11 @@ HUNG_UP = "Hang up: the keys"  # the master's line for each HUP it reloads for
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    """The loopback feeds and a gunicorn they feed (`serving_live`), shared by the bursts: each starts once the one
-    before it has settled, and counts from there."""
+    """The loopback feeds and a gunicorn of two workers they feed (`serving_live`: each HUP forks them anew), shared
+    by the bursts: each starts once the one before it has settled, and counts from there."""
     forget_rates(os.environ["DATABASE_URL"])
-    with FeedServer() as feeds, serving_live(tmp_path_factory.mktemp("burst") / "gunicorn.log", feeds) as server:
+    log = tmp_path_factory.mktemp("burst") / "gunicorn.log"
+    with FeedServer() as feeds, serving_live(log, feeds, workers=2) as server:
         yield feeds, server
 
 

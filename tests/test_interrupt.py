@@ -57,7 +57,7 @@ def test_ctrl_c_on_make_run_stops_every_process_quietly(tmp_path, attempt):
             cwd=ROOT,
             stdout=stdout,
             stderr=stderr,
-            env=gunicorn_env(API_KEYS="ctrl-c-key-0123456789", WEB_CONCURRENCY="3"),
+            env=gunicorn_env(API_KEYS="ctrl-c-key-0123456789", WEB_CONCURRENCY="2"),
             start_new_session=True,
         )
     connections = []

@@ -1,20 +1,74 @@
 """What a faulty feed answer does: the last good rates stay served, health says why, one log line names it."""
 
 import datetime as dt
+import shutil
 
 import pytest
-from conftest import refresh
+import sqlalchemy as sa
+from conftest import build_app, refresh
 from feeds import ECB_DAY, ECB_RATES, FeedServer, Reply, ecb_xml
 
+from corridor.data.database import engine_url
 from corridor.rates import fetch as feed_module
+from corridor.state import current_service
+
+STORED = ("feed_states", "data_stamp")  # what a fetch writes to the database
 
 
 def _good_then(app, feeds, path, reply):
     refresh(app)
+    return _served_then(app, feeds, path, reply)
+
+
+def _served_then(app, feeds, path, reply):
     assert [feed["status"] for feed in app.test_client().get("/api/poc/health").get_json()["rates"]] == ["ok", "ok"]
     served = app.test_client().get("/api/poc/full").get_json()
     feeds.replies[path] = reply
     return served
+
+
+class Fed:
+    """An app whose feeds are `feeds`, as one good fetch of both left it: the version it served then, and the rows the
+    fetch stored."""
+
+    def __init__(self, app, feeds, url):
+        self.app, self.feeds, self.engine = app, feeds, sa.create_engine(engine_url(url))
+        refresh(app)
+        self.version = current_service(app).data
+        with self.engine.connect() as connection:
+            self.rows = {
+                table: connection.execute(sa.text(f"SELECT * FROM {table}")).mappings().all() for table in STORED
+            }
+
+    def good_then(self, path, reply):
+        """`_good_then` without fetching again: the database and the app back to the good fetch's, the feeds answering
+        normally but for `reply` at `path`."""
+        self.feeds.replies.clear()
+        with self.engine.begin() as connection:
+            for table, rows in self.rows.items():
+                connection.execute(sa.text(f"DELETE FROM {table}"))
+                for row in rows:
+                    columns = ", ".join(row)
+                    connection.execute(sa.text(f"INSERT INTO {table} ({columns}) VALUES (:{', :'.join(row)})"), row)
+        current_service(self.app).serve(self.version)
+        return _served_then(self.app, self.feeds, path, reply)
+
+
+@pytest.fixture(scope="module")
+def fed(migrated_sqlite, tmp_path_factory):
+    """A `Fed` app on the shipped data and a database of the module's own, shared by the faults that leave its feeds
+    answering: each test puts it back as the good fetch left it."""
+    path = tmp_path_factory.mktemp("faults") / "faults.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    url = f"sqlite:///{path}"
+    with FeedServer() as feeds:
+        fed = Fed(
+            build_app(DATABASE_URL=url, ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url), feeds, url
+        )
+        try:
+            yield fed
+        finally:
+            fed.engine.dispose()
 
 
 FAULTS = [
@@ -63,15 +117,19 @@ FAULTS = [
 
 
 @pytest.mark.parametrize("fault, reply, reason", FAULTS, ids=[f[0] for f in FAULTS])
-def test_a_faulty_ecb_answer_keeps_the_last_good_rates(make_app, feeds, monkeypatch, caplog, fault, reply, reason):
+def test_a_faulty_ecb_answer_keeps_the_last_good_rates(request, monkeypatch, caplog, fault, reply, reason):
     monkeypatch.setattr(feed_module, "TIMEOUT_S", 1.0)  # a loopback answer takes milliseconds, on a busy machine too
-    with FeedServer() as ecb:
-        app = make_app(ECB_RATES_URL=ecb.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
-        served = _good_then(app, ecb, "/ecb.xml", reply)
-        if reply is None:
+    if reply is None:  # the shared feeds must answer on: an ECB of the test's own, stopped
+        feeds, make_app = request.getfixturevalue("feeds"), request.getfixturevalue("make_app")
+        with FeedServer() as ecb:
+            app = make_app(ECB_RATES_URL=ecb.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
+            served = _good_then(app, ecb, "/ecb.xml", reply)
             ecb.__exit__()  # its port now refuses connections
-        caplog.clear()
-        refresh(app)
+    else:
+        fed = request.getfixturevalue("fed")
+        app, served = fed.app, fed.good_then("/ecb.xml", reply)
+    caplog.clear()
+    refresh(app)
     client = app.test_client()
     assert client.get("/api/poc/full").get_json() == served  # every figure as before
     health = client.get("/api/poc/health").get_json()["rates"][0]
@@ -125,11 +183,11 @@ FRANKFURTER_FAULTS = [
 
 
 @pytest.mark.parametrize("fault, body, reason", FRANKFURTER_FAULTS, ids=[f[0] for f in FRANKFURTER_FAULTS])
-def test_a_faulty_frankfurter_answer_keeps_the_last_good_rates(live_app, feeds, caplog, fault, body, reason):
-    served = _good_then(live_app, feeds, "/v2/rates", Reply(body=body))
+def test_a_faulty_frankfurter_answer_keeps_the_last_good_rates(fed, caplog, fault, body, reason):
+    served = fed.good_then("/v2/rates", Reply(body=body))
     caplog.clear()
-    refresh(live_app)
-    client = live_app.test_client()
+    refresh(fed.app)
+    client = fed.app.test_client()
     assert client.get("/api/poc/full").get_json() == served
     assert client.get("/api/poc/history?from=USD&to=PKR").get_json()["count"] >= 250  # the series held stays
     frankfurter = client.get("/api/poc/health").get_json()["rates"][1]

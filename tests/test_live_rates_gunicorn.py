@@ -1,23 +1,31 @@
 """Live rates under real servers: one fetch in all, swaps that lose nothing, refreshes that never queue, and no process
 but gunicorn's master and workers."""
 
+import fcntl
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import RAW_KEY, _answers, running_gunicorn
-from feeds import ECB_DAY, Reply
+import sqlalchemy as sa
+from conftest import RAW_KEY, _answers, forget_rates, running_gunicorn
+from feeds import ECB_DAY, ECB_RATES, FeedServer, Reply
 from harness import DIRECT, ROOT, gunicorn_env, measured, paced_load, requires, unused_port
 
 from bench.load import children_of, workers_of
+from corridor.data.database import engine_url
+from corridor.rates.store import read_stamp
 from corridor.serving.refresher import POLL_S
+
+WORKERS = 3
+BURST_QUIET_S = 1 + 3  # hooks.burst_quiet_s: gunicorn's graceful timeout (1 s in the tests), plus 3 s
 
 
 def get_json(base, path, key=None):
@@ -51,13 +59,15 @@ def gone(pid):
 
 
 @contextmanager
-def serving_live(log, feeds):
-    """gunicorn with three workers fed by the loopback `feeds`, refreshed only at start and on HUP; once every worker
-    serves what the start's fetch brought."""
+def serving_live(log, feeds, database_url=None, workers=WORKERS):
+    """gunicorn with `workers` workers fed by the loopback `feeds`, refreshed only at start and on HUP, on the
+    database at `database_url` (default the test process's); once every worker serves what the start's fetch
+    brought."""
     with running_gunicorn(
         log,
         API_KEYS=RAW_KEY,
-        WEB_CONCURRENCY="3",
+        DATABASE_URL=database_url or os.environ["DATABASE_URL"],
+        WEB_CONCURRENCY=str(workers),
         RATES_REFRESH_MINUTES="0",
         ECB_RATES_URL=feeds.ecb_url,
         FRANKFURTER_URL=feeds.frankfurter_url,
@@ -69,22 +79,100 @@ def serving_live(log, feeds):
         yield server
 
 
+def asked(feeds):
+    """How many times each feed has been asked so far: (ECB, Frankfurter)."""
+    return feeds.count("/ecb.xml"), feeds.count("/v2/rates")
+
+
+def stamp(url):
+    """The stamp of the database at `url`: when the last fetch started, the last ask for one, and its burst began."""
+    engine = sa.create_engine(engine_url(url))
+    try:
+        with engine.connect() as connection:
+            return read_stamp(connection)
+    finally:
+        engine.dispose()
+
+
+def fetching(url):
+    """Whether a process holds the fetch lock of the SQLite database at `url` (corridor.rates.store.fetch_lock)."""
+    with open(f"{url.removeprefix('sqlite:///')}.fetch-lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+
+def settled(url):
+    """Whether nothing an earlier test did is still under way: no fetch, none asked for and not yet started, and the
+    last ask older than a burst's quiet time, so that the next HUP starts a burst of its own."""
+    if fetching(url):
+        return False
+    last = stamp(url)
+    return last.asked is None or (
+        last.started is not None and last.asked <= last.started and time.time() - last.asked > BURST_QUIET_S
+    )
+
+
+@pytest.fixture(scope="module")
+def live_feeds():
+    """The loopback feeds of the module's shared server: answering normally unless a test sets `replies`."""
+    with FeedServer() as feeds:
+        yield feeds
+
+
+@pytest.fixture(scope="module")
+def live_database(migrated_sqlite, tmp_path_factory):
+    """A migrated SQLite database of the shared server's own: the other tests' servers and feeds never touch it."""
+    path = tmp_path_factory.mktemp("live") / "live.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="module")
+def shared_live(tmp_path_factory, live_feeds, live_database):
+    """`serving_live` on `live_database`, no rates fetched when it starts, shared by the module's tests that leave it
+    serving; started anew if a test has stopped it. A function giving the server and how many times each feed was
+    asked by the time it served."""
+    with ExitStack() as stack:
+        started = []
+
+        def current():
+            if not started or started[-1][0].process.poll() is not None:
+                forget_rates(live_database)
+                before = asked(live_feeds)
+                log = tmp_path_factory.mktemp("live") / "gunicorn.log"
+                server = stack.enter_context(serving_live(log, live_feeds, live_database))
+                started.append((server, tuple(n - m for n, m in zip(asked(live_feeds), before, strict=True))))
+            return started[-1]
+
+        yield current
+
+
 @pytest.fixture
-def live_server(tmp_path, feeds):
-    """`serving_live` for one test."""
-    with serving_live(tmp_path / "gunicorn.log", feeds) as server:
+def live_server(shared_live, live_feeds, live_database):
+    """The module's shared server, once what the test before did has settled; the feeds answer normally again after."""
+    server, _ = shared_live()
+    wait_for(lambda: settled(live_database), 30, server.log)
+    try:
         yield server
+    finally:
+        live_feeds.replies.clear()
+        live_feeds.ecb_rates = dict(ECB_RATES)
 
 
-def test_each_feed_is_asked_once_per_refresh_whatever_the_workers(live_server, feeds):
-    assert feeds.count("/ecb.xml") == 1 and feeds.count("/v2/rates") == 1
+def test_each_feed_is_asked_once_per_refresh_whatever_the_workers(shared_live, live_server, live_feeds):
+    assert shared_live()[1] == (1, 1)  # at start
     # every worker serves the fetched rates
     dates = {get_json(live_server.base, "/api/midrate?from=GBP&to=INR", RAW_KEY)["updated"] for _ in range(30)}
     assert dates == {"Nov 24, 2026"}
+    ecb, frankfurter = asked(live_feeds)
     live_server.process.send_signal(signal.SIGHUP)
-    wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)
+    wait_for(lambda: live_feeds.count("/ecb.xml") == ecb + 1, 10, live_server.log)
     time.sleep(1)
-    assert feeds.count("/ecb.xml") == 2 and feeds.count("/v2/rates") == 2
+    assert asked(live_feeds) == (ecb + 1, frankfurter + 1)
 
 
 def test_serving_starts_on_the_data_file_while_a_feed_is_slow(tmp_path, feeds):
@@ -125,65 +213,61 @@ def test_a_refused_feed_is_logged_in_one_line_and_the_service_serves_on(tmp_path
 
 
 @requires("wrk")
-def test_rates_swapped_under_load_lose_no_request_and_keep_none_waiting(live_server, feeds):
+def test_rates_swapped_under_load_lose_no_request_and_keep_none_waiting(live_server, live_feeds):
+    feeds = live_feeds
     load = paced_load(live_server.base, RAW_KEY, seconds=300)
-    time.sleep(1)
-    for usd in (1.10, 1.12, 1.14):
-        feeds.ecb_rates = {**feeds.ecb_rates, "USD": usd}
-        live_server.process.send_signal(signal.SIGHUP)
+    try:
+        time.sleep(1)
+        for usd in (1.10, 1.12, 1.14):
+            feeds.ecb_rates = {**feeds.ecb_rates, "USD": usd}
+            live_server.process.send_signal(signal.SIGHUP)
 
-        def served(expected: float = round(1 / usd, 6)) -> bool:
-            return get_json(live_server.base, "/api/midrate?from=USD&to=EUR", RAW_KEY)["ref_rate_b"] == expected
+            def served(expected: float = round(1 / usd, 6)) -> bool:
+                return get_json(live_server.base, "/api/midrate?from=USD&to=EUR", RAW_KEY)["ref_rate_b"] == expected
 
-        wait_for(served, 30, live_server.log)
-    time.sleep(1)
-    for wrk in load:
-        wrk.send_signal(signal.SIGINT)
-        figures = measured(wrk)
+            wait_for(served, 30, live_server.log)
+        time.sleep(1)
+    finally:
+        for wrk in load:  # stopped whatever happens: the server serves the module's next tests
+            wrk.send_signal(signal.SIGINT)
+    for figures in map(measured, load):
         assert figures["requests"] > 300 and figures["errors"] == 0 and figures["max"] < 1000, figures
 
 
-def test_hups_during_a_refresh_merge_into_one_next_refresh(live_server, feeds):
+def test_hups_during_a_refresh_merge_into_one_next_refresh(live_server, live_feeds):
+    feeds = live_feeds
     # each HUP is gunicorn's reload (new workers, the files read anew), which takes the master a moment: the feed is
     # slow enough for all five to come while the first HUP's refresh waits on it
     feeds.replies["/ecb.xml"] = Reply(delay=4)
+    before = feeds.count("/ecb.xml")
     for _ in range(5):
         live_server.process.send_signal(signal.SIGHUP)
         time.sleep(0.1)
-    wait_for(lambda: feeds.count("/ecb.xml") == 3, 20, live_server.log)  # at start, the first HUP's, one for the rest
+    wait_for(lambda: feeds.count("/ecb.xml") == before + 2, 20, live_server.log)  # the first HUP's, one for the rest
     time.sleep(4)
-    assert feeds.count("/ecb.xml") == 3
+    assert feeds.count("/ecb.xml") == before + 2
 
 
-def test_term_during_a_refresh_stops_the_service_within_the_graceful_timeout(live_server, feeds):
-    feeds.replies["/ecb.xml"] = Reply(delay=8)
-    live_server.process.send_signal(signal.SIGHUP)
-    wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)  # a worker waits on the slow feed
-    processes = children_of(live_server.process.pid)
-    asked = time.monotonic()
-    live_server.process.send_signal(signal.SIGTERM)
-    live_server.process.wait(timeout=10)
-    assert time.monotonic() - asked < 2.5  # --graceful-timeout 1 in the tests
-    wait_for(lambda: all(gone(pid) for pid in processes), 1, live_server.log)
+def test_a_worker_killed_during_a_refresh_is_replaced_at_once(live_server, live_feeds):
+    feeds = live_feeds
 
-
-def test_a_worker_killed_during_a_refresh_is_replaced_at_once(live_server, feeds):
     def workers():
         return set(workers_of(live_server.process.pid))
 
     feeds.replies["/ecb.xml"] = Reply(delay=5)
     before_hup = workers()
+    before = feeds.count("/ecb.xml")
     live_server.process.send_signal(signal.SIGHUP)
-    wait_for(lambda: feeds.count("/ecb.xml") == 2, 5, live_server.log)
+    wait_for(lambda: feeds.count("/ecb.xml") == before + 1, 5, live_server.log)
     # the HUP's own new workers have taken over from the old ones (all gone) while the refresh waits on the feed
-    wait_for(lambda: len(workers()) == 3 and not workers() & before_hup, 3, live_server.log)
+    wait_for(lambda: len(workers()) == WORKERS and not workers() & before_hup, 3, live_server.log)
     serving = workers()
     victim = min(serving)
     killed = time.monotonic()
     os.kill(victim, signal.SIGKILL)
     wait_for(lambda: len(workers() - serving) == 1, 5, live_server.log)
     assert time.monotonic() - killed < 1.5
-    wait_for(lambda: len(workers()) == 3 and victim not in workers(), 1, live_server.log)
+    wait_for(lambda: len(workers()) == WORKERS and victim not in workers(), 1, live_server.log)
 
 
 def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
@@ -207,11 +291,27 @@ def test_flask_run_fetches_the_feeds_in_a_thread_of_its_own(tmp_path, feeds):
         process.wait(timeout=10)
 
 
-def test_an_instance_is_its_master_and_workers_alone(live_server, feeds):
+def test_an_instance_is_its_master_and_workers_alone(live_server, live_feeds):
+    before = live_feeds.count("/ecb.xml")
     live_server.process.send_signal(signal.SIGHUP)
-    wait_for(lambda: feeds.count("/ecb.xml") == 2, 10, live_server.log)
+    wait_for(lambda: live_feeds.count("/ecb.xml") == before + 1, 10, live_server.log)
     master = live_server.process.pid
-    wait_for(lambda: len(workers_of(master)) == 3, 10, live_server.log)  # the old workers are gone
+    wait_for(lambda: len(workers_of(master)) == WORKERS, 10, live_server.log)  # the old workers are gone
     for pid in children_of(master):
         assert Path(f"/proc/{pid}/cmdline").read_text().split("\0")[:2] == [sys.executable, "-m"]
         assert children_of(pid) == []  # a worker starts no process: its refresher is a greenlet
+
+
+def test_term_during_a_refresh_stops_the_service_within_the_graceful_timeout(live_server, live_feeds):
+    # the module's last use of the shared server, which it stops
+    feeds = live_feeds
+    feeds.replies["/ecb.xml"] = Reply(delay=8)
+    before = feeds.count("/ecb.xml")
+    live_server.process.send_signal(signal.SIGHUP)
+    wait_for(lambda: feeds.count("/ecb.xml") == before + 1, 5, live_server.log)  # a worker waits on the slow feed
+    processes = children_of(live_server.process.pid)
+    asked = time.monotonic()
+    live_server.process.send_signal(signal.SIGTERM)
+    live_server.process.wait(timeout=10)
+    assert time.monotonic() - asked < 2.5  # --graceful-timeout 1 in the tests
+    wait_for(lambda: all(gone(pid) for pid in processes), 1, live_server.log)

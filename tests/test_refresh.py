@@ -21,7 +21,7 @@ from corridor.serving.refresher import Refresher
 from corridor.state import current_service
 
 NESTED = "[" * 200_000 + "]" * 200_000
-WORKERS = 3
+WORKERS = 2  # more than one: each answer comes from whichever takes the connection
 
 
 def _health(base):
@@ -58,9 +58,10 @@ def refreshable(tmp_path, raw_seed):
 
 
 @pytest.fixture(scope="module")
-def refused_files(tmp_path_factory, raw_seed):
-    """One gunicorn for the files a HUP must refuse: each test puts the good file back."""
-    with _refreshable(tmp_path_factory.mktemp("refused"), raw_seed) as running:
+def shared_refreshable(tmp_path_factory, raw_seed):
+    """One gunicorn for the tests that leave it serving the shipped data from its file (a refused file's, and the swap
+    to a large file and back): each puts the good file back."""
+    with _refreshable(tmp_path_factory.mktemp("shared"), raw_seed) as running:
         yield running
 
 
@@ -100,9 +101,9 @@ INVALID = json.dumps({**json.loads((ROOT / "seed_data.json").read_text()), "as_o
 )
 @requires("curl", "wrk")
 def test_a_file_that_cannot_be_served_on_hup_keeps_the_master_and_the_last_good_data(
-    refused_files, raw_seed, content, reason
+    shared_refreshable, raw_seed, content, reason
 ):
-    base, process, data, log = refused_files
+    base, process, data, log = shared_refreshable
     refusals = log.read_text().count("Data refresh refused; still serving")
     load = paced_load(base, RAW_KEY, seconds=1, connections=4)
     try:
@@ -143,8 +144,8 @@ def test_a_worker_killed_after_files_vanished_comes_back_with_the_data(refreshab
 
 
 @requires("curl", "wrk")
-def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none_waiting(refreshable, raw_seed):
-    base, process, data, log = refreshable
+def test_hup_to_a_large_file_and_back_under_load_loses_no_request_and_keeps_none_waiting(shared_refreshable, raw_seed):
+    base, process, data, log = shared_refreshable
     large = json.dumps(generate(1000))
     load = paced_load(base, RAW_KEY, seconds=300)  # stopped once both swaps are seen
     swaps = []  # seconds from each HUP until the new file is served

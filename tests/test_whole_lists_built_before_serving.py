@@ -58,9 +58,10 @@ def test_after_a_hup_every_whole_list_is_answered_kept_by_every_new_worker(tmp_p
             assert time.monotonic() < deadline, server.log.read_text()[-3000:]
             time.sleep(0.1)
         time.sleep(0.5)  # the new workers are listening
+        # what a request builds, in a process of its own on the same data
+        own = build_app(SEED_DATA=str(large_data)).test_client()
         for url in WHOLE_LISTS:
-            # what a request builds, in a process of its own on the same data
-            built = build_app(SEED_DATA=str(large_data)).test_client().get(url, headers=AUTH)
+            built = own.get(url, headers=AUTH)
             for encoding in ("gzip", "identity", "gzip", "identity"):  # a connection each: both workers are asked
                 answer = requests.get(server.base + url, timeout=30, headers={**AUTH, "Accept-Encoding": encoding})
                 assert answer.status_code == 200
