@@ -35,7 +35,9 @@ def _true_cost(fee: float, margin: float | None, amount: float) -> float | None:
     return None if margin is None else 100 * fee / amount + margin
 
 
-@dataclass(frozen=True, slots=True)
+# not frozen: a quote at a new amount makes one per offer, and a frozen dataclass takes three times as long to make
+# (1.6 against 0.5 µs); none is changed once ranked
+@dataclass(slots=True)
 class Quote:
     """An offer priced at one send amount, ranked, its figures worked out once (a list of quotes reads each several
     times); `payout_rate`: to its `payout_currency` where not the corridor's; `spread_pct`: the margin at the amount
