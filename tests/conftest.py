@@ -19,7 +19,6 @@ import sys
 import tempfile
 import time
 import unittest.mock
-import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -542,13 +541,11 @@ def command_app(url):
 def run_migration(url, *args, **config):
     """`flask --app app db ARGS…` on the database at `url` (`config` over build_app's), in this process: (exit code,
     output). Alembic's env.py would hand the process's logging to alembic.ini's handler, taking it from pytest's
-    capture: it is kept as it is, and Flask-SQLAlchemy's warning about env.py's get_engine (the fallback it needs)
-    unshown, as a process's would be. A real `flask db upgrade` runs in the tests of `make run`, gunicorn and the
+    capture: it is kept as it is. A real `flask db upgrade` runs in the tests of `make run`, gunicorn and the
     package."""
     app = build_app(DATABASE_URL=url, **config)
     app.extensions["migrate"].migrate.configure(_printing_to_the_runner)
-    with unittest.mock.patch.object(logging.config, "fileConfig"), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "'get_engine' is deprecated", DeprecationWarning)
+    with unittest.mock.patch.object(logging.config, "fileConfig"):
         result = app.test_cli_runner().invoke(args=["db", *args])
     with app.app_context():
         db.engine.dispose()  # as the process would end: PostgreSQL copies no database while a session is on it
