@@ -245,7 +245,7 @@ class ImportReport:
         name, result = os.path.basename(self.path), self.result
         where = self.kind if self.kind == "CSV" else f"workbook, sheets {', '.join(repr(s) for s in self.sheets)}"
         imported = sum(p.rows.total() for p in result.periods.values())
-        read = imported + self.skips.total
+        read = imported + self.skips.counts.total()
         if result.import_id is None:
             periods = sorted(result.periods)
             listed = periods[0] if len(periods) == 1 else f"{', '.join(periods[:-1])} and {periods[-1]}"
@@ -254,7 +254,7 @@ class ImportReport:
                 f"{'is' if len(periods) == 1 else 'are'} imported already with these very rows."
             ]
         lines = [
-            f"{name} ({where}): {read:,} rows read, {imported:,} imported, {self.skips.total:,} skipped; "
+            f"{name} ({where}): {read:,} rows read, {imported:,} imported, {self.skips.counts.total():,} skipped; "
             f"import {result.import_id}."
         ]
         for period, done in sorted(result.periods.items()):
@@ -300,7 +300,7 @@ def import_rpw(
                     yield row
         if not found:  # the transaction is rolled back
             raise ImportRefused(
-                f"{path}: no row can be imported ({skips.total:,} skipped):\n" + "\n".join(skips.lines("row"))
+                f"{path}: no row can be imported ({skips.counts.total():,} skipped):\n" + "\n".join(skips.lines("row"))
             )
 
     try:

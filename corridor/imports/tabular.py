@@ -10,6 +10,7 @@ import re
 import stat
 import time
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -34,17 +35,13 @@ def column_key(name: Any) -> str:
 class Skips:
     """Rows skipped, by reason: how many, and where the first five are."""
 
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
     first: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, reason: str, where: str) -> None:
-        self.counts[reason] = self.counts.get(reason, 0) + 1
+        self.counts[reason] += 1
         if len(self.first.setdefault(reason, [])) < 5:
             self.first[reason].append(where)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
 
     def lines(self, unit: str = "") -> list[str]:
         return [
