@@ -22,7 +22,7 @@ from corridor.domain.currencies import is_known_currency
 from corridor.domain.model import Corridor
 from corridor.domain.observations import Observation, OutOfBounds, PricePoint, bounded, last_period
 from corridor.imports.survey_db import ImportResult, import_observations
-from corridor.imports.tabular import ImportRefused, Skips, Table, column_key, open_tables
+from corridor.imports.tabular import ImportRefused, Rows, Skips, Table, column_key, open_tables
 
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
@@ -85,7 +85,7 @@ def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
     )
 
 
-def _header(rows: Iterator[tuple[int, tuple]]) -> tuple[int, dict[str, int]] | list[str]:
+def _header(rows: Rows) -> tuple[int, dict[str, int]] | list[str]:
     """The header among the first rows: its row number and column keys; or what the best candidate lacks."""
     best: list[str] = list(REQUIRED)
     for number, row in itertools.islice(rows, HEADER_ROWS):
@@ -229,7 +229,7 @@ def date_of(value: Any) -> dt.date | None:
 
 
 # wraps a sheet's rows so as to show how far reading is: click's progress bar on a terminal
-Progress = Callable[[Sheet], AbstractContextManager[Iterator[tuple[int, tuple]]]]
+Progress = Callable[[Sheet], AbstractContextManager[Rows]]
 STATES = {"new": "new", "revised": "revised: replaces the {} imported before", "unchanged": "unchanged, kept"}
 
 

@@ -222,11 +222,8 @@ def read_survey(engine: Engine) -> Survey | None:
     """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Cached per import."""
     url = engine.url.render_as_string(hide_password=False)
     with engine.connect() as connection:
-        periods = tuple(
-            connection.execute(
-                sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
-            ).one()
-        )
+        held_periods = sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
+        periods = tuple(connection.execute(held_periods).one())
         if not periods[1]:
             return None
         last = last_period(dt.date.today())
