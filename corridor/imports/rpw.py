@@ -55,27 +55,21 @@ class Sheet(Table):
     columns: dict[str, int] = field(default_factory=dict)
 
 
-def open_rpw(path: str) -> tuple[str, list[Sheet], Callable[[], None]]:
-    """The file's kind, its sheets with the required columns (the published ones first), and how to close it."""
-    kind, tables, close = open_tables(path)
+def sheets_of(path: str, kind: str, tables: list[Table]) -> list[Sheet]:
+    """The file's sheets with the required columns, the published ones first."""
     named = {table.name.strip().lower(): table for table in tables}
     order = [named[s.lower()] for s in SHEETS if s.lower() in named]
     order += [table for table in tables if table not in order]
     sheets, missing = [], {}
-    try:
-        for table in order:
-            found = _header(table.rows)
-            if isinstance(found, list):
-                missing[table.name] = found
-            else:
-                size = table.size - found[0] if table.size else None
-                sheets.append(Sheet(table.name, table.rows, size, found[1]))
-    except ImportRefused:
-        close()
-        raise
+    for table in order:
+        found = _header(table.rows)
+        if isinstance(found, list):
+            missing[table.name] = found
+        else:
+            size = table.size - found[0] if table.size else None
+            sheets.append(Sheet(table.name, table.rows, size, found[1]))
     if sheets:
-        return kind, sheets, close
-    close()
+        return sheets
     if kind == "CSV":
         raise ImportRefused(f"{path}: no header row with the required columns; missing: {', '.join(missing['CSV'])}.")
     raise ImportRefused(
@@ -288,7 +282,6 @@ def import_rpw(
     engine: Engine, path: str, progress: Progress, file_corridors: Callable[[], Iterable[Corridor]]
 ) -> ImportReport:
     """Read the survey file at `path` into the database in one transaction, each pair of `file_corridors` joining it."""
-    kind, sheets, close = open_rpw(path)
     skips = Skips()
 
     def read() -> Iterator[tuple[int, Observation]]:
@@ -303,10 +296,9 @@ def import_rpw(
                 f"{path}: no row can be imported ({skips.counts.total():,} skipped):\n" + "\n".join(skips.lines("row"))
             )
 
-    try:
+    with open_tables(path) as (kind, tables):
+        sheets = sheets_of(path, kind, tables)
         with open(path, "rb") as handle:
             sha256 = hashlib.file_digest(handle, "sha256").hexdigest()
         result = import_observations(engine, read(), os.path.basename(path), sha256, file_corridors)
-    finally:
-        close()
     return ImportReport(path, kind, [s.name for s in sheets], skips, result)

@@ -12,6 +12,7 @@ import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -60,8 +61,9 @@ class Table:
     size: int | None = None
 
 
-def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table], Callable[[], None]]:
-    """The file's kind (`workbook` or `CSV`), its tables (a sheet's first `columns` columns), and how to close it."""
+@contextmanager
+def open_tables(path: str, columns: int = MAX_COLUMNS) -> Iterator[tuple[str, list[Table]]]:
+    """The file's kind (`workbook` or `CSV`) and its tables (a sheet's first `columns` columns), open while in use."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the import until something writes to it
             raise ImportRefused(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
@@ -73,8 +75,13 @@ def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table]
         raise ImportRefused(f"{path} is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx.")
     clock = _Clock(path)
     if head.startswith(b"PK\x03\x04"):
-        return "workbook", *_workbook_tables(path, clock, columns)
-    return "CSV", *_csv_table(path, clock, head)
+        kind, (tables, close) = "workbook", _workbook_tables(path, clock, columns)
+    else:
+        kind, (tables, close) = "CSV", _csv_table(path, clock, head)
+    try:
+        yield kind, tables
+    finally:
+        close()
 
 
 @dataclass
