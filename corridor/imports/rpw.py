@@ -22,7 +22,7 @@ from corridor.domain.currencies import is_known_currency
 from corridor.domain.model import Corridor
 from corridor.domain.observations import Observation, OutOfBounds, PricePoint, bounded, last_period
 from corridor.imports.survey_db import ImportResult, import_observations
-from corridor.imports.tabular import ImportRefused, Rows, Skips, Table, column_key, open_tables
+from corridor.imports.tabular import ImportRefused, Rows, Skips, Table, column_key, open_tables, plural
 
 SHEETS = ("Dataset (from Q2 2016)", "Dataset (up to Q1 2016)")  # the published workbook's, read in this order
 HEADER_ROWS = 10  # a sheet's header is among its first rows
@@ -252,30 +252,26 @@ class ImportReport:
             f"import {result.import_id}."
         ]
         for period, done in sorted(result.periods.items()):
-            rows, replaced = _count(done.rows.total(), "row"), _count(done.replaced, "row")
+            rows, replaced = plural(done.rows.total(), "row"), plural(done.replaced, "row")
             states = {state: text.format(replaced) for state, text in STATES.items() if done.pairs[state]}
             if len(states) == 1:
                 lines.append(f"  {period}: {rows}, {next(iter(states.values()))}")
                 continue
             each = (
-                f"{_count(done.pairs[s], 'pair')} ({_count(done.rows[s], 'row')}) {text}" for s, text in states.items()
+                f"{plural(done.pairs[s], 'pair')} ({plural(done.rows[s], 'row')}) {text}" for s, text in states.items()
             )
-            lines.append(f"  {period}: {rows} of {_count(done.pairs.total(), 'country pair')}: " + "; ".join(each))
+            lines.append(f"  {period}: {rows} of {plural(done.pairs.total(), 'country pair')}: " + "; ".join(each))
         joined = [f"{a}-{b} (id {c.id}, {c.key})" for (a, b), c in sorted(result.joined.items())]
         new = [f"{a}-{b} (id {i})" for (a, b), i in sorted(result.new_corridors.items())]
         named = (("joined the data file's corridors", joined), ("new corridors", new))
         return [
             *lines,
             *self.skips.lines("row"),
-            f"{_count(len(result.pairs), 'country pair')}, {_count(len(result.firms), 'firm')}"
+            f"{plural(len(result.pairs), 'country pair')}, {plural(len(result.firms), 'firm')}"
             + "".join(f"; {what}: {', '.join(names)}" for what, names in named if names)
             + ".",
             "A running service serves it within seconds: every process reads the database's version stamp every 2 s.",
         ]
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def import_rpw(

@@ -32,6 +32,10 @@ def column_key(name: Any) -> str:
     return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
 
 
+def plural(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 @dataclass
 class Skips:
     """Rows skipped, by reason: how many, and where the first five are."""
@@ -46,7 +50,7 @@ class Skips:
 
     def lines(self, unit: str = "") -> list[str]:
         return [
-            f"  skipped, {reason}: {count:,}{f' {unit}' if unit else ''}{'s' if unit and count > 1 else ''} "
+            f"  skipped, {reason}: {plural(count, unit) if unit else f'{count:,}'} "
             f"({', '.join(self.first[reason])}{', …' if count > 5 else ''})"
             for reason, count in sorted(self.counts.items())
         ]
