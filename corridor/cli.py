@@ -5,7 +5,7 @@ import datetime as dt
 import json
 import sys
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import nullcontext
 
 import click
 from flask import Flask, current_app
@@ -21,8 +21,7 @@ from corridor.domain.model import Corridor, Dataset
 from corridor.domain.rounding import round_significant
 from corridor.imports.flows import import_flows
 from corridor.imports.published import import_published
-from corridor.imports.rpw import Sheet
-from corridor.imports.survey_import import import_rpw
+from corridor.imports.rpw import Sheet, import_rpw
 from corridor.imports.tabular import ImportRefused
 from corridor.rates.ecb import ImportReport, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
@@ -157,14 +156,11 @@ def import_rpw_command(path: str) -> None:
     counted; a file with no usable row, or without the required columns, is refused (exit 1).
     """
 
-    @contextmanager
     def progress(sheet: Sheet):
         if not sys.stdout.isatty() or json_output():  # a log or a pipe: the summary says it all
-            yield sheet.rows
-            return
+            return nullcontext(sheet.rows)
         label = "Reading rows" if sheet.name == "CSV" else f"Reading {sheet.name!r}"
-        with click.progressbar(sheet.rows, length=sheet.size, label=label, show_pos=True) as rows:
-            yield rows
+        return click.progressbar(sheet.rows, length=sheet.size, label=label, show_pos=True)
 
     def file_corridors() -> tuple[Corridor, ...]:
         try:

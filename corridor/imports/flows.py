@@ -101,8 +101,7 @@ def _cell_name(row: int, column: int) -> str:
 
 def read_flows(path: str) -> FlowReport:
     """The matrix at `path`: its year from the title, each non-zero figure up to the WORLD row and column."""
-    kind, tables, close = open_tables(path, columns=MAX_COUNTRIES + 2)
-    try:
+    with open_tables(path, columns=MAX_COUNTRIES + 2) as (kind, tables):
         if kind != "workbook":
             raise ImportRefused(f"{path} is not an Excel workbook (.xlsx): the matrix is published as one.")
         for table in tables:
@@ -114,8 +113,6 @@ def read_flows(path: str) -> FlowReport:
             if year is None:
                 raise ImportRefused(f"{path}, sheet {table.name!r}: its title (cell A1) names no year.")
             return _read_matrix(path, year, across, rows)
-    finally:
-        close()
     raise ImportRefused(
         f"{path} is not a bilateral remittance matrix: no sheet has the receiving countries across its "
         "second row under a label that says so."

@@ -81,8 +81,7 @@ class PublishedReport:
 
 def read_published(path: str) -> PublishedReport:
     """Every figure of the export at `path`; ImportRefused if it is not a DataBank export of `ATCR.CORR`."""
-    _, tables, close = open_tables(path)
-    try:
+    with open_tables(path) as (_, tables):
         rows = tables[0].rows
         header = next(rows, None)
         if header is None:
@@ -102,8 +101,6 @@ def read_published(path: str) -> PublishedReport:
         for number, cells in rows:
             report.rows += 1
             _read_row(report, number, [str(cell).strip() if cell is not None else "" for cell in cells], at, quarters)
-    finally:
-        close()
     if not report.figures:
         raise ImportRefused(f"{path}: no row holds a figure of series {SERIES}; nothing was stored.")
     return report

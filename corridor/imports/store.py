@@ -4,8 +4,9 @@ running instance told last."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -39,13 +40,13 @@ def transaction(engine: Engine) -> Iterator[tuple[Connection, RootTransaction]]:
             bump_stamp(connection)
 
 
-def batches(items: Sequence, size: int = BATCH) -> Iterator[Sequence]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+def batches(items: Iterable, size: int = BATCH) -> Iterator[list]:
+    each = iter(items)  # read as the batches are: a generator's rows are never all in memory
+    return iter(lambda: list(itertools.islice(each, size)), [])
 
 
-def insert_all(connection: Connection, table: Table, rows: Sequence[dict]) -> None:
-    for batch in batches(rows):
+def insert_all(connection: Connection, table: Table, rows: Iterable[dict], size: int = BATCH) -> None:
+    for batch in batches(rows, size):
         connection.execute(insert(table), batch)
 
 

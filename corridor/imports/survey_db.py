@@ -162,9 +162,7 @@ def import_observations(
                 result.firms.add(firm_name(observation.firm))
                 yield {**values, "import_id": import_id, "row": number}
 
-        each = stored_rows()
-        for batch in iter(lambda: list(itertools.islice(each, BATCH)), []):
-            connection.execute(sa.insert(_OBSERVATIONS), batch)
+        insert_all(connection, _OBSERVATIONS, stored_rows(), BATCH)  # BATCH as this module holds it: a test sets it
         stored = {
             (p.period, p.source_country, p.destination_country): p.digest
             for p in connection.execute(sa.select(SurveyPeriod))
@@ -200,7 +198,7 @@ def import_observations(
 def _chunks(keys: list[Key]) -> Iterator[Sequence[Key]]:
     """The keys in runs of one period each, at most KEYS_AT_ONCE long."""
     for _, same_period in itertools.groupby(keys, key=lambda key: key[0]):
-        yield from batches(list(same_period), KEYS_AT_ONCE)
+        yield from batches(same_period, KEYS_AT_ONCE)
 
 
 def _keyed(columns: Any, keys: Sequence[Key]) -> sa.ColumnElement[bool]:
@@ -224,11 +222,8 @@ def read_survey(engine: Engine) -> Survey | None:
     """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Cached per import."""
     url = engine.url.render_as_string(hide_password=False)
     with engine.connect() as connection:
-        periods = tuple(
-            connection.execute(
-                sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
-            ).one()
-        )
+        held_periods = sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
+        periods = tuple(connection.execute(held_periods).one())
         if not periods[1]:
             return None
         last = last_period(dt.date.today())

@@ -10,7 +10,9 @@ import re
 import stat
 import time
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -30,25 +32,25 @@ def column_key(name: Any) -> str:
     return re.sub(r"[\s_\-]+", "", str(name or "")).lower()
 
 
+def plural(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 @dataclass
 class Skips:
     """Rows skipped, by reason: how many, and where the first five are."""
 
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
     first: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, reason: str, where: str) -> None:
-        self.counts[reason] = self.counts.get(reason, 0) + 1
+        self.counts[reason] += 1
         if len(self.first.setdefault(reason, [])) < 5:
             self.first[reason].append(where)
 
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
     def lines(self, unit: str = "") -> list[str]:
         return [
-            f"  skipped, {reason}: {count:,}{f' {unit}' if unit else ''}{'s' if unit and count > 1 else ''} "
+            f"  skipped, {reason}: {plural(count, unit) if unit else f'{count:,}'} "
             f"({', '.join(self.first[reason])}{', …' if count > 5 else ''})"
             for reason, count in sorted(self.counts.items())
         ]
@@ -63,8 +65,9 @@ class Table:
     size: int | None = None
 
 
-def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table], Callable[[], None]]:
-    """The file's kind (`workbook` or `CSV`), its tables (a sheet's first `columns` columns), and how to close it."""
+@contextmanager
+def open_tables(path: str, columns: int = MAX_COLUMNS) -> Iterator[tuple[str, list[Table]]]:
+    """The file's kind (`workbook` or `CSV`) and its tables (a sheet's first `columns` columns), open while in use."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the import until something writes to it
             raise ImportRefused(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
@@ -76,8 +79,13 @@ def open_tables(path: str, columns: int = MAX_COLUMNS) -> tuple[str, list[Table]
         raise ImportRefused(f"{path} is an old Excel .xls workbook: open it in a spreadsheet and save it as .xlsx.")
     clock = _Clock(path)
     if head.startswith(b"PK\x03\x04"):
-        return "workbook", *_workbook_tables(path, clock, columns)
-    return "CSV", *_csv_table(path, clock, head)
+        kind, (tables, close) = "workbook", _workbook_tables(path, clock, columns)
+    else:
+        kind, (tables, close) = "CSV", _csv_table(path, clock, head)
+    try:
+        yield kind, tables
+    finally:
+        close()
 
 
 @dataclass
