@@ -6,7 +6,7 @@ import hashlib
 import tracemalloc
 
 import pytest
-from conftest import reread
+from conftest import build_app, reread
 
 from corridor.state import current_service
 from corridor.state.responses import KeptUrl, ResponseCache
@@ -20,10 +20,9 @@ def answers(app):
     return [key for key, kept in current_service(app).data.responses.items() if not isinstance(kept, KeptUrl)]
 
 
-@pytest.fixture
-def keeps(make_app, monkeypatch):
-    """An app of the test's own, and the keys of the responses it builds from now on."""
-    app, built = make_app(), []
+def counting(app, monkeypatch):
+    """`app`, and the keys of the responses it builds from now on."""
+    built = []
     keep = ResponseCache.keep
 
     def counted(self, key, response, *pointed_at_by):
@@ -35,8 +34,22 @@ def keeps(make_app, monkeypatch):
     return app, built
 
 
-def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(keeps, auth):
-    app, built = keeps
+@pytest.fixture(scope="module")
+def cache_app():
+    """The app the module's tests of what is kept share, its cache emptied for each (`keeps`): building one took most
+    of a test's CPU."""
+    return build_app()
+
+
+@pytest.fixture
+def keeps(cache_app, monkeypatch):
+    """An app whose cache holds nothing, and the keys of the responses it builds from now on."""
+    current_service(cache_app).data.responses.clear()
+    return counting(cache_app, monkeypatch)
+
+
+def test_nothing_is_built_at_start_and_a_repeated_request_is_built_once(make_app, auth, monkeypatch):
+    app, built = counting(make_app(), monkeypatch)  # an app of the test's own: what it holds at start is asked
     assert len(current_service(app).data.responses) == 0
     client = app.test_client()
     first, again = (client.get("/api/poc/full", headers=auth) for _ in range(2))

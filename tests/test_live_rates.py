@@ -2,11 +2,12 @@
 
 import copy
 import json
+import os
 import re
 from statistics import fmean
 
 import pytest
-from conftest import refresh
+from conftest import build_app, forget_rates, refresh
 from expected import (
     active,
     corridor_costs,
@@ -19,10 +20,46 @@ from expected import (
     sig6,
     tables,
 )
-from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, Reply
+from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, FeedServer, Reply
 from harness import unused_port
 
 from corridor.settings import ConfigError
+from corridor.state import current_service
+
+
+@pytest.fixture(scope="module")
+def module_feeds():
+    """The loopback ECB and Frankfurter of the module's tests."""
+    with FeedServer() as server:
+        yield server
+
+
+@pytest.fixture
+def feeds(module_feeds):
+    """conftest's, on the module's server: answering normally, asked nothing yet; the shared database holding no rates
+    fetched and no ask for a fetch."""
+    module_feeds.replies.clear()
+    module_feeds.asked.clear()
+    module_feeds.ecb_day, module_feeds.ecb_rates = ECB_DAY, dict(ECB_RATES)
+    forget_rates(os.environ["DATABASE_URL"])
+    return module_feeds
+
+
+@pytest.fixture(scope="module")
+def fed(module_feeds):
+    """An app whose feeds are the module's, shared by its `live_app` tests, and the version it served at start."""
+    forget_rates(os.environ["DATABASE_URL"])  # started on the data file's rates alone
+    app = build_app(ECB_RATES_URL=module_feeds.ecb_url, FRANKFURTER_URL=module_feeds.frankfurter_url)
+    return app, current_service(app).data
+
+
+@pytest.fixture
+def live_app(fed, feeds):
+    """conftest's, shared by the module's tests: serving again the version it started with, the database holding no
+    rates fetched (`feeds`); building an app took most of a test's CPU."""
+    app, started = fed
+    current_service(app).serve(started)
+    return app
 
 
 def live_seed(raw, ecb=True, frankfurter=True):

@@ -37,6 +37,13 @@ def value(found, name, **labels):
 
 @pytest.fixture
 def metered():
+    """An app with metrics on, of the test's own: nothing counted yet."""
+    return build_app(METRICS_TOKEN=TOKEN)
+
+
+@pytest.fixture(scope="module")
+def shared_metered():
+    """An app with metrics on, shared by the module's tests that count nothing they assert."""
     return build_app(METRICS_TOKEN=TOKEN)
 
 
@@ -50,8 +57,8 @@ def test_metrics_are_an_unknown_path_unless_turned_on(client):
     "header",
     [None, "Bearer wrong-token-wrong-token-0123", f"Basic {TOKEN}", f"Bearer {TOKEN}x", "Bearer", f"bearer  {RAW_KEY}"],
 )
-def test_metrics_are_refused_without_the_token(metered, header):
-    response = metered.test_client().get("/metrics", headers={"Authorization": header} if header else {})
+def test_metrics_are_refused_without_the_token(shared_metered, header):
+    response = shared_metered.test_client().get("/metrics", headers={"Authorization": header} if header else {})
     assert response.status_code == 401
     assert response.get_json()["code"] == "invalid_metrics_token"
     assert response.headers["WWW-Authenticate"] == 'Bearer realm="corridor-metrics"'
@@ -172,8 +179,8 @@ def test_the_survey_import_and_its_latest_period_are_shown(surveyed_database):
     assert value(found, "corridor_survey_info", **{"import": str(survey.version), "period": latest}) == 1
 
 
-def test_no_survey_no_survey_metric(metered):
-    assert not [key for key in samples(metered.test_client()) if key[0] == "corridor_survey_info"]
+def test_no_survey_no_survey_metric(shared_metered):
+    assert not [key for key in samples(shared_metered.test_client()) if key[0] == "corridor_survey_info"]
 
 
 @pytest.mark.parametrize(

@@ -7,17 +7,43 @@ import time
 import uuid
 
 import pytest
-from conftest import HASHED_KEY, RAW_KEY
+from conftest import HASHED_KEY, RAW_KEY, build_app
 from holders import CSRF, PASSWORD
 
 from corridor.limits import counts as rate_counts
+from corridor.limits.counts import RateLimits
 from corridor.settings import ConfigError
+from corridor.state import current_service
 
 PUBLIC_URL = "/api/poc/corridors/1"
 
 
 def limited_app(make_app, **config):
     return make_app(RATE_LIMITS="on", **config)
+
+
+@pytest.fixture(scope="module")
+def limited_apps():
+    """The apps with rate limits on that the module's tests share, one per config: building one took most of a
+    test's CPU."""
+    return {}
+
+
+@pytest.fixture
+def limited(limited_apps):
+    """An app with rate limits on and `config` over the defaults, counting in memory; shared with the tests of the
+    same config, but with counts of the test's own: a new store, nothing counted yet."""
+
+    def limited(**config):
+        key = tuple(sorted(config.items()))
+        if key not in limited_apps:
+            limited_apps[key] = build_app(RATE_LIMITS="on", **config)
+        app = limited_apps[key]
+        service = current_service(app)
+        service.limits = RateLimits(service.limits.uri, service.limits.budgets, app.logger)
+        return app
+
+    return limited
 
 
 def limit_headers(response):
@@ -42,8 +68,8 @@ def assert_refused(response, sentence):
     }
 
 
-def test_an_address_gets_exactly_its_budget_then_429(make_app):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="5/minute").test_client()
+def test_an_address_gets_exactly_its_budget_then_429(limited):
+    client = limited(RATE_LIMIT_PUBLIC="5/minute").test_client()
     answers = [client.get(PUBLIC_URL) for _ in range(5)]
     assert [a.status_code for a in answers] == [200] * 5
     assert [a.headers["RateLimit-Remaining"] for a in answers] == ["4", "3", "2", "1", "0"]
@@ -53,8 +79,8 @@ def test_an_address_gets_exactly_its_budget_then_429(make_app):
     assert_refused(client.get("/api/poc/full"), "5 per minute for your address")  # one budget for every endpoint
 
 
-def test_each_api_key_has_its_own_budget_apart_from_the_address(make_app, auth):
-    client = limited_app(make_app, RATE_LIMIT_API="3/minute", RATE_LIMIT_PUBLIC="2/minute").test_client()
+def test_each_api_key_has_its_own_budget_apart_from_the_address(limited, auth):
+    client = limited(RATE_LIMIT_API="3/minute", RATE_LIMIT_PUBLIC="2/minute").test_client()
     for key in (RAW_KEY, HASHED_KEY):
         bearer = {"Authorization": f"Bearer {key}"}
         answers = [client.get("/api/corridors", headers=bearer) for _ in range(3)]
@@ -72,16 +98,16 @@ def test_each_api_key_has_its_own_budget_apart_from_the_address(make_app, auth):
     [{}, {"Authorization": "Bearer wrong-key-0123456789"}, {"Authorization": f"Bearer cor_{'x' * 43}"}],
     ids=["none", "wrong", "made-up"],
 )
-def test_a_request_without_a_valid_key_counts_against_its_address_not_a_key(make_app, auth, headers):
-    client = limited_app(make_app, RATE_LIMIT_API="2/minute", RATE_LIMIT_PUBLIC="2/minute").test_client()
+def test_a_request_without_a_valid_key_counts_against_its_address_not_a_key(limited, auth, headers):
+    client = limited(RATE_LIMIT_API="2/minute", RATE_LIMIT_PUBLIC="2/minute").test_client()
     refused = [client.get("/api/corridors", headers=headers) for _ in range(3)]
     assert [(r.status_code, r.headers["RateLimit-Remaining"]) for r in refused] == [(401, "1"), (401, "0"), (429, "0")]
     assert_refused(refused[-1], "2 per minute for your address")
     assert client.get("/api/corridors", headers=auth).headers["RateLimit-Remaining"] == "1"  # a key has its own
 
 
-def test_health_is_never_limited(make_app):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute").test_client()
+def test_health_is_never_limited(limited):
+    client = limited(RATE_LIMIT_PUBLIC="1/minute").test_client()
     assert client.get(PUBLIC_URL).status_code == 200
     health = [client.get("/api/poc/health") for _ in range(20)]
     assert {h.status_code for h in health} == {200}
@@ -93,8 +119,8 @@ def test_health_is_never_limited(make_app):
     "path",
     ["/", "/api/docs", "/api/openapi.json", "/api/poc/guide", "/account/login", "/account/signup", "/no/such/path"],
 )
-def test_the_page_docs_account_pages_and_unknown_paths_count_against_the_address(make_app, path):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="2/minute").test_client()
+def test_the_page_docs_account_pages_and_unknown_paths_count_against_the_address(limited, path):
+    client = limited(RATE_LIMIT_PUBLIC="2/minute").test_client()
     first, second, third = (client.get(path) for _ in range(3))
     assert (first.headers["RateLimit-Remaining"], second.headers["RateLimit-Remaining"]) == ("1", "0")
     assert third.status_code == 429 and third.headers["Retry-After"] == third.headers["RateLimit-Reset"]
@@ -110,15 +136,15 @@ def test_the_page_docs_account_pages_and_unknown_paths_count_against_the_address
         ("::ffff:198.51.100.7", "198.51.100.7", True),
     ],
 )
-def test_addresses_have_budgets_of_their_own_and_an_ipv6_64_is_one(make_app, first, second, shared):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute").test_client()
+def test_addresses_have_budgets_of_their_own_and_an_ipv6_64_is_one(limited, first, second, shared):
+    client = limited(RATE_LIMIT_PUBLIC="1/minute").test_client()
     assert client.get(PUBLIC_URL, environ_base={"REMOTE_ADDR": first}).status_code == 200
     again = client.get(PUBLIC_URL, environ_base={"REMOTE_ADDR": second})
     assert again.status_code == (429 if shared else 200)
 
 
-def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(make_app):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute", PROXY_HOPS="1").test_client()
+def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(limited):
+    client = limited(RATE_LIMIT_PUBLIC="1/minute", PROXY_HOPS="1").test_client()
     proxy = {"REMOTE_ADDR": "10.0.0.2"}
     assert client.get(PUBLIC_URL, headers={"X-Forwarded-For": "203.0.113.1"}, environ_base=proxy).status_code == 200
     assert client.get(PUBLIC_URL, headers={"X-Forwarded-For": "203.0.113.2"}, environ_base=proxy).status_code == 200
@@ -140,8 +166,8 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(make_app):
     ],
 )
 @pytest.mark.parametrize("group", ["poc", "api"])
-def test_a_history_range_costs_one_more_per_30_rates_it_can_hold(make_app, auth, query, cost, group):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_API="300/minute").test_client()
+def test_a_history_range_costs_one_more_per_30_rates_it_can_hold(limited, auth, query, cost, group):
+    client = limited(RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_API="300/minute").test_client()
     path = "/api/history" if group == "api" else "/api/poc/history"
     answer = client.get(f"{path}?from=USD&to=MXN&{query}", headers=auth)
     assert answer.status_code == 200, answer.text
@@ -153,21 +179,21 @@ def test_a_history_range_costs_one_more_per_30_rates_it_can_hold(make_app, auth,
         assert (again.status_code, again.headers["RateLimit-Remaining"]) == (429, "0")
 
 
-def test_a_range_costing_more_than_the_whole_budget_costs_the_budget(make_app):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="20/minute").test_client()
+def test_a_range_costing_more_than_the_whole_budget_costs_the_budget(limited):
+    client = limited(RATE_LIMIT_PUBLIC="20/minute").test_client()
     answer = client.get("/api/poc/history?from=USD&to=JPY&start=1999-01-04&end=2026-10-30")
     assert (answer.status_code, answer.headers["RateLimit-Remaining"]) == (200, "0")
 
 
-def test_cors_preflights_are_not_counted(make_app):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="1/minute").test_client()
+def test_cors_preflights_are_not_counted(limited):
+    client = limited(RATE_LIMIT_PUBLIC="1/minute").test_client()
     preflight = {"Origin": "https://example.org", "Access-Control-Request-Method": "GET"}
     assert {client.options(PUBLIC_URL, headers=preflight).status_code for _ in range(5)} == {204}
     assert client.get(PUBLIC_URL).headers["RateLimit-Remaining"] == "0"
 
 
-def test_a_range_costing_more_than_is_left_is_refused_before_any_work(make_app):
-    client = limited_app(make_app, RATE_LIMIT_PUBLIC="30/minute").test_client()
+def test_a_range_costing_more_than_is_left_is_refused_before_any_work(limited):
+    client = limited(RATE_LIMIT_PUBLIC="30/minute").test_client()
     for _ in range(5):
         client.get(PUBLIC_URL)
     assert_refused(
@@ -191,8 +217,8 @@ def attempt(client, action, email, password="not the password at all"):
 
 @pytest.mark.usefixtures("quick_hashes")
 @pytest.mark.parametrize("action", ["login", "signup"])
-def test_sign_in_attempts_are_limited_per_address(make_app, action):
-    client = sign_in_client(limited_app(make_app, RATE_LIMIT_LOGIN="3/minute"), "198.51.100.20")
+def test_sign_in_attempts_are_limited_per_address(limited, action):
+    client = sign_in_client(limited(RATE_LIMIT_LOGIN="3/minute"), "198.51.100.20")
     emails = [f"{uuid.uuid4().hex}@example.com" for _ in range(4)]
     statuses = [attempt(client, action, email, "" if action == "signup" else PASSWORD).status_code for email in emails]
     assert statuses == [400, 400, 400, 429]  # an empty password is refused by the sign-up form, after counting
@@ -206,8 +232,8 @@ def test_sign_in_attempts_are_limited_per_address(make_app, action):
 
 
 @pytest.mark.usefixtures("quick_hashes")
-def test_wrong_passwords_from_one_address_never_lock_the_owner_out_at_another(make_app):
-    app = limited_app(make_app, RATE_LIMIT_LOGIN="3/minute")
+def test_wrong_passwords_from_one_address_never_lock_the_owner_out_at_another(limited):
+    app = limited(RATE_LIMIT_LOGIN="3/minute")
     email = f"{uuid.uuid4().hex}@example.com"
     assert attempt(sign_in_client(app, "198.51.100.60"), "signup", email, PASSWORD).status_code == 303
     attacker = sign_in_client(app, "198.51.100.61")
@@ -216,8 +242,8 @@ def test_wrong_passwords_from_one_address_never_lock_the_owner_out_at_another(ma
 
 
 @pytest.mark.usefixtures("quick_hashes")
-def test_failed_sign_ins_for_an_email_are_limited_from_any_address_at_ten_times_the_sign_in_budget(make_app):
-    app = limited_app(make_app, RATE_LIMIT_LOGIN="1/minute")
+def test_failed_sign_ins_for_an_email_are_limited_from_any_address_at_ten_times_the_sign_in_budget(limited):
+    app = limited(RATE_LIMIT_LOGIN="1/minute")
     email = f"{uuid.uuid4().hex}@example.com"
     statuses = [
         attempt(sign_in_client(app, f"198.51.100.{n}"), "login", email.upper() if n % 2 else email).status_code
@@ -230,8 +256,8 @@ def test_failed_sign_ins_for_an_email_are_limited_from_any_address_at_ten_times_
 
 
 @pytest.mark.usefixtures("quick_hashes")
-def test_deleting_an_account_checks_its_password_against_the_sign_in_budget(make_app):
-    client = sign_in_client(limited_app(make_app, RATE_LIMIT_LOGIN="3/minute"), "198.51.100.95")
+def test_deleting_an_account_checks_its_password_against_the_sign_in_budget(limited):
+    client = sign_in_client(limited(RATE_LIMIT_LOGIN="3/minute"), "198.51.100.95")
     assert attempt(client, "signup", f"{uuid.uuid4().hex}@example.com", PASSWORD).status_code == 303
 
     def delete(password):
@@ -244,8 +270,8 @@ def test_deleting_an_account_checks_its_password_against_the_sign_in_budget(make
 
 
 @pytest.mark.usefixtures("quick_hashes")
-def test_a_holder_signs_up_and_in_well_within_the_sign_in_budget(make_app):
-    client = sign_in_client(limited_app(make_app), "198.51.100.50")
+def test_a_holder_signs_up_and_in_well_within_the_sign_in_budget(limited):
+    client = sign_in_client(limited(), "198.51.100.50")
     email = f"{uuid.uuid4().hex}@example.com"
     assert attempt(client, "signup", email, PASSWORD).status_code == 303
     client.post("/account/logout", data={"csrf_token": CSRF.search(client.get("/account").text)[1]})

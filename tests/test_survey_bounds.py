@@ -5,10 +5,11 @@ be served is left out with a logged reason, and the rest is served. On SQLite an
 import datetime as dt
 import json
 import logging
+import shutil
 
 import pytest
 import sqlalchemy as sa
-from conftest import RAW_KEY, build_app, import_rpw
+from conftest import RAW_KEY, build_app, empty_survey, import_rpw
 from expected import SEED
 from survey_rows import rpw_row, write_csv
 
@@ -35,6 +36,22 @@ OUT_OF_BOUNDS = [
     ({"period": "1999_4Q"}, PERIODS),
     ({"period": "0000_1Q"}, PERIODS),
 ]
+
+
+@pytest.fixture(scope="module")
+def one_kind_database(migrated_sqlite, tmp_path_factory):
+    """A migrated SQLite database the module's tests of skipped values share: the app that imports into it
+    (conftest's `command_app`) is built once, not once per test."""
+    path = tmp_path_factory.mktemp("one-kind") / "survey.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def one_kind_url(one_kind_database):
+    """conftest's, but `one_kind_database` with nothing imported, rather than a new database for each test."""
+    empty_survey(one_kind_database)
+    return one_kind_database
 
 
 def get(client, url):
