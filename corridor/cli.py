@@ -21,7 +21,8 @@ from corridor.domain.model import Corridor, Dataset
 from corridor.domain.rounding import round_significant
 from corridor.imports.flows import import_flows
 from corridor.imports.published import import_published
-from corridor.imports.rpw import Sheet, import_rpw
+from corridor.imports.rpw import Sheet
+from corridor.imports.survey_import import import_rpw
 from corridor.imports.tabular import ImportRefused
 from corridor.rates.ecb import ImportReport, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
