@@ -253,9 +253,9 @@ def test_a_file_with_no_usable_row_is_refused_naming_the_reasons(survey_url, tmp
 
 def test_a_file_that_fails_halfway_changes_nothing(shipped_url, tmp_path, monkeypatch):
     before = stored(shipped_url)
-    from corridor.imports import survey_db
+    from corridor.imports import store, survey_db
 
-    monkeypatch.setattr(survey_db, "BATCH", 2)
+    monkeypatch.setattr(store, "BATCH", 2)
     rows = [rpw_row(period="2026_1Q", firm=f"Firm {n}") for n in range(6)]
     rows[4]["firm"] = "x" * 100_000  # a value the database refuses, after four rows went in
     monkeypatch.setattr(survey_db, "_values", _refusing(survey_db._values))

@@ -45,8 +45,8 @@ def batches(items: Iterable, size: int = BATCH) -> Iterator[list]:
     return iter(lambda: list(itertools.islice(each, size)), [])
 
 
-def insert_all(connection: Connection, table: Table, rows: Iterable[dict], size: int = BATCH) -> None:
-    for batch in batches(rows, size):
+def insert_all(connection: Connection, table: Table, rows: Iterable[dict]) -> None:
+    for batch in batches(rows, BATCH):  # BATCH read now: a test makes it small
         connection.execute(insert(table), batch)
 
 

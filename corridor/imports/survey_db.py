@@ -21,7 +21,7 @@ from corridor.domain import observations as rules
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
 from corridor.domain.observations import Observation, PricePoint, Survey, firm_name, last_period
-from corridor.imports.store import BATCH, ImportRun, batches, insert_all, record, transaction
+from corridor.imports.store import ImportRun, batches, insert_all, record, transaction
 
 FIRST_SURVEY_ID = 1001  # the survey's corridors are numbered from here up, above the data file's
 KEYS_AT_ONCE = 500  # (period, pair) keys in one statement: within every database's limit of bound parameters
@@ -162,7 +162,7 @@ def import_observations(
                 result.firms.add(firm_name(observation.firm))
                 yield {**values, "import_id": import_id, "row": number}
 
-        insert_all(connection, _OBSERVATIONS, stored_rows(), BATCH)  # BATCH as this module holds it: a test sets it
+        insert_all(connection, _OBSERVATIONS, stored_rows())
         stored = {
             (p.period, p.source_country, p.destination_country): p.digest
             for p in connection.execute(sa.select(SurveyPeriod))
