@@ -1,7 +1,6 @@
 """Live rates under real servers: one fetch in all, swaps that lose nothing, refreshes that never queue, and no process
 but gunicorn's master and workers."""
 
-import fcntl
 import json
 import os
 import shutil
@@ -12,6 +11,7 @@ import time
 import urllib.request
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import sqlalchemy as sa
@@ -21,11 +21,12 @@ from harness import DIRECT, ROOT, gunicorn_env, measured, paced_load, requires, 
 
 from bench.load import children_of, workers_of
 from corridor.data.database import engine_url
-from corridor.rates.store import read_stamp
+from corridor.rates.store import fetch_lock, read_stamp
+from corridor.serving.hooks import burst_quiet_s
 from corridor.serving.refresher import POLL_S
 
 WORKERS = 3
-BURST_QUIET_S = 1 + 3  # hooks.burst_quiet_s: gunicorn's graceful timeout (1 s in the tests), plus 3 s
+BURST_QUIET_S = burst_quiet_s(SimpleNamespace(graceful_timeout=1))  # the tests' gunicorn: --graceful-timeout 1
 
 
 def get_json(base, path, key=None):
@@ -84,33 +85,19 @@ def asked(feeds):
     return feeds.count("/ecb.xml"), feeds.count("/v2/rates")
 
 
-def stamp(url):
-    """The stamp of the database at `url`: when the last fetch started, the last ask for one, and its burst began."""
+def settled(url):
+    """Whether nothing an earlier test did is still under way at the database at `url`: no fetch (its lock is free),
+    none asked for and not yet started, and the last ask older than a burst's quiet time, so that the next HUP starts a
+    burst of its own."""
     engine = sa.create_engine(engine_url(url))
     try:
+        with fetch_lock(engine) as free:
+            if not free:
+                return False
         with engine.connect() as connection:
-            return read_stamp(connection)
+            last = read_stamp(connection)
     finally:
         engine.dispose()
-
-
-def fetching(url):
-    """Whether a process holds the fetch lock of the SQLite database at `url` (corridor.rates.store.fetch_lock)."""
-    with open(f"{url.removeprefix('sqlite:///')}.fetch-lock", "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        return False
-
-
-def settled(url):
-    """Whether nothing an earlier test did is still under way: no fetch, none asked for and not yet started, and the
-    last ask older than a burst's quiet time, so that the next HUP starts a burst of its own."""
-    if fetching(url):
-        return False
-    last = stamp(url)
     return last.asked is None or (
         last.started is not None and last.asked <= last.started and time.time() - last.asked > BURST_QUIET_S
     )
