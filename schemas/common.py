@@ -1,4 +1,4 @@
-"""What the dump schemas share: a field's OpenAPI description, and the fields both groups declare alike."""
+"""What the schemas share: a field's OpenAPI description, and the dumped fields both groups declare alike."""
 
 from __future__ import annotations
 
@@ -7,19 +7,20 @@ from typing import Any, TypeVar
 
 from marshmallow import fields
 
-from schemas.fields import Rounded, meta
+from schemas.fields import Rounded
 
 FieldT = TypeVar("FieldT", bound=fields.Field)
 
 
 def described(field: FieldT, example: Any = None, omitted_when: str = "", **more: Any) -> Callable[[str], FieldT]:
-    """`field` with its OpenAPI metadata, once called with its description (its lines joined by single spaces);
-    `omitted_when`: when an answer leaves the field out; `more`: e.g. a Constant's type."""
-    if omitted_when:
-        more = {"x-omitted-when": omitted_when, **more}
+    """`field` with its OpenAPI metadata, once called with its description (its lines joined by single spaces); a
+    nested field's example, if none, is generated; `omitted_when`: when an answer leaves the field out; `more`: e.g.
+    a Constant's type, or a query parameter's `quoted_example`."""
+    given = {"example": example, "x-omitted-when": omitted_when or None, **more}
+    more = {key: value for key, value in given.items() if value is not None}
 
     def with_description(description: str) -> FieldT:
-        field.metadata = {**field.metadata, **meta(" ".join(description.split()), example, **more)["metadata"]}
+        field.metadata = {**field.metadata, "description": " ".join(description.split()), **more}
         return field
 
     return with_description

@@ -13,12 +13,6 @@ from marshmallow import fields, validate
 
 from corridor.domain.rounding import round_half_up, round_significant
 
-
-def meta(description: str, example: Any = None, **more: Any) -> dict[str, Any]:
-    """A field's OpenAPI metadata; a nested one's example, if none, is generated; `more`: e.g. a Constant's type."""
-    return {"metadata": {"description": description, **({} if example is None else {"example": example}), **more}}
-
-
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 

@@ -14,6 +14,7 @@ from corridor.domain.history import INTERVALS
 from corridor.domain.model import PAYOUT_METHODS
 from corridor.domain.paging import MAX_PAGE
 from corridor.domain.pricing import SORT_ORDERS
+from schemas.common import described
 from schemas.fields import (
     Amount,
     Cursor,
@@ -23,7 +24,6 @@ from schemas.fields import (
     corridor_key,
     country_code,
     currency_code,
-    meta,
     survey_period,
 )
 
@@ -37,8 +37,8 @@ def _one_of(choices: tuple) -> validate.OneOf:
 def _format(lines: str, example: str | None = None, csv_operation: bool = True) -> fields.String:
     """`format`: json, or csv written in `lines`; `csv_operation`: the endpoint has a .csv twin."""
     also = " A generated client gets the file from the .csv operation instead." if csv_operation else ""
-    description = f"json (default), or csv: {lines}, as a file to save.{also}"
-    return fields.String(load_default="json", validate=_one_of(FORMATS), **meta(description, example))
+    field = fields.String(load_default="json", validate=_one_of(FORMATS))
+    return described(field, example)(f"json (default), or csv: {lines}, as a file to save.{also}")
 
 
 class NoQuery(Schema):
@@ -62,22 +62,18 @@ LINK_HEADER = {
 class PageQuery(Schema):
     """A list of corridors, whole, or a page of it: `limit` corridors after the `cursor` the previous page gave."""
 
-    limit = PageSize(
-        validate=validate.Range(min=1, max=MAX_PAGE, error="must be a whole number from {min} to {max}."),
-        error_messages={"invalid": f"must be a whole number from 1 to {MAX_PAGE}."},
-        **meta(
-            f"At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="
-            '"next"), and Group B\'s `next`, give the next page while more remain. Without it '
-            "the list is whole."
-        ),
-    )
-    # no example for either: one would be filled in beside `from`/`to` or `corridor`, which a page does not go with
-    cursor = Cursor(
-        **meta(
-            "Where a page starts: the cursor in the previous page's Link header or "
-            "`next`, opaque; it stays valid when the data is refreshed."
+    limit = described(
+        PageSize(
+            validate=validate.Range(min=1, max=MAX_PAGE, error="must be a whole number from {min} to {max}."),
+            error_messages={"invalid": f"must be a whole number from 1 to {MAX_PAGE}."},
         )
-    )
+    )(f"""
+        At most this many corridors (1–{MAX_PAGE}), by id; the answer's Link header (rel="next"), and Group B's `next`,
+        give the next page while more remain. Without it the list is whole.""")
+    # no example for either: one would be filled in beside `from`/`to` or `corridor`, which a page does not go with
+    cursor = described(Cursor())("""
+        Where a page starts: the cursor in the previous page's Link header or `next`, opaque; it stays valid when the
+        data is refreshed.""")
 
 
 def _not_paged_with(*others: str) -> tuple:
@@ -92,33 +88,17 @@ def _not_paged_with(*others: str) -> tuple:
 class QuoteOptions(Schema):
     """How to price and order a corridor's providers."""
 
-    amount = Amount(
-        **meta(
-            "Send amount in the source currency: a plain decimal above 0, "
-            "at most 1000000000, at most 2 decimals; default the reference amount.",
-            "1000",
-        )
-    )
-    receive_amount = ReceiveAmount(
-        **meta(
-            "Instead of amount: what the recipient must get, in the destination currency (at most "
-            "1000000000000, at most 2 decimals); each provider is priced at the amount that delivers it, "
-            "and sort=cost ranks by total paid. Example: 5000.",
-            quoted_example="5000",
-        )
-    )
-    payout = fields.String(
-        validate=_one_of(PAYOUT_METHODS), **meta("Keep only providers offering this payout method.", "cash_pickup")
-    )
-    sort = fields.String(
-        load_default="cost",
-        validate=_one_of(tuple(SORT_ORDERS)),
-        **meta(
-            "cost (default): cheapest first; speed: fastest first, then cost; "
-            "score: best service score first, then cost.",
-            "speed",
-        ),
-    )
+    amount = described(Amount(), "1000")("""
+        Send amount in the source currency: a plain decimal above 0, at most 1000000000, at most 2 decimals; default the
+        reference amount.""")
+    receive_amount = described(ReceiveAmount(), quoted_example="5000")("""
+        Instead of amount: what the recipient must get, in the destination currency (at most 1000000000000, at most 2
+        decimals); each provider is priced at the amount that delivers it, and sort=cost ranks by total paid. Example:
+        5000.""")
+    payout = described(fields.String(validate=_one_of(PAYOUT_METHODS)), "cash_pickup")("""
+        Keep only providers offering this payout method.""")
+    sort = described(fields.String(load_default="cost", validate=_one_of(tuple(SORT_ORDERS))), "speed")("""
+        cost (default): cheapest first; speed: fastest first, then cost; score: best service score first, then cost.""")
 
     exclusive = (
         ("receive_amount", ("amount",), "cannot be given with amount; give what is sent or what is received."),
@@ -126,14 +106,9 @@ class QuoteOptions(Schema):
 
 
 def _corridor(example: str = "USD_MXN", currencies: str = "USD_MXN", more: str = "", **kwargs: Any) -> fields.String:
-    return corridor_key(
-        **kwargs,
-        **meta(
-            "The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO "
-            f"({currencies}) where no other active corridor has them{more}.",
-            example,
-        ),
-    )
+    return described(corridor_key(**kwargs), example)(f"""
+        The corridor, any case: its countries SRC-DST (ISO 3166-1 alpha-3, KEN-TZA), or its currencies FROM_TO
+        ({currencies}) where no other active corridor has them{more}.""")
 
 
 class _CorridorRequired(Schema):
@@ -159,13 +134,13 @@ class OptionalCorridorQuery(PageQuery, QuoteOptions, _CorridorOptional):
 class CurrencyPairQuery(Schema):
     """Group A `/api/midrate`: any pair of currencies in the rate tables."""
 
-    from_currency = currency_code(data_key="from", required=True, **meta("Currency sent, any case.", "USD"))
-    to_currency = currency_code(data_key="to", required=True, **meta("Currency received, any case.", "MXN"))
+    from_currency = described(currency_code(data_key="from", required=True), "USD")("Currency sent, any case.")
+    to_currency = described(currency_code(data_key="to", required=True), "MXN")("Currency received, any case.")
 
 
 class _OptionalPair(Schema):
-    from_currency = currency_code(data_key="from", **meta("Currency sent, any case.", "USD"))
-    to_currency = currency_code(data_key="to", **meta("Currency received, any case.", "MXN"))
+    from_currency = described(currency_code(data_key="from"), "USD")("Currency sent, any case.")
+    to_currency = described(currency_code(data_key="to"), "MXN")("Currency received, any case.")
 
 
 class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
@@ -179,24 +154,14 @@ class OptionalCurrencyPairQuery(PageQuery, _OptionalPair):
 class HistoryQuery(CurrencyPairQuery):
     """`/api/history` and `/api/poc/history`: a pair's rates over a range, or on one date."""
 
-    start = QueryDate(**meta("First day, YYYY-MM-DD; default: end minus 365 days.", "2025-10-30"))
-    end = QueryDate(**meta("Last day, YYYY-MM-DD; default: the last day of the history.", "2026-10-30"))
-    date = QueryDate(
-        **meta(
-            "Instead of start and end: the rate in force that day, from the last "
-            "business day on or before it. Example: 2026-10-25.",
-            quoted_example="2026-10-25",
-        )
-    )
-    interval = fields.String(
-        load_default="day",
-        validate=_one_of(tuple(INTERVALS)),
-        **meta(
-            "day (default): every business day; week: the last business day of each ISO week; "
-            "month: the last business day of each month.",
-            "month",
-        ),
-    )
+    start = described(QueryDate(), "2025-10-30")("First day, YYYY-MM-DD; default: end minus 365 days.")
+    end = described(QueryDate(), "2026-10-30")("Last day, YYYY-MM-DD; default: the last day of the history.")
+    date = described(QueryDate(), quoted_example="2026-10-25")("""
+        Instead of start and end: the rate in force that day, from the last business day on or before it. Example:
+        2026-10-25.""")
+    interval = described(fields.String(load_default="day", validate=_one_of(tuple(INTERVALS))), "month")("""
+        day (default): every business day; week: the last business day of each ISO week; month: the last business day
+        of each month.""")
     format = _format("`date,rate` lines", "csv")
 
     in_order = ("start", "end")  # then given its defaults within the history served (corridor/api/queries.py)
@@ -208,8 +173,8 @@ class PeriodRange(Schema):
 
     in_order = ("start", "end")
 
-    start = survey_period(**meta("First period, YYYYQn; default: the first surveyed.", "2025Q1"))
-    end = survey_period(**meta("Last period, YYYYQn; default: the last surveyed.", "2025Q3"))
+    start = described(survey_period(), "2025Q1")("First period, YYYYQn; default: the first surveyed.")
+    end = described(survey_period(), "2025Q3")("Last period, YYYYQn; default: the last surveyed.")
 
 
 class _SurveyedCorridor(Schema):
@@ -225,11 +190,9 @@ class CostsQuery(PeriodRange, _SurveyedCorridor):
 class CostCorridorsQuery(PageQuery):
     """`/api/costs/corridors`: every corridor with any cost figure, or those from or to a country; whole or a page."""
 
-    from_country = country_code(
-        data_key="from_country",
-        **meta("Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).", "USA"),
-    )
-    to_country = country_code(
-        data_key="to_country", **meta("Only the corridors received in this country (ISO 3166-1 alpha-3, any case).")
+    from_country = described(country_code(), "USA")("""
+        Only the corridors sent from this country (ISO 3166-1 alpha-3, any case).""")
+    to_country = described(country_code())(
+        "Only the corridors received in this country (ISO 3166-1 alpha-3, any case)."
     )
     format = _format("one line per corridor", csv_operation=False)
