@@ -21,9 +21,6 @@ class StrictFloat(fields.Float):
 
     default_error_messages = {"invalid": "Must be a finite JSON number."}
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(allow_nan=False, **kwargs)
-
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.make_error("invalid")
@@ -37,19 +34,6 @@ class StrictBool(fields.Boolean):
         if value is not True and value is not False:
             raise self.make_error("invalid")
         return value
-
-
-class IsoDate(fields.Date):
-    """A date written exactly `YYYY-MM-DD`."""
-
-    default_error_messages = {"invalid": "Must be a date written YYYY-MM-DD."}
-    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
-    _PATTERN = re.compile(pattern)
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dt.date:
-        if not isinstance(value, str) or not self._PATTERN.fullmatch(value):
-            raise self.make_error("invalid")
-        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class PageSize(fields.Integer):
@@ -85,12 +69,18 @@ class PatternString(fields.String):
             raise self.make_error("invalid") from None
 
 
-class QueryDate(PatternString):
+class IsoDate(PatternString):
+    """A real date written exactly `YYYY-MM-DD`."""
+
+    default_error_messages = {"invalid": "Must be a date written YYYY-MM-DD."}
+    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    loads = staticmethod(dt.date.fromisoformat)
+
+
+class QueryDate(IsoDate):
     """A date in a query, `YYYY-MM-DD`, a real one."""
 
     default_error_messages = {"invalid": "must be a real date written YYYY-MM-DD, such as 2025-10-30."}
-    pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
-    loads = staticmethod(dt.date.fromisoformat)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs["metadata"] = {"format": "date", **kwargs.get("metadata", {})}
@@ -156,13 +146,12 @@ class Cursor(fields.Field[int]):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
         if not isinstance(value, str):
             raise self.make_error("invalid")
-        text = value
         try:
-            decoded = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
+            decoded = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
         except (ValueError, UnicodeDecodeError):
             raise self.make_error("invalid") from None
         position = decoded.removeprefix(CURSOR_PREFIX)
-        if decoded == position or not position.isdigit() or len(position) > 18 or cursor_for(int(position)) != text:
+        if decoded == position or not position.isdigit() or len(position) > 18 or cursor_for(int(position)) != value:
             raise self.make_error("invalid")
         return int(position)
 
