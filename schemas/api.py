@@ -8,10 +8,10 @@ from corridor.domain.rounding import round_significant
 from schemas import common
 from schemas.common import described
 from schemas.costs import SurveyBenchmarkSchema
-from schemas.fields import DisplayDate, Rounded, SignificantFigures
+from schemas.fields import DisplayDate, Rounded
 from schemas.ranked import RankedEntrySchema
 
-RATE_DIGITS = 6  # significant figures of a series' rates
+RATE_DIGITS = 6  # significant figures of a rate
 
 
 class CorridorSummarySchema(Schema):
@@ -21,10 +21,10 @@ class CorridorSummarySchema(Schema):
     destination = described(fields.String(attribute="corridor.destination"), "Mexico")("Receiving country.")
     source_country = common.SOURCE_COUNTRY
     destination_country = common.DESTINATION_COUNTRY
-    mid_market = described(SignificantFigures(allow_none=True), 18.4215)("""
+    mid_market = described(Rounded(digits=RATE_DIGITS, allow_none=True), 18.4215)("""
         Interbank mid-market rate, 6 significant figures; null when to_currency has no rate (a surveyed corridor whose
         services all pay out in US dollars).""")
-    best_rate = described(SignificantFigures(allow_none=True, attribute="best.rate"), 18.3441)("""
+    best_rate = described(Rounded(digits=RATE_DIGITS, allow_none=True, attribute="best.rate"), 18.3441)("""
         Rate of the rank-1 provider, to_currency per from_currency, like mid_market: for one paying out in US dollars,
         what it pays is worth that at the mid-market rate; null if it did not disclose its margin, or with no
         mid_market.""")
@@ -55,7 +55,7 @@ class RankedProviderSchema(RankedEntrySchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
     rank = common.RANK
     provider = described(fields.String(attribute="offer.provider"), "Wise")("Provider name.")
-    rate = described(SignificantFigures(allow_none=True), 18.3441)("""
+    rate = described(Rounded(digits=RATE_DIGITS, allow_none=True), 18.3441)("""
         Rate given, the corridor's to_currency per source currency: mid-market less the FX margin, for every offer,
         whatever its payout_currency (payout_rate is the rate in that); null if the margin is not disclosed, or
         to_currency has no rate.""")
@@ -89,7 +89,7 @@ class RankedProviderSchema(RankedEntrySchema):
     payout_currency = described(fields.String(), "MXN")("""
         What the recipient gets: the corridor's destination currency, or USD where the service pays out in US
         dollars.""")
-    payout_rate = described(SignificantFigures(allow_none=True), 0.00759749)("""
+    payout_rate = described(Rounded(digits=RATE_DIGITS, allow_none=True), 0.00759749)("""
         For an offer paying out in another currency than the destination's: its rate, payout currency per source
         currency, 6 significant figures; null for one paying out in the destination currency, and when the rate is.""")
     payout_amount = described(Rounded(allow_none=True), 192.64)("""
@@ -120,15 +120,15 @@ class CurrencySchema(Schema):
 class MidRateSchema(Schema):
     from_currency = described(fields.String(data_key="from"), "USD")("Currency sent.")
     to_currency = described(fields.String(data_key="to"), "MXN")("Currency received.")
-    ref_rate_a = described(SignificantFigures(), 18.4012)("Consumer reference rate.")
-    ref_rate_b = described(SignificantFigures(), 18.4215)("Interbank mid-market rate.")
+    ref_rate_a = described(Rounded(digits=RATE_DIGITS), 18.4012)("Consumer reference rate.")
+    ref_rate_b = described(Rounded(digits=RATE_DIGITS), 18.4215)("Interbank mid-market rate.")
     updated = described(DisplayDate(), "Oct 30, 2026")("""
         Day of the rates used, `Mon D, YYYY`: the older of the two currencies' rates.""")
 
 
 class HistoryPointSchema(Schema):
     date = described(fields.Date(), "2026-10-30")("A business day of the source, YYYY-MM-DD.")
-    rate = described(SignificantFigures(RATE_DIGITS), 18.9077)("""
+    rate = described(Rounded(digits=RATE_DIGITS), 18.9077)("""
         Units of `to` per unit of `from` that day: rate[to] / rate[from] in the source's quotes (the ECB's per euro,
         Frankfurter's per US dollar), 6 significant figures.""")
 

@@ -39,7 +39,7 @@ def percents_as_text(schema: type[Schema]) -> dict[str, fields.Field]:
     text: dict[str, fields.Field] = {}
     for name, field in schema().fields.items():
         figure = field.value_field if isinstance(field, fields.Dict) else field
-        if type(figure) is not Rounded or figure.places != 2:
+        if type(figure) is not Rounded or figure.places != 2 or figure.digits:
             continue
         example = field.metadata["example"]
         if isinstance(field, fields.Dict):

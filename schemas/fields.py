@@ -177,13 +177,6 @@ class Rounded(fields.Float):
     _serialize = dumped
 
 
-class SignificantFigures(Rounded):
-    """A rate rounded half-up to `digits` significant figures when dumped."""
-
-    def __init__(self, digits: int = 6, **kwargs: Any) -> None:
-        super().__init__(digits=digits, **kwargs)
-
-
 def display_date(day: dt.date) -> str:
     """`Nov 20, 2026`, in English whatever the locale."""
     return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"

@@ -3,11 +3,11 @@
 from marshmallow import fields, pre_dump
 
 from schemas import common
-from schemas.api import CurrencySchema, HistorySchema, RankedProviderSchema
+from schemas.api import RATE_DIGITS, CurrencySchema, HistorySchema, RankedProviderSchema
 from schemas.camel import CamelCaseSchema
 from schemas.common import described
 from schemas.costs import CostCorridorEntry, SurveyBenchmarkEntry
-from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded, SignificantFigures
+from schemas.fields import BillionsText, DisplayDate, PercentText, Rounded
 
 NEXT = described(fields.String(allow_none=True), "/api/poc/corridors?limit=100&cursor=YWZ0ZXI6MTAw")("""
     With limit: the next page's path and query, relative to the service; null on the last page, and for a whole
@@ -61,7 +61,7 @@ class ProviderEntrySchema(CamelCaseSchema, RankedProviderSchema):
     """Group A's ranked provider, with Group B's names and figures declared again where they differ, in place."""
 
     provider = described(fields.String(attribute="offer.provider"), "Remitly")("Provider name.")
-    rate = described(SignificantFigures(allow_none=True), 18.6468)("""
+    rate = described(Rounded(digits=RATE_DIGITS, allow_none=True), 18.6468)("""
         Rate given, the corridor's destination currency per source currency: mid-market less the FX margin, 6
         significant figures, for every provider whatever its payoutCurrency (payoutRate is the rate in that); null if
         the margin is not disclosed, or the destination currency has no rate.""")
