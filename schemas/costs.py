@@ -1,8 +1,7 @@
 """Dump schemas of the cost over time, computed and published: Group A's numbers, Group B's display strings. A period
 leaves out the fields of a kind it lacks."""
 
-from collections.abc import Callable
-from typing import Any
+from functools import partial
 
 from marshmallow import Schema, fields, pre_dump
 
@@ -23,14 +22,8 @@ _FLOW = """Money sent along the corridor in a year, USD billions: the remittance
     served corridor's own figure where the matrix has none; null where neither has one."""
 SOURCE = described(fields.Constant(SURVEY), SURVEY, type="string")("""
     Where the figures come from: the World Bank's Remittance Prices Worldwide survey.""")
-
-
-def _published(field: fields.Field, example: Any) -> Callable[[str], fields.Field]:
-    return described(field, example, "the World Bank published no figure for the period")
-
-
-def _computed(field: fields.Field, example: Any) -> Callable[[str], fields.Field]:
-    return described(field, example, "no survey row of the period was imported")
+_published = partial(described, omitted_when="the World Bank published no figure for the period")
+_computed = partial(described, omitted_when="no survey row of the period was imported")
 
 
 def percents_as_text(schema: type[Schema]) -> dict[str, fields.Field]:
