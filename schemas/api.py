@@ -140,9 +140,7 @@ class SeriesPoints(fields.List):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(fields.Nested(HistoryPointSchema), **kwargs)
 
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> list[dict] | None:
-        if value is None:
-            return None
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> list[dict]:
         return [{"date": point.date.isoformat(), "rate": round_significant(point.rate, RATE_DIGITS)} for point in value]
 
 

@@ -29,11 +29,9 @@ def _nests_many(field: fields.Field) -> bool:
 
 
 def json_type(field: fields.Field) -> str:
-    """The JSON type a field dumps to: a Function field's, which marshmallow cannot know, is in its metadata."""
+    """The JSON type a field dumps to; a Function's or a Constant's, unknown to marshmallow, is in its metadata."""
     if "type" in field.metadata:
         return field.metadata["type"]
-    if isinstance(field, fields.Constant):
-        return {bool: "boolean", int: "integer", float: "number", str: "string"}[type(field.constant)]
     if _nests_many(field):
         return "array"
     return next((name for kind, name in _JSON_TYPES if isinstance(field, kind)), "any")
