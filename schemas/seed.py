@@ -177,10 +177,26 @@ class SeedSchema(Schema):
                 )
         provider_ids = {p["id"] for p in data["providers"]}
         currencies = data["rates"]["interbank"]
-        seen_ids: set[int] = set()
-        seen_pairs: set[tuple[str, str]] = set()
+        seen: set = set()  # the ids, currency pairs and ("countries", SRC, DST) of the corridors before
         for index, corridor in enumerate(data["corridors"]):
-            problems = _corridor_problems(corridor, provider_ids, currencies, seen_ids, seen_pairs)
+            problems: dict[str, Any] = {}
+            if corridor["id"] in seen:
+                problems["id"] = [f"Corridor id {corridor['id']} is used twice."]
+            pair = (corridor["from_currency"], corridor["to_currency"])
+            if pair in seen:
+                problems["to_currency"] = [f"The pair {pair[0]}→{pair[1]} is listed twice."]
+            countries = ("countries", corridor["source_country"], corridor["destination_country"])
+            if countries in seen:
+                problems["destination_country"] = [f"The countries {countries[1]}-{countries[2]} are listed twice."]
+            seen.update((corridor["id"], pair, countries))
+            for name in ("from_currency", "to_currency"):
+                if corridor[name] not in currencies:
+                    problems.setdefault(name, []).append(f"{corridor[name]} is not in the rate tables.")
+            for at, offer in enumerate(corridor["offers"]):
+                if offer["provider"] not in provider_ids:
+                    problems.setdefault("offers", {})[at] = {
+                        "provider": [f"No provider has the id {offer['provider']!r}."]
+                    }
             if problems:
                 errors.setdefault("corridors", {})[index] = problems
         if errors:
@@ -189,27 +205,3 @@ class SeedSchema(Schema):
     @post_load
     def make_dataset(self, data: dict, **kwargs: Any) -> Dataset:
         return model.build_dataset(data)
-
-
-def _corridor_problems(
-    corridor: dict, provider_ids: set[str], currencies: dict, seen_ids: set, seen_pairs: set
-) -> dict:
-    problems: dict[str, Any] = {}
-    if corridor["id"] in seen_ids:
-        problems["id"] = [f"Corridor id {corridor['id']} is used twice."]
-    seen_ids.add(corridor["id"])
-    pair = (corridor["from_currency"], corridor["to_currency"])
-    if pair in seen_pairs:
-        problems["to_currency"] = [f"The pair {pair[0]}→{pair[1]} is listed twice."]
-    seen_pairs.add(pair)
-    countries = ("countries", corridor["source_country"], corridor["destination_country"])
-    if countries in seen_pairs:
-        problems["destination_country"] = [f"The countries {countries[1]}-{countries[2]} are listed twice."]
-    seen_pairs.add(countries)
-    for name in ("from_currency", "to_currency"):
-        if corridor[name] not in currencies:
-            problems.setdefault(name, []).append(f"{corridor[name]} is not in the rate tables.")
-    for index, offer in enumerate(corridor["offers"]):
-        if offer["provider"] not in provider_ids:
-            problems.setdefault("offers", {})[index] = {"provider": [f"No provider has the id {offer['provider']!r}."]}
-    return problems
