@@ -15,12 +15,9 @@ _JSON_TYPES = (
     (fields.Boolean, "boolean"),
     (fields.Integer, "integer"),
     (fields.Number, "number"),
-    (fields.String, "string"),
-    (fields.DateTime, "string"),
-    (fields.Date, "string"),  # not a DateTime since marshmallow 4
+    ((fields.String, fields.DateTime, fields.Date), "string"),  # a Date is not a DateTime since marshmallow 4
     (fields.List, "array"),
-    (fields.Nested, "object"),
-    (fields.Mapping, "object"),  # keys that are data (kinds of firm, regions), not field names
+    ((fields.Nested, fields.Mapping), "object"),  # a Mapping's keys are data (kinds of firm, regions), not field names
 )
 
 
