@@ -27,8 +27,7 @@ class RankedEntrySchema(Schema):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        unknown = set(self.per_offer) - set(self.declared_fields)
-        if unknown:
+        if unknown := set(self.per_offer) - set(self.declared_fields):
             raise ValueError(f"{type(self).__name__}.per_offer names no field {sorted(unknown)}")
         offer_part = (
             *self.per_offer,
