@@ -95,8 +95,3 @@ class ResponseCache(LRUCache):
             with self._lock:
                 self[f"gzip {key}"] = zipped
         return zipped
-
-    @property
-    def size(self) -> int:
-        """The bytes counted for what is kept."""
-        return int(self.currsize)
