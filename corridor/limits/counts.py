@@ -11,7 +11,6 @@ from typing import Any, NamedTuple, cast
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem
-from limits.errors import StorageError
 from limits.storage import Storage, storage_from_string
 
 from corridor.settings import WORKER_CONNECTIONS, ConfigError
@@ -61,11 +60,8 @@ class RateLimits:
             store = self._storage if self._storage is not None else self._open()
             used = store.incr(key, item.get_expiry(), amount=cost) if cost else store.get(key)
             ends = store.get_expiry(key)
-        except StorageError as error:
-            self._fail(error.storage_error)
-            return None
         except Exception as error:  # whatever the store raises, requests are served (fail open)
-            self._fail(error)
+            self._fail(getattr(error, "storage_error", error))  # limits' StorageError wraps the store's own
             return None
         # Redis's TTL is whole seconds, rounded to the nearest: half a second more never tells a client to come early
         late = 0.5 if self.uri.startswith("redis") else 0.0
