@@ -21,12 +21,6 @@ from corridor.state.policy import Policy, PolicyBlueprint, is_exempt
 from schemas.fields import PercentText
 from schemas.problem import ProblemSchema
 
-# the document is served by `serve_document`, the docs page by corridor/pages: no URL prefix for flask-smorest's
-SETTINGS = {
-    "API_TITLE": "Corridor API",
-    "API_VERSION": __version__,
-    "OPENAPI_VERSION": "3.0.3",
-}
 DESCRIPTION = (
     "What it really costs to send money from one currency to another. Rates are the ECB's and Frankfurter's; "
     "the surveyed corridors carry the prices of the World Bank's Remittance Prices Worldwide, each offer with its "
@@ -127,14 +121,13 @@ class SharedParts(BasePlugin):
         blueprint: Any = self.app.blueprints[endpoint.split(".")[0]]  # ours: a policy and a tag
         policy = blueprint.policy
         limited = not is_exempt(self.app.view_functions.get(endpoint))
+        cors = _CORS if policy.cors else {}
         for operation in (operations or {}).values():
             operation["operationId"] = endpoint.replace(".", "_")
             operation["tags"] = [blueprint.tag]
             responses = operation["responses"]
-            cached = (
-                304 in responses
-            )  # `cached` documents its 304: such an operation has validators and takes conditions
-            cors = _CORS if policy.cors else {}
+            # `cached` documents its 304: such an operation has validators and takes conditions
+            cached = 304 in responses
             operation["parameters"] = [
                 *operation.get("parameters", []),
                 *_REQUEST_HEADERS,
@@ -216,11 +209,13 @@ def nullable_reference(converter: Any, field: fields.Field, ret: dict, **kwargs:
 
 def build_api(app: Flask, *groups: Any) -> Api:
     """flask-smorest's Api on `app`, its document completed by SharedParts, a tag for each group."""
-    for name, value in SETTINGS.items():
-        app.config.setdefault(name, value)
+    # the document is served by `serve_document`, the docs page by corridor/pages: no URL prefix for flask-smorest's
     api = Api(
         app,
         spec_kwargs={
+            "title": "Corridor API",
+            "version": __version__,
+            "openapi_version": "3.0.3",
             "info": {"description": DESCRIPTION},
             "servers": [{"url": "/", "description": "The server that serves this document."}],
             "tags": [{"name": group.tag, "description": group.tag_description} for group in groups],
