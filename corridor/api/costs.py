@@ -4,8 +4,6 @@ version (corridor/domain/costs.py), answered from memory."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import TYPE_CHECKING, Any
 
 from flask import Response
@@ -31,11 +29,7 @@ CSV_COLUMNS = (
     "observations",
     "transparent_observations",
 )
-_CSV_EXAMPLE = (
-    "period,published_average_total_cost_pct,average_total_cost_pct,average_total_cost_pct_500,smart_pct,"
-    "lowest_total_cost_pct,observations,transparent_observations\r\n2020Q3,5.46,,,,,,\r\n"
-    "2025Q3,,4.12,3.05,1.28,0.46,44,44\r\n"
-)
+_CSV_EXAMPLE = ",".join(CSV_COLUMNS) + "\r\n2020Q3,5.46,,,,,,\r\n2025Q3,,4.12,3.05,1.28,0.46,44,44\r\n"
 CORRIDORS_CSV_COLUMNS = (
     "corridor",
     "source_country_name",
@@ -136,41 +130,33 @@ def csv_figure(value: float | None, places: int = 2) -> str:
 def periods_csv(costs: CorridorCosts) -> Response:
     """The periods as `SRC-DST_costs.csv`, one line each, figures as JSON writes them (empty for null)."""
 
-    def computed(p: PeriodCosts | None) -> str:
+    def computed(p: PeriodCosts | None) -> tuple:
         if p is None:
-            return ",,,,,"
-        return (
-            f"{csv_figure(p.average)},{csv_figure(p.average_500)},{csv_figure(p.smart)},{csv_figure(p.lowest)},"
-            f"{p.observations},{p.transparent_observations}"
-        )
+            return ("",) * 6
+        figures = (csv_figure(p.average), csv_figure(p.average_500), csv_figure(p.smart), csv_figure(p.lowest))
+        return (*figures, p.observations, p.transparent_observations)
 
-    lines = [",".join(CSV_COLUMNS)] + [
-        f"{p.period},{csv_figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
-    ]
-    return csv_file("\r\n".join(lines) + "\r\n", f"{costs.key}_costs.csv")
+    rows = ((p.period, csv_figure(p.published_average), *computed(p.computed)) for p in costs.periods)
+    return csv_file(CSV_COLUMNS, rows, f"{costs.key}_costs.csv")
 
 
 def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
     """The corridors as `cost_corridors.csv`, one line each, as JSON writes them (empty for null)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CORRIDORS_CSV_COLUMNS)
-    for c in corridors:
-        costs = c.costs
-        writer.writerow(
-            [
-                costs.key,
-                costs.source_name,
-                costs.destination_name,
-                costs.from_currency or "",
-                costs.to_currency or "",
-                c.latest_period,
-                c.latest_published_period or "",
-                csv_figure(c.latest_published_average),
-                c.latest_computed_period or "",
-                csv_figure(c.latest_computed_average),
-                csv_figure(c.annual_flow_bn, 1),
-                "" if c.flow_year is None else c.flow_year,
-            ]
+    rows = (
+        (
+            c.costs.key,
+            c.costs.source_name,
+            c.costs.destination_name,
+            c.costs.from_currency or "",
+            c.costs.to_currency or "",
+            c.latest_period,
+            c.latest_published_period or "",
+            csv_figure(c.latest_published_average),
+            c.latest_computed_period or "",
+            csv_figure(c.latest_computed_average),
+            csv_figure(c.annual_flow_bn, 1),
+            "" if c.flow_year is None else c.flow_year,
         )
-    return csv_file(buffer.getvalue(), "cost_corridors.csv")
+        for c in corridors
+    )
+    return csv_file(CORRIDORS_CSV_COLUMNS, rows, "cost_corridors.csv")
