@@ -1,8 +1,4 @@
-"""The app's state, one typed object every package reads through `current_service()`.
-
-It holds the operator's live keys, the data version served (swapped whole on refresh), and the features that are on, as
-attributes.
-"""
+"""The app's state, one typed object every package reads through `current_service()`."""
 
 from __future__ import annotations
 
