@@ -13,7 +13,6 @@ import hmac
 import ipaddress
 
 from flask import Flask, current_app, g, request
-from limits import RateLimitItem
 
 from corridor.limits.counts import Count, RateLimits, store
 from corridor.settings import current_settings
@@ -113,19 +112,15 @@ def too_many(limits: RateLimits, budget: str, count: Count) -> ApiError:
     metrics = current_service().metrics
     if metrics is not None:
         metrics.refusals.labels(budget).inc()
+    item = limits.budgets[budget]
+    unit = item.GRANULARITY.name
+    per = unit if item.multiples == 1 else f"{item.multiples} {unit}s"  # `600 per minute`, `10 per 5 minutes`
     return ApiError(
         429,
         "rate_limited",
-        f"Too many requests: {describe(limits.budgets[budget])} for "
-        f"{BUDGETS[budget]}. Try again in {count.reset} seconds.",
+        f"Too many requests: {item.amount} per {per} for {BUDGETS[budget]}. Try again in {count.reset} seconds.",
         {"Retry-After": str(count.reset)},
     )
-
-
-def describe(item: RateLimitItem) -> str:
-    """`600 per minute`, `10 per 5 minutes`."""
-    unit = item.GRANULARITY.name
-    return f"{item.amount} per {unit}" if item.multiples == 1 else f"{item.amount} per {item.multiples} {unit}s"
 
 
 def limit_key_lookup(digest: bytes) -> None:
