@@ -32,8 +32,8 @@ def csv_file_header(filename: str) -> dict[str, Any]:
 
 def csv_only(description: str, example: str, headers: dict[str, Any]) -> dict[int, Any]:
     """The documented answer of an operation that answers only with a CSV file."""
-    csv = {"text/csv": {"schema": {"type": "string"}, "example": example}}
-    return {200: {"description": description, "content": csv, "headers": headers}}
+    content = {"text/csv": {"schema": {"type": "string"}, "example": example}}
+    return {200: {"description": description, "content": content, "headers": headers}}
 
 
 def csv_or_json(bp: Blueprint, example: str, headers: dict[str, Any] | None = None) -> Callable:
