@@ -4,6 +4,7 @@ which no cache in front could then share."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import secrets
@@ -25,8 +26,17 @@ MIN_SECRET_KEY = 32
 
 
 def register_accounts(app: Flask) -> None:
-    configure_sessions(app)
-    app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked on the account pages' POSTs only (pages.check_csrf)
+    """Sessions in a signed cookie, Secure behind the proxies PROXY_HOPS trusts (a platform's router speaks HTTPS to
+    browsers); CSRF checked on the account pages' POSTs only (pages.check_csrf)."""
+    app.secret_key = secret_key(app)
+    app.config.update(
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_NAME="corridor_session",
+        SESSION_COOKIE_SECURE=current_settings(app).proxy_hops > 0,
+        WTF_CSRF_CHECK_DEFAULT=False,
+    )
+    app.session_interface = OneSignerSessions()
     csrf.init_app(app)
     service = current_service(app)
     counted = service.metrics.key_error.inc if service.metrics is not None else int
@@ -50,18 +60,6 @@ def database_unavailable(error: OperationalError | InterfaceError | PoolTimeout)
     return problem(
         503, "unavailable", "Accounts cannot be reached right now; try again in a minute.", {"Retry-After": "60"}
     )
-
-
-def configure_sessions(app: Flask) -> None:
-    """The cookie is Secure behind the proxies PROXY_HOPS trusts (a platform's router speaks HTTPS to browsers)."""
-    app.secret_key = secret_key(app)
-    app.config.update(
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_NAME="corridor_session",
-        SESSION_COOKIE_SECURE=current_settings(app).proxy_hops > 0,
-    )
-    app.session_interface = OneSignerSessions()
 
 
 class OneSignerSessions(SecureCookieSessionInterface):
@@ -90,11 +88,9 @@ def secret_key(app: Flask) -> str:
         )
     try:
         os.makedirs(app.instance_path, exist_ok=True)
-        try:
+        with contextlib.suppress(FileExistsError):  # made before, perhaps by another instance a moment ago
             with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
                 handle.write(secrets.token_urlsafe(32))
-        except FileExistsError:
-            pass  # made before, perhaps by another instance a moment ago
         key = path.read_text().strip()
     except OSError as err:
         raise ConfigError(

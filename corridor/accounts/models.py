@@ -132,13 +132,10 @@ def create_key(account: Account, name: str, expires_days: int | None) -> tuple[s
     return key, row
 
 
-def revoke_key(account: Account, key_id: int) -> str | None:
-    row = db.session.scalar(select(ApiKey).where(ApiKey.id == key_id, ApiKey.account_id == account.id))
-    if row is None:
-        return None
-    db.session.delete(row)
+def revoke_key(key: ApiKey) -> str:
+    db.session.delete(key)
     db.session.commit()
-    return row.digest
+    return key.digest
 
 
 def delete_account(account: Account) -> list[str]:

@@ -110,8 +110,8 @@ csrf = CSRFProtect()
 
 
 @bp.app_template_filter()
-def minute(value: dt.datetime | None, empty: str = "never") -> str:
-    return value.strftime("%Y-%m-%d %H:%M UTC") if value else empty
+def minute(value: dt.datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "never"
 
 
 @bp.before_request
@@ -216,7 +216,6 @@ def keys_page(
         "account.html",
         status,
         account=account,
-        keys=account.keys,
         now=now,
         new_key=new_key,
         live=sum(not key.expired(now) for key in account.keys),
@@ -256,10 +255,7 @@ def revoke(account: Account, key_id: int) -> Any:
         raise NotFound()  # another holder's key, or none: the same answer
     if request.method == "GET" or request.form.get("confirm") != "yes":
         return page("revoke.html", key=key, action=ActionForm(formdata=None))
-    digest = models.revoke_key(account, key_id)
-    if digest is None:
-        raise NotFound()  # another holder's key, or none: the same answer
-    _forget(digest)
+    _forget(models.revoke_key(key))
     current_app.logger.info("Account %d revoked API key %d.", account.id, key_id)
     flash("The key is revoked: it stops working within seconds.")
     return redirect(url_for(".overview"), 303)

@@ -4,6 +4,7 @@ whole: their text keeps its CSS size at every width (a 640-unit drawing shrunk i
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -41,7 +42,6 @@ def cost_chart(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "y": i * ROW + NAME + 6,
             "name_y": i * ROW + NAME,
             "width": max(0.2, round(x(cost) - BARS_START, 2)),
-            "end": x(cost),
             "provider": entry["provider"],
             "text": entry["trueCostPct"],
             "over": cost > SDG_CEILING_PCT,
@@ -85,7 +85,6 @@ def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: st
         {"y": round(PLOT_TOP + PLOT_HEIGHT * (top - value) / (top - bottom), 1), "text": f"{value:.{decimals}f}"}
         for value in reversed(values)
     ]
-    middle = points[len(points) // 2].date.isoformat()
     return {
         "height": PLOT_TOP + PLOT_HEIGHT + 32,
         "points": coordinates,
@@ -95,7 +94,7 @@ def rate_chart(points: Sequence[Point], from_code: str, to_code: str, source: st
         "low": f"{low:.6g}",
         "high": f"{high:.6g}",
         "first": points[0].date.isoformat(),
-        "middle": middle,
+        "middle": points[len(points) // 2].date.isoformat(),
         "last": points[-1].date.isoformat(),
         "latest": f"{rates[-1]:.6g}",
         "left": PLOT_LEFT,
@@ -139,6 +138,7 @@ def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
     guide_ys = target, ceiling = y(SDG_TARGET_PCT), y(SDG_CEILING_PCT)
 
     def series(name: str) -> dict[str, Any]:
+        values = [getattr(p, name) for p in periods]
         points = [
             {
                 "x": x(i),
@@ -147,14 +147,13 @@ def trend_chart(periods: Sequence[CostPeriod]) -> dict[str, Any]:
                 "named": i in labelled,
                 "label_y": _label_y(y(value), name == "smart", guide_ys),
             }
-            for i, p in enumerate(periods)
-            if (value := getattr(p, name)) is not None
+            for i, value in enumerate(values)
+            if value is not None
         ]
-        joined = {i for i, p in enumerate(periods) if getattr(p, name) is not None}
         segments = [
-            {"x1": x(i), "y1": y(getattr(periods[i], name)), "x2": x(i + 1), "y2": y(getattr(periods[i + 1], name))}
-            for i in range(len(periods) - 1)
-            if i in joined and i + 1 in joined
+            {"x1": x(i), "y1": y(a), "x2": x(i + 1), "y2": y(b)}
+            for i, (a, b) in enumerate(itertools.pairwise(values))
+            if a is not None and b is not None
         ]
         return {"points": points, "segments": segments}
 
@@ -186,11 +185,10 @@ def _label_y(point_y: float, below: bool, guide_ys: Sequence[float]) -> float:
     def clear(baseline: float) -> bool:
         return not any(baseline - TEXT_PX - 1 <= line <= baseline + DESCENT + 1 for line in guide_ys)
 
-    sides = (point_y + 18, point_y - 8)
-    for baseline in sides if below else sides[::-1]:
-        if clear(baseline):
-            return round(baseline, 1)
-    baseline, step = (sides[0], 1) if below else (sides[1], -1)
+    step = 1 if below else -1
+    baseline, other = (point_y + 18, point_y - 8)[::step]
+    if not clear(baseline) and clear(other):
+        return round(other, 1)
     while not clear(baseline):
         baseline += step
     return round(baseline, 1)
