@@ -144,12 +144,11 @@ def budget(config: Mapping[str, Any], name: str) -> RateLimitItem:
         items = parse_many(text)
     except ValueError:
         items = []
-    item = items[0] if len(items) == 1 else None
-    if item is None or item.amount < 1 or item.GRANULARITY.name not in ("second", "minute", "hour", "day"):
+    if len(items) != 1 or items[0].amount < 1 or items[0].GRANULARITY.name not in ("second", "minute", "hour", "day"):
         raise ConfigError(
             f"{name} must be one limit such as 600/minute (N per second, minute, hour or day), not {text!r}."
         )
-    return item
+    return items[0]
 
 
 def metrics_address(config: Mapping[str, Any]) -> tuple[str, int] | None:

@@ -27,7 +27,7 @@ MIN_SECRET_KEY = 32
 
 def register_accounts(app: Flask) -> None:
     """Sessions in a signed cookie, Secure behind the proxies PROXY_HOPS trusts (a platform's router speaks HTTPS to
-    browsers); CSRF checked on the account pages' POSTs only (pages.check_csrf)."""
+    browsers); CSRF checked on the account pages' POSTs only (pages.py)."""
     app.secret_key = secret_key(app)
     app.config.update(
         SESSION_COOKIE_SAMESITE="Lax",

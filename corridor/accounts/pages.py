@@ -97,27 +97,18 @@ class PasswordForm(FlaskForm):  # deleting the account: the password again
     )
 
 
-class ActionForm(FlaskForm):
-    """A button's form: only the CSRF token (sign out, revoke)."""
-
-
 POLICY = Policy(error_page="account/error.html")  # for browsers: errors come as pages
 # no script at all on these pages, no framing, forms posted only here
 CONTENT_POLICY = "default-src 'self'; script-src 'none'; frame-ancestors 'none'; form-action 'self'"
 
 bp = PolicyBlueprint("account", __name__, url_prefix="/account", template_folder="templates", policy=POLICY)
 csrf = CSRFProtect()
+bp.before_request(csrf.protect)  # every POST here carries the CSRF token of a page this service rendered; else 400
 
 
 @bp.app_template_filter()
 def minute(value: dt.datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M UTC") if value else "never"
-
-
-@bp.before_request
-def check_csrf() -> None:
-    """Every POST here carries the CSRF token of a page this service rendered; else 400."""
-    csrf.protect()
 
 
 @bp.after_request
@@ -222,7 +213,7 @@ def keys_page(
         max_keys=MAX_LIVE_KEYS,
         key_form=key_form or NewKeyForm(formdata=None),
         delete_form=delete_form or PasswordForm(formdata=None),
-        action=ActionForm(formdata=None),
+        action=FlaskForm(formdata=None),  # a button's form, only the CSRF token: sign out
         key_error=key_error,
     )
 
@@ -254,7 +245,7 @@ def revoke(account: Account, key_id: int) -> Any:
     if key is None:
         raise NotFound()  # another holder's key, or none: the same answer
     if request.method == "GET" or request.form.get("confirm") != "yes":
-        return page("revoke.html", key=key, action=ActionForm(formdata=None))
+        return page("revoke.html", key=key, action=FlaskForm(formdata=None))
     _forget(models.revoke_key(key))
     current_app.logger.info("Account %d revoked API key %d.", account.id, key_id)
     flash("The key is revoked: it stops working within seconds.")
