@@ -33,14 +33,10 @@ from corridor.settings import CommandError, current_settings
 from corridor.state.versions import load_data
 
 
-def json_output() -> bool:
-    return current_settings().log_format == "json"
-
-
 def say(text: str, err: bool = False) -> None:
     """A command's output on stdout (stderr if `err`): as text, or with LOG_FORMAT=json each line one JSON object, as
     the service logs them."""
-    if not json_output():
+    if current_settings().log_format != "json":
         click.echo(text, err=err)
         return
     for line in text.splitlines():
@@ -158,7 +154,9 @@ def import_rpw_command(path: str) -> None:
     """
 
     def progress(sheet: Sheet):
-        if not sys.stdout.isatty() or json_output():  # a log or a pipe: the summary says it all
+        if (
+            not sys.stdout.isatty() or current_settings().log_format == "json"
+        ):  # a log or a pipe: the summary says it all
             return nullcontext(sheet.rows)
         label = "Reading rows" if sheet.name == "CSV" else f"Reading {sheet.name!r}"
         return click.progressbar(sheet.rows, length=sheet.size, label=label, show_pos=True)

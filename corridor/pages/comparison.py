@@ -6,7 +6,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from flask import Response, current_app, render_template, request, send_from_directory
+from flask import render_template, request, send_from_directory
+from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
@@ -30,7 +31,7 @@ bp = PolicyBlueprint("pages", __name__, template_folder="templates", policy=POLI
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _PAGE_FILES = {"page.css", "page.js", "favicon.svg"}
 # no inline script or style: the page's own files only; and no framing (default-src does not cover it)
-_POLICY = "default-src 'self'; frame-ancestors 'none'"
+_HEADERS = {"Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'", "Cache-Control": "no-cache"}
 _query = OptionalCorridorQuery()
 # what a sender reads when the query cannot be shown, by the parameter at fault: never a parameter's name
 _SENDER_ERRORS = {
@@ -44,7 +45,7 @@ _corridors = CorridorSchema(many=True)
 
 
 @bp.get("/")
-def comparison() -> Response:
+def comparison() -> ResponseReturnValue:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
     catalog = current_service().data.catalog
     costs_only = _costs_only(request.args, catalog)
@@ -66,9 +67,7 @@ def comparison() -> Response:
         ],
         reference_usd=catalog.dataset.reference_amount_usd,
     )
-    response = current_app.response_class(page, status=400 if error else 200, mimetype="text/html")
-    response.headers.update({"Content-Security-Policy": _POLICY, "Cache-Control": "no-cache"})
-    return response
+    return page, 400 if error else 200, _HEADERS
 
 
 def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] | None:
@@ -216,9 +215,7 @@ def surveyed_text(surveyed: tuple[str, dt.date | None, dt.date | None] | None) -
 
 
 @bp.get("/assets/<name>")
-def asset(name: str) -> Response:
+def asset(name: str) -> ResponseReturnValue:
     if name not in _PAGE_FILES:
         raise NotFound()
-    response = send_from_directory(_ASSETS, name)
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    return send_from_directory(_ASSETS, name), {"Cache-Control": "public, max-age=300"}

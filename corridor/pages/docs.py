@@ -6,11 +6,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import current_app, redirect, render_template, send_from_directory, url_for
+from flask import redirect, render_template, send_from_directory, url_for
+from flask.typing import ResponseReturnValue
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
 from werkzeug.exceptions import NotFound
-from werkzeug.wrappers import Response
 
 from corridor.state.policy import Policy, PolicyBlueprint
 
@@ -20,7 +20,7 @@ bp = PolicyBlueprint("docs", __name__, url_prefix="/api", template_folder="templ
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _OWN_FILES = {"docs.js", "docs.css"}
 _SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}
-_CACHE = "public, max-age=3600"
+_CACHED = {"Cache-Control": "public, max-age=3600"}
 # Swagger UI styles inline; no framing (default-src does not cover it)
 _PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 _REFERENCE_POLICY = "default-src 'self'; frame-ancestors 'none'"
@@ -31,47 +31,38 @@ DOCUMENTS = {"guide": "API.md", **{name: name for name in ("DATA.md", "OPERATION
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table").use(anchors_plugin, max_level=6)
 
 
-def _cached(response: Response, policy: str | None = None) -> Response:
-    if policy:
-        response.headers["Content-Security-Policy"] = policy
-    response.headers["Cache-Control"] = _CACHE
-    return response
-
-
 @bp.get("/docs")
-def page() -> Response:
+def page() -> ResponseReturnValue:
     """Swagger UI on the document, with nothing loaded from anywhere but this app."""
-    return _cached(current_app.response_class(render_template("docs.html"), mimetype="text/html"), _PAGE_POLICY)
+    return render_template("docs.html"), {"Content-Security-Policy": _PAGE_POLICY, **_CACHED}
 
 
 @bp.get("")
-def to_docs() -> Response:
+def to_docs() -> ResponseReturnValue:
     """A newcomer at /api is sent to the docs page (302: /api may one day answer itself)."""
-    response = redirect(url_for(".page"), 302)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return redirect(url_for(".page"), 302), {"Cache-Control": "no-cache"}
 
 
 @bp.get("/docs/assets/<name>")
-def asset(name: str) -> Response:
+def asset(name: str) -> ResponseReturnValue:
     """Swagger UI's files from the installed swagger-ui-bundle package, and the page's own script and style."""
     if name not in _OWN_FILES | _SWAGGER_FILES:
         raise NotFound()
-    return _cached(send_from_directory(_ASSETS if name in _OWN_FILES else swagger_ui_bundle.swagger_ui_path, name))
+    return send_from_directory(_ASSETS if name in _OWN_FILES else swagger_ui_bundle.swagger_ui_path, name), _CACHED
 
 
 @bp.get("/docs/guide", defaults={"name": "guide"})
 @bp.get("/docs/<any(DATA.md, OPERATIONS.md, PERFORMANCE.md):name>")
-def reference(name: str) -> Response:
+def reference(name: str) -> ResponseReturnValue:
     """docs/API.md at /api/docs/guide, and the documents it links to beside it."""
     title, body = rendered(DOCUMENTS[name])
     html = render_template("reference.html", title=title, body=body)
-    return _cached(current_app.response_class(html, mimetype="text/html"), _REFERENCE_POLICY)
+    return html, {"Content-Security-Policy": _REFERENCE_POLICY, **_CACHED}
 
 
 @bp.get("/docs/<name>.png")
-def picture(name: str) -> Response:
-    return _cached(send_from_directory(PICTURES, f"{name}.png"))
+def picture(name: str) -> ResponseReturnValue:
+    return send_from_directory(PICTURES, f"{name}.png"), _CACHED
 
 
 @lru_cache(maxsize=len(DOCUMENTS))
