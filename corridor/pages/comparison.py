@@ -94,11 +94,8 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     corridor = args.get("corridor", "").strip().upper() or catalog.corridors[0].corridor.countries
     mode = "receive" if args.get("mode") == "receive" else "send"
     amount, payout = args.get("amount", "").strip(), args.get("payout", "")
-    query = {"corridor": corridor}
-    if amount:
-        query["receive_amount" if mode == "receive" else "amount"] = amount
-    if payout:
-        query["payout"] = payout
+    given = (("corridor", corridor), ("receive_amount" if mode == "receive" else "amount", amount), ("payout", payout))
+    query = {name: value for name, value in given if value}
     error, priced_at = None, amount
     try:
         known = catalog.corridor(corridor)
