@@ -26,12 +26,6 @@ DOWN_SECONDS = 5.0  # after the database failed, account keys answer 503 this lo
 _FORMAT = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{43}")  # what create_key makes: nothing else is looked up
 
 
-def unavailable() -> ApiError:
-    return ApiError(
-        503, "unavailable", "API keys cannot be checked right now; try again in a minute.", {"Retry-After": "60"}
-    )
-
-
 class AccountKeys:
     def __init__(
         self,
@@ -39,7 +33,7 @@ class AccountKeys:
         clock: Callable[[], float] = time.monotonic,
         on_unavailable: Callable[[], object] = int,
     ) -> None:
-        self._clock, self._on_unavailable = clock, on_unavailable  # the metrics count each 503
+        self._clock, self._on_unavailable = clock, on_unavailable
         self._live: TTLCache[str, KeyRecord] = TTLCache(MAX_KEYS, trust_seconds, timer=clock)
         self._unknown: TTLCache[str, bool] = TTLCache(MAX_UNKNOWN, trust_seconds, timer=clock)
         self._used: TTLCache[int, bool] = TTLCache(MAX_KEYS, USE_EVERY.total_seconds(), timer=clock)
@@ -73,8 +67,7 @@ class AccountKeys:
 
     def _look_up(self, digest: str) -> KeyRecord | None:
         if self._clock() < self._down_until:
-            self._on_unavailable()
-            raise unavailable()
+            raise self._unavailable()
         try:
             record = find_key(digest)
         except SQLAlchemyError as err:
@@ -83,14 +76,19 @@ class AccountKeys:
             current_app.logger.error(
                 "The accounts database failed (%s); account keys answer 503 for %.0f s.", reason, DOWN_SECONDS
             )
-            self._on_unavailable()
-            raise unavailable() from None
+            raise self._unavailable() from None
         with self._lock:
             if record is None:
                 self._unknown[digest] = True
             else:
                 self._live[digest] = record
         return record
+
+    def _unavailable(self) -> ApiError:
+        self._on_unavailable()  # the metrics count each 503
+        return ApiError(
+            503, "unavailable", "API keys cannot be checked right now; try again in a minute.", {"Retry-After": "60"}
+        )
 
     def record_use(self, record: KeyRecord) -> None:
         with self._lock:

@@ -196,18 +196,15 @@ def surveyed_text(surveyed: tuple[str, dt.date | None, dt.date | None] | None) -
     text = f"Surveyed by the World Bank, {period[:4]} {period[4:]}"
     if first is None or last is None:  # both, or neither
         return text
-
-    def month(day: dt.date) -> str:
-        return MONTHS[day.month - 1]  # English whatever the locale
-
+    from_month, to_month = MONTHS[first.month - 1], MONTHS[last.month - 1]  # English whatever the locale
     if first == last:
-        span = f"{first.day} {month(first)} {first.year}"
+        span = f"{first.day} {from_month} {first.year}"
     elif (first.year, first.month) == (last.year, last.month):
-        span = f"{first.day}–{last.day} {month(last)} {last.year}"
+        span = f"{first.day}–{last.day} {to_month} {last.year}"
     elif first.year == last.year:
-        span = f"{first.day} {month(first)} – {last.day} {month(last)} {last.year}"
+        span = f"{first.day} {from_month} – {last.day} {to_month} {last.year}"
     else:
-        span = f"{first.day} {month(first)} {first.year} – {last.day} {month(last)} {last.year}"
+        span = f"{first.day} {from_month} {first.year} – {last.day} {to_month} {last.year}"
     return f"{text}, collected {span}"
 
 
