@@ -48,11 +48,7 @@ _corridors = CorridorSchema(many=True)
 def comparison() -> ResponseReturnValue:
     """The ranked providers of one corridor at an amount sent or received, the charts, every corridor."""
     catalog = current_service().data.catalog
-    costs_only = _costs_only(request.args, catalog)
-    if costs_only is not None or not catalog.corridors:
-        state, error = costs_only or {}, None
-    else:
-        state, error = _state(request.args, catalog)
+    state, error = _state(request.args, catalog) if catalog.corridors else ({}, None)
     page = render_template(
         "page.html",
         **state,
@@ -70,26 +66,6 @@ def comparison() -> ResponseReturnValue:
     return page, 400 if error else 200, _HEADERS
 
 
-def _costs_only(args: MultiDict[str, str], catalog: Catalog) -> dict[str, Any] | None:
-    """For a country pair with cost figures and no offers, its cost over time; None for any other query."""
-    corridor = args.get("corridor", "").strip().upper()
-    if "-" not in corridor or corridor in catalog.by_countries:
-        return None
-    try:
-        catalog.corridor(corridor)
-    except NoOffers as err:
-        costs = err.costs
-        return {
-            "costs_only": True,
-            "countries_key": costs.key,
-            "trend": _trend(catalog, costs.key),
-            "title": f"{costs.source_name} → {costs.destination_name}",
-        }
-    except (NotServed, AmbiguousCorridor):
-        pass
-    return None
-
-
 def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any], str | None]:
     corridor = args.get("corridor", "").strip().upper() or catalog.corridors[0].corridor.countries
     mode = "receive" if args.get("mode") == "receive" else "send"
@@ -99,6 +75,14 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
     error, priced_at = None, amount
     try:
         known = catalog.corridor(corridor)
+    except NoOffers as err:  # a country pair with cost figures and no offers: its cost over time
+        costs = err.costs
+        return {
+            "costs_only": True,
+            "countries_key": costs.key,
+            "trend": _trend(catalog, costs.key),
+            "title": f"{costs.source_name} → {costs.destination_name}",
+        }, None
     except (NotServed, AmbiguousCorridor):
         known = None
     try:
