@@ -49,9 +49,7 @@ class AccountKeys:
         with self._lock:
             record = self._live.get(digest)
             unknown = digest in self._unknown
-        if unknown:
-            return None
-        if record is None:
+        if record is None and not unknown:
             before_asking(key_digest)
             record = self._look_up(digest)
         if record is None or (record.expires_at is not None and record.expires_at <= utcnow()):
