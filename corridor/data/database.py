@@ -21,21 +21,9 @@ from corridor.settings import ConfigError
 # inside the package, so that an installed copy migrates as a checkout does, from any folder
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 UPGRADE = ".venv/bin/flask --app app db upgrade"
-# every migration's revision, oldest first (tests/test_migrations.py checks them against Alembic's): start-up
-# compares the database with the last one without asking Alembic
-REVISIONS = (
-    "0001_accounts",
-    "0002_survey",
-    "0003_survey_regions",
-    "0004_survey_notes",
-    "0005_published_and_flows",
-    "0006_survey_by_pair",
-    "0007_rates_store",
-)
-# how long a request waits for the database before it answers 503: for a connection from the pool, for one statement
-POOL_TIMEOUT_S = 3
-STATEMENT_TIMEOUT_S = 3
-TCP_TIMEOUT_MS = 5000
+# every migration's revision, oldest first, as its file is named (tests/test_migrations.py checks them against
+# Alembic's): start-up compares the database with the last one without asking Alembic
+REVISIONS = tuple(sorted(path.stem for path in (MIGRATIONS / "versions").glob("*.py")))
 
 
 class Base(DeclarativeBase):
@@ -69,15 +57,12 @@ def engine_url(database_url: str) -> str:
 def init_database(app: Flask) -> None:
     url = app.config["SQLALCHEMY_DATABASE_URI"] = engine_url(app.config["DATABASE_URL"])
     # parameters (emails, hashes) are left out of SQLAlchemy's error messages, which reach the log
-    options: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": POOL_TIMEOUT_S}
+    # a request waits 3 s for a connection from the pool before it answers 503
+    options: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True, "pool_timeout": 3}
     if url.startswith("postgresql"):
         # an unreachable server costs a request 3 s, not 2 minutes; a stalled one (a lock held, an overloaded server)
-        # answers 503 after STATEMENT_TIMEOUT_S; one gone silent on the network is given up after TCP_TIMEOUT_MS
-        options["connect_args"] = {
-            "connect_timeout": 3,
-            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_S}s",
-            "tcp_user_timeout": TCP_TIMEOUT_MS,
-        }
+        # answers 503 after 3 s; one gone silent on the network is given up after 5 s
+        options["connect_args"] = {"connect_timeout": 3, "options": "-c statement_timeout=3s", "tcp_user_timeout": 5000}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     Migrate(app, db, directory=str(MIGRATIONS))
