@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import create_engine, event, func, inspect, select, text
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy import Select, create_engine, event, inspect, text
+from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import NullPool
@@ -111,19 +111,20 @@ def migrations_pending(engine: Engine) -> str | None:
 
 
 T = TypeVar("T")
-_held: dict[tuple[str, str], tuple[int, Any]] = {}  # by database URL and imports' id column: (version, what was read)
+_held: dict[tuple[str, Callable], tuple[Row, Any]] = {}  # by database URL and reader: (the version read, what it made)
 
 
-def read_versioned(engine: Engine, imports_id: Any, read: Callable[[Connection, int], T]) -> T | None:
-    """What `read` makes of the latest import (the highest `imports_id`), read again only once a newer one comes."""
-    key = (engine.url.render_as_string(hide_password=False), str(imports_id))
+def read_versioned(engine: Engine, version: Select, read: Callable[[Connection, Row], T]) -> T | None:
+    """What `read` makes of the imports, read again only once `version` (a query of one row: the latest import's number,
+    None before any, then anything else that dates what `read` makes) gives another row."""
+    key = (engine.url.render_as_string(hide_password=False), read)
     with engine.connect() as connection:
-        version = connection.execute(select(func.max(imports_id))).scalar()
-        if version is None:
+        row = connection.execute(version).one()
+        if row[0] is None:
             return None
         held = _held.get(key)
-        if held is not None and held[0] == version:
+        if held is not None and held[0] == row:
             return held[1]
-        value = read(connection, version)
-    _held[key] = (version, value)
+        value = read(connection, row)
+    _held[key] = (row, value)
     return value

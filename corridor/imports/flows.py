@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from sqlalchemy import Double, Integer, String, delete, func, select
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import Model, read_versioned
@@ -175,11 +175,11 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
 
 def read_latest_flows(engine: Engine) -> Flows | None:
     """The flows of the latest year imported; None if no matrix ever was. Read again only when an import is newer."""
-    return read_versioned(engine, FlowImport.id, _latest_year)
+    return read_versioned(engine, select(func.max(FlowImport.id)), _latest_year)
 
 
-def _latest_year(connection: Connection, version: int) -> Flows:
+def _latest_year(connection: Connection, version: Row) -> Flows:
     c = _FLOWS.c
     year = connection.execute(select(func.max(c.year))).scalar()
     rows = connection.execute(select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year))
-    return Flows.build(version, year or 0, rows)
+    return Flows.build(version[0], year or 0, rows)

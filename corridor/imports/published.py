@@ -8,8 +8,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from sqlalchemy import Double, Integer, String, delete, select, tuple_
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import Double, Integer, String, delete, func, select, tuple_
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import Model, read_versioned
@@ -174,8 +174,8 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
 
 def read_published_costs(engine: Engine) -> PublishedCosts | None:
     """Every stored figure; None if none was ever imported. Read again only when an import is newer."""
-    return read_versioned(engine, PublishedImport.id, _every_figure)
+    return read_versioned(engine, select(func.max(PublishedImport.id)), _every_figure)
 
 
-def _every_figure(connection: Connection, version: int) -> PublishedCosts:
-    return PublishedCosts.build(version, connection.execute(select(_COSTS)))
+def _every_figure(connection: Connection, version: Row) -> PublishedCosts:
+    return PublishedCosts.build(version[0], connection.execute(select(_COSTS)))

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
-from corridor.data.database import Model
+from corridor.data.database import Model, read_versioned
 from corridor.domain import observations as rules
 from corridor.domain.costs import CostHistory, CostRow, cost_history
 from corridor.domain.model import Corridor
@@ -215,48 +215,36 @@ def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: se
     return new
 
 
-_cache: dict[str, tuple[tuple, Survey]] = {}  # by database URL: the survey as last read, while its periods stay
-
-
 def read_survey(engine: Engine) -> Survey | None:
     """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Cached per import."""
-    url = engine.url.render_as_string(hide_password=False)
-    with engine.connect() as connection:
-        held_periods = sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
-        periods = tuple(connection.execute(held_periods).one())
-        if not periods[1]:
-            return None
-        last = last_period(dt.date.today())
-        held = _cache.get(url)
-        if held is not None and held[0] == (periods, last):
-            return held[1]
-        # a period after `last` was stored before the import refused it: it must not hide the pair's real latest
-        pair = (_O.source_country, _O.destination_country)
-        newest = sa.select(*pair, sa.func.max(_O.period).label("period")).where(_O.period <= last).group_by(*pair)
-        latest = newest.subquery()
-        same = sa.and_(*(column == latest.c[column.name] for column in (*pair, _O.period)))
-        rows = connection.execute(sa.select(_OBSERVATIONS).join(latest, same).order_by(*pair, _O.id))
-        observations = tuple(_observation(row) for row in rows)
-        ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(sa.select(SurveyCorridor))}
-        costs = _cost_history(connection, last)
-    survey = Survey(periods[0], observations, ids, costs)
-    _cache[url] = (periods, last), survey
-    return survey
+    periods = sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
+    return read_versioned(engine, periods.add_columns(sa.literal(last_period(dt.date.today()))), _latest)
+
+
+def _latest(connection: Connection, version: Row) -> Survey:
+    last = version[-1]
+    # a period after `last` was stored before the import refused it: it must not hide the pair's real latest
+    pair = (_O.source_country, _O.destination_country)
+    newest = sa.select(*pair, sa.func.max(_O.period).label("period")).where(_O.period <= last).group_by(*pair)
+    latest = newest.subquery()
+    same = sa.and_(*(column == latest.c[column.name] for column in (*pair, _O.period)))
+    rows = connection.execute(sa.select(_OBSERVATIONS).join(latest, same).order_by(*pair, _O.id))
+    observations = tuple(_observation(row) for row in rows)
+    ids = {(c.source_country, c.destination_country): c.id for c in connection.execute(sa.select(SurveyCorridor))}
+    return Survey(version[0], observations, ids, _cost_history(connection, last))
 
 
 def _cost_history(connection: Connection, last: str) -> CostHistory:
     """Every corridor's averages by period, streamed in (pair, period) order; rows out of bounds (stored before the
     import refused them) count in none."""
+    # CostRow's fields, in its order
     names = "period source_country destination_country cc1_total transparent cc2_total firm_type speed"
     rows = connection.execution_options(yield_per=5000).execute(
         sa.select(*(_O[name] for name in [*names.split(), "destination_region"]))
         .where(_in_bounds(last))
         .order_by(_O.source_country, _O.destination_country, _O.period)
     )
-    return cost_history(
-        CostRow(period, src, dst, total, bool(transparent), total_500, firm_type, speed, region)
-        for period, src, dst, total, transparent, total_500, firm_type, speed, region in rows
-    )
+    return cost_history(CostRow(*row) for row in rows)
 
 
 def _in_bounds(last: str) -> sa.ColumnElement[bool]:
