@@ -3,7 +3,6 @@ read up to its WORLD row and column, and stored as one figure per non-zero count
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 from dataclasses import dataclass, field
@@ -150,7 +149,7 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
     raise ImportRefused(f"{path}: column A has no {WORLD} row; the matrix ends there.")
 
 
-def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> FlowReport:
+def import_flows(engine: Engine, path: str) -> FlowReport:
     """Read the matrix at `path` and store its year in one transaction, replacing that year's figures whole."""
     report = read_flows(path)
     this_year = _FLOWS.c.year == report.year
@@ -169,7 +168,7 @@ def import_flows(engine: Engine, path: str, now: dt.datetime | None = None) -> F
             for (src, dst), amount in report.flows.items()
         ]
         insert_all(connection, _FLOWS, rows)
-        report.import_id = record(connection, FlowImport, path, now, year=report.year)
+        report.import_id = record(connection, FlowImport, path, year=report.year)
     return report
 
 

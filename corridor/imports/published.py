@@ -3,7 +3,6 @@ export read row by row, and stored as one figure per country pair and period in 
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 from dataclasses import dataclass, field
@@ -144,7 +143,7 @@ def _read_row(
         report.figures[(src, dst, period)] = (cost, *names)
 
 
-def import_published(engine: Engine, path: str, now: dt.datetime | None = None) -> PublishedReport:
+def import_published(engine: Engine, path: str) -> PublishedReport:
     """Store the export at `path` in one transaction, withdrawing figures it lacks of the pairs and periods it has."""
     report = read_published(path)
     pairs = {(src, dst) for src, dst, _ in report.figures}
@@ -168,7 +167,7 @@ def import_published(engine: Engine, path: str, now: dt.datetime | None = None) 
             )
         rows = [dict(zip(_COSTS.c.keys(), (*key, *value), strict=True)) for key, value in changed.items()]
         insert_all(connection, _COSTS, rows)
-        report.import_id = record(connection, PublishedImport, path, now, figures=len(report.figures))
+        report.import_id = record(connection, PublishedImport, path, figures=len(report.figures))
     return report
 
 

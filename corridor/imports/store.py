@@ -50,9 +50,9 @@ def insert_all(connection: Connection, table: Table, rows: Iterable[dict]) -> No
         connection.execute(insert(table), batch)
 
 
-def record(connection: Connection, run: type[ImportRun], path: str, now: dt.datetime | None, **values: Any) -> int:
-    """The import's number, its run stored (`now`: the current second, UTC, unless said)."""
-    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+def record(connection: Connection, run: type[ImportRun], path: str, **values: Any) -> int:
+    """The import's number, its run stored at the current second, UTC."""
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     return connection.execute(
         insert(run).values(file_name=os.path.basename(path)[:255], imported_at=now, **values).returning(run.id)
     ).scalar_one()

@@ -141,13 +141,12 @@ def import_observations(
     rows: Iterable[tuple[int, Observation]],
     file_name: str,
     file_sha256: str,
-    file_corridors: Callable[[], Iterable[Corridor]] = tuple,
-    now: dt.datetime | None = None,
+    file_corridors: Callable[[], Iterable[Corridor]],
 ) -> ImportResult:
     """Store `rows` (row number, observation) as one import; `file_corridors`: the data file's, which the pairs they
     have join, and whose ids new pairs' ids must avoid."""
     with transaction(engine) as (connection, begun):
-        import_id = record(connection, SurveyImport, file_name, now, file_sha256=file_sha256)
+        import_id = record(connection, SurveyImport, file_name, file_sha256=file_sha256)
         result = ImportResult(import_id)
         digests: dict[Key, Any] = {}
         counts = Counter[Key]()
