@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corridor.data.database import Model, read_versioned
+from corridor.domain.observations import PERCENT_FROM, PERCENT_TO
 from corridor.domain.published import PublishedCosts
 from corridor.imports.store import ImportRun, batches, insert_all, record, transaction
 from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
@@ -21,14 +22,8 @@ SERIES = "ATCR.CORR"
 _QUARTER = re.compile(r"^(\d{4})Q([1-4])(?: \[YR\1Q\2\])?$")
 _CODE = re.compile(r"^[A-Z]{3}$")
 NO_FIGURE = ".."
-LOWEST, HIGHEST = -100.0, 1000.0  # a cost in percent no survey can leave (the survey import's bounds)
-_COLUMNS = {
-    "sending": "sendingcountriescode",
-    "sending_name": "sendingcountriesname",
-    "series": "seriescode",
-    "receiving": "receivingcountriescode",
-    "receiving_name": "receivingcountriesname",
-}
+# the columns a line is read by, named as column_key writes them
+_COLUMNS = "sendingcountriescode sendingcountriesname seriescode receivingcountriescode receivingcountriesname".split()
 
 
 class PublishedImport(ImportRun, Model):
@@ -86,7 +81,7 @@ def read_published(path: str) -> PublishedReport:
         if header is None:
             raise ImportRefused(f"{path}: the file is empty.")
         keys = [column_key(name) for name in header[1]]
-        missing = [key for key in _COLUMNS.values() if key not in keys]
+        missing = [key for key in _COLUMNS if key not in keys]
         quarters = {i: f"{q[1]}Q{q[2]}" for i, name in enumerate(header[1]) if (q := _QUARTER.match(str(name).strip()))}
         if missing or not quarters:
             lacks = f"missing: {', '.join(missing)}" if missing else "no quarter column"
@@ -95,41 +90,37 @@ def read_published(path: str) -> PublishedReport:
                 "needs the columns Sending Countries Code, Receiving Countries Code, Series Code and "
                 f"quarters such as 2015Q2 [YR2015Q2]; {lacks}."
             )
-        at = {name: keys.index(key) for name, key in _COLUMNS.items()}
+        at = [keys.index(key) for key in _COLUMNS]
         report = PublishedReport(path, sorted(quarters.values()))
         for number, cells in rows:
             report.rows += 1
-            _read_row(report, number, [str(cell).strip() if cell is not None else "" for cell in cells], at, quarters)
+            _read_row(report, number, cells, at, quarters)
     if not report.figures:
         raise ImportRefused(f"{path}: no row holds a figure of series {SERIES}; nothing was stored.")
     return report
 
 
-def _read_row(
-    report: PublishedReport, number: int, cells: list[str], at: dict[str, int], quarters: dict[int, str]
-) -> None:
-    def cell(index: int) -> str:
-        return cells[index] if index < len(cells) else ""
-
+def _read_row(report: PublishedReport, number: int, cells: tuple, at: list[int], quarters: dict[int, str]) -> None:
     where = f"line {number}"
-    src, dst = cell(at["sending"]), cell(at["receiving"])
+    line = {i: str(cell).strip() for i, cell in enumerate(cells) if cell is not None}
+    src, src_name, series, dst, dst_name = (line.get(index, "") for index in at)
     if not src and not dst:
         report.skips.add("no country codes (a blank line or the export's notes)", where)
         return
-    if cell(at["series"]) != SERIES:
+    if series != SERIES:
         report.skips.add(f"not series {SERIES}", where)
         return
     figures = {}
     for index, period in quarters.items():
-        if (value := cell(index)) in ("", NO_FIGURE):
+        if (value := line.get(index, "")) in ("", NO_FIGURE):
             continue
         try:
             cost = float(value)
         except ValueError:
             report.skips.add("a figure that is not a number", f"{where}, {period}")
             continue
-        if not LOWEST <= cost <= HIGHEST:
-            report.skips.add(f"a figure outside {LOWEST:g} to {HIGHEST:g} %", f"{where}, {period}")
+        if not PERCENT_FROM <= cost <= PERCENT_TO:
+            report.skips.add(f"a figure outside {PERCENT_FROM:g} to {PERCENT_TO:g} %", f"{where}, {period}")
             continue
         figures[period] = cost
     if not figures:  # the export lists every pair of countries, most with no figure at all
@@ -137,7 +128,7 @@ def _read_row(
     if not (_CODE.match(src) and _CODE.match(dst)) or src == dst:
         report.skips.add("not two different three-letter country codes", where)
         return
-    names = (cell(at["sending_name"])[:255] or src, cell(at["receiving_name"])[:255] or dst)
+    names = (src_name[:255] or src, dst_name[:255] or dst)
     report.corridors += 1
     for period, cost in figures.items():
         report.figures[(src, dst, period)] = (cost, *names)
@@ -147,13 +138,9 @@ def import_published(engine: Engine, path: str) -> PublishedReport:
     """Store the export at `path` in one transaction, withdrawing figures it lacks of the pairs and periods it has."""
     report = read_published(path)
     pairs = {(src, dst) for src, dst, _ in report.figures}
-    c = _COSTS.c
     with transaction(engine) as (connection, begun):
-        stored = {
-            (r.source_country, r.destination_country, r.period): (r.cost, r.source_name, r.destination_name)
-            for r in connection.execute(select(_COSTS).where(c.period.in_(report.periods)))
-            if (r.source_country, r.destination_country) in pairs
-        }
+        held = connection.execute(select(_COSTS).where(_COSTS.c.period.in_(report.periods)))
+        stored = {tuple(r[:3]): tuple(r[3:]) for r in held if tuple(r[:2]) in pairs}  # (pair, period): figure, names
         changed = {key: value for key, value in report.figures.items() if stored.get(key) != value}
         gone = stored.keys() - report.figures.keys()
         if not changed and not gone:
@@ -162,9 +149,7 @@ def import_published(engine: Engine, path: str) -> PublishedReport:
         report.added = sum(key not in stored for key in changed)
         report.revised, report.removed = len(changed) - report.added, len(gone)
         for keys in batches(list(changed.keys() & stored.keys()) + list(gone)):
-            connection.execute(
-                delete(_COSTS).where(tuple_(c.source_country, c.destination_country, c.period).in_(keys))
-            )
+            connection.execute(delete(_COSTS).where(tuple_(*_COSTS.primary_key).in_(keys)))
         rows = [dict(zip(_COSTS.c.keys(), (*key, *value), strict=True)) for key, value in changed.items()]
         insert_all(connection, _COSTS, rows)
         report.import_id = record(connection, PublishedImport, path, figures=len(report.figures))
