@@ -50,8 +50,10 @@ def parse_api_keys(value: str) -> Keys:
     return parse_entries((f"API_KEYS entry {n}", e) for n, e in enumerate(entries, start=1))
 
 
-def read_keys_file(path: str) -> Keys:
-    """One entry per line; blank lines and lines starting with # skipped."""
+def with_keys_file(keys: Keys, path: str) -> Keys:
+    """`keys` and, if `path` names a file, its entries: one a line; blank lines and lines starting with # skipped."""
+    if not path:
+        return keys
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
             raise ConfigError(f"API_KEYS_FILE {path} cannot be read: not a regular file.")
@@ -64,19 +66,12 @@ def read_keys_file(path: str) -> Keys:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
         raise ConfigError(f"API_KEYS_FILE {path} cannot be read: {reason}.") from None
     lines = ((n, line.strip()) for n, line in enumerate(text.splitlines(), start=1))
-    keys = parse_entries(
+    from_file = parse_entries(
         (f"API_KEYS_FILE {path} line {n}", line) for n, line in lines if line and not line.startswith("#")
     )
-    if not keys.digests:
+    if not from_file.digests:
         raise ConfigError(f"API_KEYS_FILE {path} holds no key: give one entry per line.")
-    return keys
-
-
-def with_keys_file(keys: Keys, keys_file: str) -> Keys:
-    if keys_file:
-        from_file = read_keys_file(keys_file)
-        keys = Keys(keys.digests + from_file.digests, keys.short + from_file.short)
-    return keys
+    return Keys(keys.digests + from_file.digests, keys.short + from_file.short)
 
 
 def generate_key() -> tuple[str, str]:
