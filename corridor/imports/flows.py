@@ -154,10 +154,7 @@ def import_flows(engine: Engine, path: str) -> FlowReport:
     report = read_flows(path)
     this_year = _FLOWS.c.year == report.year
     with transaction(engine) as (connection, begun):
-        stored = {
-            (r.source_country, r.destination_country): r.usd_millions
-            for r in connection.execute(select(_FLOWS).where(this_year))
-        }
+        stored = {(src, dst): amount for _, src, dst, amount in connection.execute(select(_FLOWS).where(this_year))}
         if stored == report.flows:
             begun.rollback()
             return report
