@@ -167,7 +167,7 @@ def import_rpw_command(path: str) -> None:
         except DataError:
             return ()  # serving refuses a broken file on its own terms
 
-    _database_import(path, lambda: import_rpw(db.engine, path, progress, file_corridors).lines())
+    _database_import(path, lambda: import_rpw(db.engine, path, progress, file_corridors))
 
 
 @prices_cli.command("import-published")
