@@ -28,8 +28,6 @@ OPTIONAL = (
     *("note1", "note2", "cc1 denomination amount", "source region", "destination region", "cc2 lcu code"),
     *("cc2 denomination amount", *(f"cc2 {name}" for name in POINT)),
 )
-# an optional figure under either name: the older sheet's, or the newer's
-ALIASES = {"pickup method": ("pickup method", "pick-up method"), "note1": ("note1", "standard note")}
 _PERIOD = re.compile(r"([0-9]{4})\s*[-_ ]?\s*(?:Q([1-4])|([1-4])Q)", re.IGNORECASE)
 _EXCEL_EPOCH = dt.date(1899, 12, 30)  # day 0 of a date an Excel cell holds as a number
 _YES, _NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0"}
@@ -88,10 +86,9 @@ def _header(rows: Rows) -> tuple[int, dict[str, int]] | list[str]:
 
 def observations(sheet: Sheet, skips: Skips) -> Iterator[tuple[int, Observation]]:
     """The sheet's readable rows with their numbers; the others counted in `skips`, blank ones passed over unsaid."""
-    keys = {name: column_key(name) for name in (*REQUIRED, *OPTIONAL)}
-    for name, aliases in ALIASES.items():
-        keys[name] = next((column_key(a) for a in aliases if column_key(a) in sheet.columns), keys[name])
-    at = {name: sheet.columns.get(key) for name, key in keys.items()}
+    at = {name: sheet.columns.get(column_key(name)) for name in (*REQUIRED, *OPTIONAL)}
+    if at["note1"] is None:  # as one of the sheets names it
+        at["note1"] = sheet.columns.get(column_key("standard note"))
     where = "row {}" if sheet.name == "CSV" else f"{sheet.name!r} row {{}}"
     last = last_period(dt.date.today())
     for number, cells in sheet.rows:
