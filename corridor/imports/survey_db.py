@@ -162,10 +162,8 @@ def import_observations(
                 yield {**values, "import_id": import_id, "row": number}
 
         insert_all(connection, _OBSERVATIONS, stored_rows())
-        stored = {
-            (p.period, p.source_country, p.destination_country): p.digest
-            for p in connection.execute(sa.select(SurveyPeriod))
-        }
+        # each stored key's fingerprint: KEY is the table's first columns
+        stored: dict[tuple, str] = {tuple(p[:3]): p.digest for p in connection.execute(sa.select(SurveyPeriod))}
         keyed: dict[str, list[Key]] = {state: [] for state in STATES}
         for key, digest in sorted(digests.items()):
             held = stored.get(key)
