@@ -115,8 +115,7 @@ _held: dict[tuple[str, Callable], tuple[Row, Any]] = {}  # by database URL and r
 
 
 def read_versioned(engine: Engine, version: Select, read: Callable[[Connection, Row], T]) -> T | None:
-    """What `read` makes of the imports, read again only once `version` (a query of one row: the latest import's number,
-    None before any, then anything else that dates what `read` makes) gives another row."""
+    """What `read` makes of the imports, read again when the row `version` reads changes (None first: no import yet)."""
     key = (engine.url.render_as_string(hide_password=False), read)
     with engine.connect() as connection:
         row = connection.execute(version).one()

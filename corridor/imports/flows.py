@@ -1,5 +1,4 @@
-"""Money sent between countries: the KNOMAD/World Bank bilateral remittance matrix (a workbook, US$ millions, one year)
-read up to its WORLD row and column, and stored as one figure per non-zero country pair and year."""
+"""The KNOMAD/World Bank bilateral remittance matrix (US$ millions a year), read to its WORLD row and column."""
 
 from __future__ import annotations
 

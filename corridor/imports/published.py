@@ -1,5 +1,4 @@
-"""The World Bank's published average cost of each corridor by quarter (DataBank, series `ATCR.CORR`): a DataBank CSV
-export read row by row, and stored as one figure per country pair and period in one transaction."""
+"""The World Bank's published average cost of each corridor by quarter (DataBank's `ATCR.CORR`), from its CSV export."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The World Bank's Remittance Prices Worldwide rows read, streaming, from its workbook (.xlsx) or a CSV: a row that
-cannot be read is skipped with its reason, never the file refused for it (docs/DATA.md, "Importing the survey")."""
+"""The survey's rows read from its workbook or a CSV: a row that cannot be read is skipped with its reason."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""What every import does in the database: one transaction, its rows inserted in batches, the run recorded, and every
-running instance told last."""
+"""Every import's transaction: its rows inserted in batches, the run recorded, every running instance told last."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The survey in the database: every imported row, by country pair and period, each pair's period replaced whole by
-a release that differs (docs/DATA.md, "Releases, by country pair and period"); serving reads the latest periods."""
+"""The survey in the database: its rows by country pair and period, each replaced whole by a release that differs."""
 
 from __future__ import annotations
 
@@ -143,8 +142,7 @@ def import_observations(
     file_sha256: str,
     file_corridors: Callable[[], Iterable[Corridor]],
 ) -> ImportResult:
-    """Store `rows` (row number, observation) as one import; `file_corridors`: the data file's, which the pairs they
-    have join, and whose ids new pairs' ids must avoid."""
+    """Store `rows` (row number, observation) as one import; pairs join `file_corridors`, new ids avoid theirs."""
     with transaction(engine) as (connection, begun):
         import_id = record(connection, SurveyImport, file_name, file_sha256=file_sha256)
         result = ImportResult(import_id)
@@ -232,8 +230,7 @@ def _latest(connection: Connection, version: Row) -> Survey:
 
 
 def _cost_history(connection: Connection, last: str) -> CostHistory:
-    """Every corridor's averages by period, streamed in (pair, period) order; rows out of bounds (stored before the
-    import refused them) count in none."""
+    """Every corridor's averages by period, streamed by pair and period; rows stored out of bounds count in none."""
     # CostRow's fields, in its order
     names = "period source_country destination_country cc1_total transparent cc2_total firm_type speed"
     rows = connection.execution_options(yield_per=5000).execute(

@@ -1,5 +1,4 @@
-"""`flask prices import-rpw`: a survey file read, streaming, into the database in one transaction, and what it did,
-said."""
+"""`flask prices import-rpw`: a survey file read into the database in one transaction, and what it did, said."""
 
 from __future__ import annotations
 

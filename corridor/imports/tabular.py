@@ -1,5 +1,4 @@
-"""A workbook (.xlsx) or a CSV read row by row within READ_BYTES of memory and READ_SECONDS: the one way every import
-opens its file."""
+"""Every import's file, a workbook (.xlsx) or a CSV, read row by row within READ_BYTES of memory and READ_SECONDS."""
 
 from __future__ import annotations
 
