@@ -250,13 +250,9 @@ def _in_bounds(last: str) -> sa.ColumnElement[bool]:
     )
 
     def point(prefix: str) -> sa.ColumnElement[bool]:
-        amount = _O[f"{prefix}_amount"]
-        return sa.and_(
-            amount > 0,
-            amount < rules.AMOUNT_BELOW,
-            _O[f"{prefix}_fee"].between(0, rules.FEE_TIMES * amount),
-            *(_O[f"{prefix}_{name}"].between(rules.PERCENT_FROM, rules.PERCENT_TO) for name in ("margin", "total")),
-        )
+        amount, fee, margin, total = (_O[f"{prefix}_{name}"] for name in ("amount", "fee", "margin", "total"))
+        percents = (figure.between(rules.PERCENT_FROM, rules.PERCENT_TO) for figure in (margin, total))
+        return sa.and_(amount > 0, amount < rules.AMOUNT_BELOW, fee.between(0, rules.FEE_TIMES * amount), *percents)
 
     return sa.and_(period, point("cc1"), sa.or_(_O.cc2_amount.is_(None), point("cc2")))
 
