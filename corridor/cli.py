@@ -21,9 +21,8 @@ from corridor.domain.model import Corridor, Dataset
 from corridor.domain.rounding import round_significant
 from corridor.imports.flows import import_flows
 from corridor.imports.published import import_published
-from corridor.imports.rpw import Sheet
 from corridor.imports.survey_import import import_rpw
-from corridor.imports.tabular import ImportRefused
+from corridor.imports.tabular import ImportRefused, Table
 from corridor.rates.ecb import ImportReport, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
 from corridor.rates.live import LiveRates, refresh_live
@@ -153,10 +152,9 @@ def import_rpw_command(path: str) -> None:
     counted; a file with no usable row, or without the required columns, is refused (exit 1).
     """
 
-    def progress(sheet: Sheet):
-        if (
-            not sys.stdout.isatty() or current_settings().log_format == "json"
-        ):  # a log or a pipe: the summary says it all
+    def progress(sheet: Table):
+        # a log or a pipe: the summary says it all
+        if not sys.stdout.isatty() or current_settings().log_format == "json":
             return nullcontext(sheet.rows)
         label = "Reading rows" if sheet.name == "CSV" else f"Reading {sheet.name!r}"
         return click.progressbar(sheet.rows, length=sheet.size, label=label, show_pos=True)

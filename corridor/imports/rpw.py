@@ -7,7 +7,6 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from corridor.domain.countries import is_country
@@ -37,15 +36,8 @@ Get = Callable[[str], Any]  # a row's cell by column name: stripped text, None f
 class Skip(Exception): ...
 
 
-@dataclass
-class Sheet(Table):
-    """A table under a header: its column keys → index; `size` counts the rows under it."""
-
-    columns: dict[str, int] = field(default_factory=dict)
-
-
-def sheets_of(path: str, kind: str, tables: list[Table]) -> list[Sheet]:
-    """The file's sheets with the required columns, the published ones first."""
+def sheets_of(path: str, kind: str, tables: list[Table]) -> list[Table]:
+    """The file's sheets with the required columns, found, and the rows under them, the published ones first."""
     named = {table.name.strip().lower(): table for table in tables}
     order = [named[s.lower()] for s in SHEETS if s.lower() in named]
     order += [table for table in tables if table not in order]
@@ -56,7 +48,7 @@ def sheets_of(path: str, kind: str, tables: list[Table]) -> list[Sheet]:
             missing[table.name] = found
         else:
             size = table.size - found[0] if table.size else None
-            sheets.append(Sheet(table.name, table.rows, size, found[1]))
+            sheets.append(Table(table.name, table.rows, size, found[1]))
     if sheets:
         return sheets
     if kind == "CSV":
@@ -83,7 +75,7 @@ def _header(rows: Rows) -> tuple[int, dict[str, int]] | list[str]:
     return best
 
 
-def observations(sheet: Sheet, skips: Skips) -> Iterator[tuple[int, Observation]]:
+def observations(sheet: Table, skips: Skips) -> Iterator[tuple[int, Observation]]:
     """The sheet's readable rows with their numbers; the others counted in `skips`, blank ones passed over unsaid."""
     at = {name: sheet.columns.get(column_key(name)) for name in (*REQUIRED, *OPTIONAL)}
     if at["note1"] is None:  # as one of the sheets names it

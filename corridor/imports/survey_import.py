@@ -12,12 +12,12 @@ from sqlalchemy.engine import Engine
 
 from corridor.domain.model import Corridor
 from corridor.domain.observations import Observation
-from corridor.imports.rpw import Sheet, observations, sheets_of
+from corridor.imports.rpw import observations, sheets_of
 from corridor.imports.survey_db import ImportResult, import_observations
-from corridor.imports.tabular import ImportRefused, Rows, Skips, open_tables, plural
+from corridor.imports.tabular import ImportRefused, Rows, Skips, Table, open_tables, plural
 
 # wraps a sheet's rows so as to show how far reading is: click's progress bar on a terminal
-Progress = Callable[[Sheet], AbstractContextManager[Rows]]
+Progress = Callable[[Table], AbstractContextManager[Rows]]
 STATES = {"new": "new", "revised": "revised: replaces the {} imported before", "unchanged": "unchanged, kept"}
 
 

@@ -57,11 +57,12 @@ class Skips:
 
 @dataclass
 class Table:
-    """A workbook's sheet, or the CSV: its rows, and how many the file says it has (for a progress bar)."""
+    """A sheet, or the CSV: its rows, how many the file says it has (for a progress bar), its header's keys → index."""
 
     name: str
     rows: Rows
     size: int | None = None
+    columns: dict[str, int] = field(default_factory=dict)
 
 
 @contextmanager
