@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import math
@@ -195,8 +196,6 @@ def date_of(value: Any) -> dt.date | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 20000 <= value <= 80000:
         return _EXCEL_EPOCH + dt.timedelta(days=int(value))
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             return dt.date.fromisoformat(value.strip()[:10])
-        except ValueError:
-            return None
     return None
