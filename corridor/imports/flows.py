@@ -23,9 +23,8 @@ MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and 
 WORLD_BANK_NAMES = {
     name: code
     for code, name in (
-        entry.split(" ", 1)
-        for entry in " ".join(
-            """ATG Antigua and Barbuda; BHS Bahamas, The; BIH Bosnia and Herzegovina; BRN Brunei Darussalam;
+        entry.split(None, 1)
+        for entry in """ATG Antigua and Barbuda; BHS Bahamas, The; BIH Bosnia and Herzegovina; BRN Brunei Darussalam;
             CPV Cabo Verde; CHI Channel Islands; COD Congo, Dem. Rep.; COG Congo, Rep.; CIV Cote d'Ivoire; CUW Curacao;
             CZE Czech Republic; EGY Egypt, Arab Rep.; FRO Faeroe Islands; GMB Gambia, The; HKG Hong Kong SAR, China;
             IRN Iran, Islamic Rep.; PRK Korea, Dem. Rep.; KOR Korea, Rep.; KSV Kosovo; KGZ Kyrgyz Republic;
@@ -33,8 +32,7 @@ WORLD_BANK_NAMES = {
             STP Sao Tome and Principe; SXM Sint Maarten (Dutch part); SVK Slovak Republic; KNA St. Kitts and Nevis;
             LCA St. Lucia; MAF St. Martin (French part); VCT St. Vincent and the Grenadines; SYR Syrian Arab Republic;
             TTO Trinidad and Tobago; TUR Turkey; TCA Turks and Caicos Islands; VEN Venezuela, RB;
-            VIR Virgin Islands (U.S.); PSE West Bank and Gaza; YEM Yemen, Rep.""".split()
-        ).split("; ")
+            VIR Virgin Islands (U.S.); PSE West Bank and Gaza; YEM Yemen, Rep.""".split(";")
     )
 }
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
