@@ -213,6 +213,7 @@ def _number_pairs(connection: Connection, pairs: set[tuple[str, str]], taken: se
 def read_survey(engine: Engine) -> Survey | None:
     """Each country pair's latest period, and the corridor ids; None if nothing was ever imported. Cached per import."""
     periods = sa.select(sa.func.max(SurveyPeriod.import_id), sa.func.count(), sa.func.sum(SurveyPeriod.rows))
+    # what is served changes with the stored periods, and with the latest period a survey can hold today
     return read_versioned(engine, periods.add_columns(sa.literal(last_period(dt.date.today()))), _latest)
 
 
