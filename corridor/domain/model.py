@@ -18,12 +18,6 @@ PAYOUT_METHODS = ("bank_deposit", "cash_pickup", "mobile_wallet", "home_delivery
 
 
 @dataclass(frozen=True, slots=True)
-class Provider:
-    id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
 class Offer:
     """One provider's terms on one corridor, fees in the source currency (docs/API.md, "Surveyed prices")."""
 
@@ -121,7 +115,7 @@ class Dataset:
     as_of: dt.date
     reference_amount_usd: float
     rates: Rates
-    providers: tuple[Provider, ...]
+    providers: Mapping[str, str]  # id → name
     corridors: tuple[Corridor, ...]
 
     @property
@@ -143,7 +137,7 @@ def build_dataset(raw: Mapping[str, Any]) -> Dataset:
         raw["as_of"],
         raw["reference_amount_usd"],
         Rates(base, dict(rates["interbank"]), dict(rates["consumer"]), with_base_source(sources, base)),
-        tuple(Provider(p["id"], p["name"]) for p in raw["providers"]),
+        names,
         tuple(_corridor(c, names) for c in raw["corridors"]),
     )
 
