@@ -32,12 +32,12 @@ def listing(
 ) -> tuple[Listing, dict[str, str]]:
     """`items` (in `position` order) after `cursor`, at most `limit` (all of them without either), and the page's Link
     header; the links keep the `filters` the list was narrowed by (as loaded: every spelling of a query links alike)."""
-    page = page_of(items, cursor, limit, position)
+    page, last_id = page_of(items, cursor, limit, position)
     if limit is None:  # a whole list, or the rest after a cursor: no links
-        return Listing(page.items, None, updated), {}
+        return Listing(page, None, updated), {}
     kept = urlencode([(name, value) for name, value in (filters or {}).items() if value is not None])
     # relative to the service: a kept answer is served to every host name the service answers to
     here = f"{request.script_root}{request.path}?{kept + '&' if kept else ''}limit={limit}"
-    following = None if page.last_id is None else f"{here}&cursor={cursor_for(page.last_id)}"
+    following = None if last_id is None else f"{here}&cursor={cursor_for(last_id)}"
     links = f'<{here}>; rel="first"' + ("" if following is None else f', <{following}>; rel="next"')
-    return Listing(page.items, following, updated), {"Link": links}
+    return Listing(page, following, updated), {"Link": links}
