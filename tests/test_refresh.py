@@ -207,7 +207,7 @@ def test_a_refresh_that_fails_while_building_keeps_the_data_and_says_why(make_ap
     def broken(*sources):
         raise ArithmeticError("a figure overflowed")
 
-    monkeypatch.setattr("corridor.state.versions.Catalog.build", broken)
+    monkeypatch.setattr("corridor.state.versions.Catalog", broken)
     refresher = Refresher(app)
     refresher.reread()
     refresher.serve()

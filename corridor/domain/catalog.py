@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from functools import cached_property
-from types import MappingProxyType
 
 from corridor.domain.benchmark import Benchmark
 from corridor.domain.costs import (
@@ -19,7 +17,7 @@ from corridor.domain.costs import (
     in_range,
 )
 from corridor.domain.countries import country_currency, country_name
-from corridor.domain.currencies import Currency, named_currencies
+from corridor.domain.currencies import named_currencies
 from corridor.domain.history import Histories, Series
 from corridor.domain.model import Corridor, Dataset, RateSource, priced_from
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate
@@ -67,37 +65,26 @@ class UnknownCorridorId(NotServed): ...
 class UnknownCurrency(NotServed): ...
 
 
-@dataclass(frozen=True, eq=False)
 class Catalog:
     """Active corridors priced at the reference amount (inactive ones are served nowhere)."""
 
-    dataset: Dataset
-    by_key: Mapping[str, tuple[CorridorFigures, ...]]  # by currency pair, `FROM_TO`: several countries may share one
-    by_countries: Mapping[str, CorridorFigures]  # by country pair, `SRC-DST`
-    by_id: Mapping[str, CorridorFigures]  # by the id as a path writes it
-    currencies: tuple[Currency, ...]
-    history: Histories
-    costs: CostHistory | None = None  # the survey's averages by period, if a survey was imported
-    published: PublishedCosts | None = None  # the World Bank's published averages, if imported
-    flows: Flows | None = None  # the remittance matrix's latest year, if imported
-
-    @classmethod
-    def build(
-        cls,
+    def __init__(
+        self,
         dataset: Dataset,
         history: Histories,
-        costs: CostHistory | None = None,
-        published: PublishedCosts | None = None,
-        flows: Flows | None = None,
-    ) -> Catalog:
+        costs: CostHistory | None = None,  # the survey's averages by period, if a survey was imported
+        published: PublishedCosts | None = None,  # the World Bank's published averages, if imported
+        flows: Flows | None = None,  # the remittance matrix's latest year, if imported
+    ) -> None:
+        self.dataset, self.history, self.costs, self.published, self.flows = dataset, history, costs, published, flows
         figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
-        by_key: dict[str, tuple[CorridorFigures, ...]] = {}
+        # by currency pair, `FROM_TO`: several countries may share one
+        self.by_key: dict[str, tuple[CorridorFigures, ...]] = {}
         for f in figures:
-            by_key[f.corridor.key] = (*by_key.get(f.corridor.key, ()), f)
-        by_countries = MappingProxyType({f.corridor.countries: f for f in figures})
-        by_id = MappingProxyType({str(f.corridor.id): f for f in figures})
-        currencies = named_currencies(dataset.rates.sources)
-        return cls(dataset, MappingProxyType(by_key), by_countries, by_id, currencies, history, costs, published, flows)
+            self.by_key[f.corridor.key] = (*self.by_key.get(f.corridor.key, ()), f)
+        self.by_countries = {f.corridor.countries: f for f in figures}  # by country pair, `SRC-DST`
+        self.by_id = {str(f.corridor.id): f for f in figures}  # by the id as a path writes it
+        self.currencies = named_currencies(dataset.rates.sources)
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:

@@ -115,7 +115,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | Non
             sources.history.with_days(live.ecb_days),
             RateHistory.from_series(live.series, live.series_base, FRANKFURTER),
         )
-        catalog = Catalog.build(
+        catalog = Catalog(
             dataset, history, sources.survey.costs if sources.survey else None, sources.published, sources.flows
         )
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
