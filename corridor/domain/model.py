@@ -98,7 +98,6 @@ class RateSource:
 class Rates:
     """Two rate tables, units per one `base`, and where each interbank rate comes from."""
 
-    # plain dicts, never changed once built: a data version travels between processes as a pickle
     base: str
     interbank: Mapping[str, float]
     consumer: Mapping[str, float]
