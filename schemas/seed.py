@@ -9,8 +9,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from corridor.domain import model
-from corridor.domain.countries import country_code, is_country
-from corridor.domain.currencies import is_known_currency
+from corridor.domain.countries import country_code, is_country, is_known_currency
 from corridor.domain.model import RATE_RANGE, Dataset
 from schemas.fields import IsoDate, StrictBool, StrictFloat
 

@@ -14,7 +14,7 @@ from marshmallow import Schema
 
 from corridor.domain.benchmark import Benchmark
 from corridor.domain.catalog import Catalog
-from corridor.domain.currencies import Currency
+from corridor.domain.countries import Currency
 from corridor.domain.history import Series
 from corridor.domain.rounding import round_significant
 from schemas.query import HistoryQuery, NoQuery

@@ -16,8 +16,7 @@ from corridor.domain.costs import (
     global_periods,
     in_range,
 )
-from corridor.domain.countries import country_currency, country_name
-from corridor.domain.currencies import named_currencies
+from corridor.domain.countries import country_currency, country_name, named_currencies
 from corridor.domain.history import Histories, Series
 from corridor.domain.model import Corridor, Dataset, RateSource, priced_from
 from corridor.domain.pricing import CorridorFigures, MidRate, corridor_figures, mid_rate

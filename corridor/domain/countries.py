@@ -1,19 +1,31 @@
-"""Countries as the survey writes them (ISO 3166-1 alpha-3), their English names and currencies, from the Unicode CLDR
-via Babel: maintained upstream, not typed in here."""
+"""Countries as the survey writes them (ISO 3166-1 alpha-3), their English names and currencies, and currencies' names,
+from the Unicode CLDR via Babel: maintained upstream, not typed in here."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 
 from babel import Locale
 from babel.core import get_global
-from babel.numbers import get_territory_currencies
+from babel.numbers import get_currency_name, get_territory_currencies, list_currencies
+
+from corridor.domain.model import RateSource
 
 # codes ISO 3166 withdrew that CLDR keeps as aliases of a country with a code of its own
 _WITHDRAWN = frozenset({"BUR", "DDR", "FXX", "TMP", "YMD", "ZAR"})
 # the World Bank's codes where ISO 3166 has none, for their names and currencies
 _WORLD_BANK = {"KSV": "XK"}
+
+
+@dataclass(frozen=True, slots=True)
+class Currency:
+    code: str
+    name: str
+    source: str
+    date: dt.date
 
 
 @cache
@@ -63,3 +75,14 @@ def country_currency(code: str, day: dt.date) -> str | None:
     alpha2 = _alpha2_of().get(code) or _WORLD_BANK.get(code)
     currencies = get_territory_currencies(alpha2, start_date=day, end_date=day) if alpha2 else []
     return currencies[0] if currencies else None
+
+
+def is_known_currency(code: str) -> bool:
+    return code in list_currencies()
+
+
+def named_currencies(sources: Mapping[str, RateSource]) -> tuple[Currency, ...]:
+    return tuple(
+        Currency(code, get_currency_name(code, locale="en"), sources[code].source, sources[code].date)
+        for code in sorted(sources)
+    )

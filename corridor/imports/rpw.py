@@ -10,8 +10,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from corridor.domain.countries import is_country
-from corridor.domain.currencies import is_known_currency
+from corridor.domain.countries import is_country, is_known_currency
 from corridor.domain.observations import Observation, OutOfBounds, PricePoint, bounded, last_period
 from corridor.imports.tabular import ImportRefused, Rows, Skips, Table, column_key
 
