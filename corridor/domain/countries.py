@@ -4,6 +4,7 @@ from the Unicode CLDR via Babel: maintained upstream, not typed in here."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -31,18 +32,11 @@ class Currency:
 @cache
 def _alpha2_of() -> dict[str, str]:
     """alpha-3 → alpha-2: CLDR lists each ISO 3166 alpha-3 code as an alias of its alpha-2 territory."""
-    named = Locale("en").territories
+    countries = Locale("en").territories.keys() - {"ZZ"}  # ZZ: the unknown region, which ZZZ aliases
     return {
         alias: codes[0]
         for alias, codes in get_global("territory_aliases").items()
-        if len(alias) == 3
-        and alias.isalpha()
-        and alias.isupper()
-        and len(codes) == 1
-        and len(codes[0]) == 2
-        and codes[0] in named
-        and codes[0] != "ZZ"
-        and alias not in _WITHDRAWN
+        if re.fullmatch("[A-Z]{3}", alias) and len(codes) == 1 and codes[0] in countries and alias not in _WITHDRAWN
     }
 
 
