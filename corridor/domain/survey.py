@@ -60,12 +60,12 @@ class _RateBook:
     """Units per base of each currency: the data's, then those the survey implies; on a day, the history's."""
 
     interbank: dict[str, float]
-    history: RateHistory | None
+    history: RateHistory
     implied: dict[str, RateSource] = field(default_factory=dict)
 
-    def cross(self, from_code: str, to_code: str, day: dt.date | None = None) -> float | None:
+    def cross(self, from_code: str, to_code: str, day: dt.date) -> float | None:
         """Units of `to_code` per `from_code`, on `day` where the history has both, else as the rates stand."""
-        if day is not None and self.history is not None and from_code != to_code:
+        if from_code != to_code:
             try:
                 return self.history.on(from_code, to_code, day).rate
             except (NoHistory, KeyError):
@@ -78,16 +78,14 @@ class _RateBook:
         self.implied.update({code: RateSource(SURVEY, day) for code, (_, day) in implied.items()})
 
 
-def with_survey(
-    dataset: Dataset, survey: Survey | None, history: RateHistory | None = None, today: dt.date | None = None
-) -> tuple[Dataset, list[str]]:
+def with_survey(dataset: Dataset, survey: Survey | None, history: RateHistory) -> tuple[Dataset, list[str]]:
     """The dataset with the survey's offers in place of a data-file corridor's of the same countries, or as corridors of
     their own, and with the rates the survey implies; and what was left out, one line each."""
     if survey is None or not survey.latest:
         return dataset, []
     notes: list[str] = []
     book = _RateBook(dict(dataset.rates.interbank), history)
-    pairs = _pairs(dataset, _in_bounds(survey.latest, last_period(today or dt.date.today()), notes))
+    pairs = _pairs(dataset, _in_bounds(survey.latest, last_period(dt.date.today()), notes))
     by_pair: dict[tuple[str, str], list[_Row]] = {}
     for row in _decide(pairs, book, notes):
         by_pair.setdefault(row.pair.countries, []).append(row)
