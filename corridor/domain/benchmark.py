@@ -28,15 +28,13 @@ class Benchmark:
     sample: Benchmark | None = None
 
     @classmethod
-    def apart(cls, corridors: Iterable[CorridorFigures], survey: GlobalPeriod | None = None) -> Benchmark:
+    def apart(cls, corridors: tuple[CorridorFigures, ...], survey: GlobalPeriod | None = None) -> Benchmark:
         """The surveyed corridors' figures, or the sample ones' when none is surveyed: the two are never pooled."""
-        surveyed: list[CorridorFigures] = []
-        sample: list[CorridorFigures] = []
-        for f in corridors:
-            (sample if f.surveyed is None else surveyed).append(f)
+        surveyed = tuple(f for f in corridors if f.surveyed is not None)
+        sample = tuple(f for f in corridors if f.surveyed is None)
         if not surveyed:
-            return cls(tuple(sample), survey)
-        return cls(tuple(surveyed), survey, SURVEYED, cls(tuple(sample)))
+            return cls(sample, survey)
+        return cls(surveyed, survey, SURVEYED, cls(sample))
 
     @property
     def corridors(self) -> tuple[CorridorFigures, ...]:
