@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from corridor.domain.history import RateHistory
-from corridor.domain.model import ECB, Dataset, Rates, RateSource, with_base_source
+from corridor.domain.model import ECB, Rates, RateSource, with_base_source
 
 # a feed's day is held back, unserved, when it moves any rate against the rates in force by more than MOVE_FACTOR
 # either way, or more than half of them by more than BROAD_MOVE: no currency moves so in a day but in a crisis, which
@@ -67,10 +66,6 @@ def too_far(in_force: Rates, feed: FeedRates) -> tuple[str, list[str]] | None:
     if len(wide) * 2 > len(moves):
         return f"moves {len(wide)} of its {len(moves)} rates by more than {BROAD_MOVE - 1:.0%}", list(moves)
     return None
-
-
-def with_live_rates(dataset: Dataset, feeds: Iterable[FeedRates]) -> Dataset:
-    return dataclasses.replace(dataset, rates=live_rates(dataset.rates, feeds))
 
 
 def recorded_ecb_days(rates: Rates, history: RateHistory) -> list[FeedRates]:

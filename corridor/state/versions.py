@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from flask import Flask
 from werkzeug.http import http_date
@@ -15,7 +15,7 @@ from corridor.domain.history import Histories, RateHistory
 from corridor.domain.model import FRANKFURTER, Dataset
 from corridor.domain.observations import Survey
 from corridor.domain.published import Flows, PublishedCosts, with_flows
-from corridor.domain.rates import recorded_ecb_days, with_live_rates
+from corridor.domain.rates import live_rates, recorded_ecb_days
 from corridor.domain.survey import with_survey
 from corridor.imports.flows import read_latest_flows
 from corridor.imports.published import read_published_costs
@@ -110,7 +110,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | Non
     try:
         # the file's own ECB rates come last: any live rate is newer
         feeds = live.feed_rates + recorded_ecb_days(sources.dataset.rates, sources.history)
-        dataset = with_live_rates(sources.dataset, feeds)
+        dataset = replace(sources.dataset, rates=live_rates(sources.dataset.rates, feeds))
         history = Histories(
             sources.history.with_days(live.ecb_days),
             RateHistory.from_series(live.series, live.series_base, FRANKFURTER),
