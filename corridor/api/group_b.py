@@ -146,8 +146,8 @@ def health() -> tuple[dict, int, dict]:
             "data_as_of": catalog.dataset.as_of,
             "corridors": len(catalog.corridors),
             "uptime_seconds": int(time.monotonic() - service.started),
-            "history_start": catalog.history.first,
-            "history_end": catalog.history.last,
+            "history_start": catalog.history.ecb.first,
+            "history_end": catalog.history.ecb.last,
             "rates": service.data.live.report(service.data.sources.dataset),  # as stored at most a poll ago
         },
         200 if status == "ok" else 503,

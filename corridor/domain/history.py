@@ -173,14 +173,6 @@ class Histories:
     frankfurter: RateHistory | None = None
 
     @property
-    def first(self) -> dt.date:
-        return self.ecb.first
-
-    @property
-    def last(self) -> dt.date:
-        return self.ecb.last
-
-    @property
     def currencies(self) -> set[str]:
         return set(self.ecb.currencies) | set(self.frankfurter.currencies if self.frankfurter else ())
 

@@ -120,7 +120,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | Non
         )
     except Exception as err:  # a refresh must never take the service down, whatever the file holds
         raise DataError(f"{sources.path}: cannot be served: {type(err).__name__}: {err}") from err
-    changed = [dt.datetime.combine(day, dt.time(), dt.UTC) for day in (dataset.as_of, history.last)]
+    changed = [dt.datetime.combine(day, dt.time(), dt.UTC) for day in (dataset.as_of, history.ecb.last)]
     return DataVersion(
         catalog,
         http_date(max(changed + [live.changed_at] if live.changed_at else changed)),
