@@ -76,18 +76,14 @@ class Catalog:
         flows: Flows | None = None,  # the remittance matrix's latest year, if imported
     ) -> None:
         self.dataset, self.history, self.costs, self.published, self.flows = dataset, history, costs, published, flows
-        figures = [corridor_figures(dataset, c) for c in dataset.active_corridors]
+        self.corridors = tuple(corridor_figures(dataset, c) for c in dataset.active_corridors)  # by id
         # by currency pair, `FROM_TO`: several countries may share one
         self.by_key: dict[str, tuple[CorridorFigures, ...]] = {}
-        for f in figures:
+        for f in self.corridors:
             self.by_key[f.corridor.key] = (*self.by_key.get(f.corridor.key, ()), f)
-        self.by_countries = {f.corridor.countries: f for f in figures}  # by country pair, `SRC-DST`
-        self.by_id = {str(f.corridor.id): f for f in figures}  # by the id as a path writes it
+        self.by_countries = {f.corridor.countries: f for f in self.corridors}  # by country pair, `SRC-DST`
+        self.by_id = {str(f.corridor.id): f for f in self.corridors}  # by the id as a path writes it
         self.currencies = named_currencies(dataset.rates.sources)
-
-    @property
-    def corridors(self) -> tuple[CorridorFigures, ...]:
-        return tuple(self.by_id.values())
 
     def corridor(self, key: str) -> CorridorFigures:
         """An active corridor by its countries, `SRC-DST`, or by its currencies, `FROM_TO`, if no other has them."""
