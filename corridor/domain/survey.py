@@ -333,9 +333,5 @@ def _scaled(point: PricePoint, scale: float) -> PricePoint:
 
 def _with_implied(rates: Rates, book: _RateBook) -> Rates:
     """The rate tables with the implied rates, the consumer's the same as the interbank (the survey gives no other)."""
-    if not book.implied:
-        return rates
     added = {code: book.interbank[code] for code in book.implied}
-    return Rates(
-        rates.base, {**rates.interbank, **added}, {**rates.consumer, **added}, {**rates.sources, **book.implied}
-    )
+    return Rates(rates.base, book.interbank, {**rates.consumer, **added}, {**rates.sources, **book.implied})
