@@ -117,7 +117,7 @@ def no_offers_detail(error: NoOffers) -> str:
 
 
 def no_history(error: NoHistory) -> Response:
-    return problem(404, "no_history", error.reason)
+    return problem(404, "no_history", str(error))
 
 
 def http_error(error: HTTPException) -> Response:

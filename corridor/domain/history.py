@@ -20,11 +20,7 @@ BASE = "EUR"  # the ECB quotes every currency against the euro
 
 
 class NoHistory(LookupError):
-    """The history has no rate for the currency or date `value`."""
-
-    def __init__(self, value: str, reason: str) -> None:
-        super().__init__(reason)
-        self.value, self.reason = value, reason
+    """The history has no rate for a currency or on a date; the message says which, as the API answers it."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +133,6 @@ class RateHistory:
         index = bisect_right(self.days, day.toordinal()) - 1
         if index < 0:
             raise NoHistory(
-                day.isoformat(),
                 f"The {self.source} history begins on {self.first.isoformat()}; "
                 f"no rate was in force on {day.isoformat()}.",
             )
@@ -146,7 +141,6 @@ class RateHistory:
             business_day = dt.date.fromordinal(self.days[index]).isoformat()
             publisher = "The ECB" if self.source == ECB else self.source
             raise NoHistory(
-                day.isoformat(),
                 f"{publisher} published no {from_code} and {to_code} rates on "
                 f"{business_day}, the business day in force on {day.isoformat()}.",
             )
@@ -182,8 +176,7 @@ class Histories:
                 return history
         missing = to_code if from_code in self.ecb.currencies else from_code
         raise NoHistory(
-            missing,
-            f"No rate history for {missing}: the ECB does not publish it, and no Frankfurter series of it is held.",
+            f"No rate history for {missing}: the ECB does not publish it, and no Frankfurter series of it is held."
         )
 
     def span(self, from_code: str, to_code: str, start: dt.date | None, end: dt.date | None) -> tuple[dt.date, dt.date]:

@@ -104,7 +104,7 @@ def _state(args: MultiDict[str, str], catalog: Catalog) -> tuple[dict[str, Any],
         chart = rate_chart(history.points, pair.from_currency, pair.to_currency, history.source)
         rates = {**chart, "source": history.source}
     except NoHistory as err:
-        rates = {"missing": err.reason}
+        rates = {"missing": str(err)}
     except NotServed:  # a currency with no rate at all (a surveyed corridor paid out in dollars)
         rates = {"missing": f"No rate history for {pair.from_currency}→{pair.to_currency}."}
     mid = figures.mid_market
