@@ -201,10 +201,8 @@ def period_costs(period: str, rows: list[CostRow]) -> PeriodCosts:
 
 @dataclass
 class _Period:
-    observations: int = 0
-    totals: list[float] = field(default_factory=list)
-    averages: list[float] = field(default_factory=list)
-    smarts: list[float] = field(default_factory=list)
+    corridors: list[PeriodCosts] = field(default_factory=list)
+    totals: list[float] = field(default_factory=list)  # every transparent row's, pooled
     regions: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -219,16 +217,12 @@ def cost_history(rows: Iterable[CostRow]) -> CostHistory:
         costs = period_costs(period, group)
         corridors.setdefault(f"{source}-{destination}", []).append(costs)
         pooled = periods.setdefault(period, _Period())
-        pooled.observations += len(group)
+        pooled.corridors.append(costs)
         for row in group:
             if row.transparent:
                 pooled.totals.append(row.total)
                 if row.destination_region:
                     pooled.regions.setdefault(row.destination_region, []).append(row.total)
-        if costs.average is not None:
-            pooled.averages.append(costs.average)
-        if costs.smart is not None:
-            pooled.smarts.append(costs.smart)
     return CostHistory(
         {pair: tuple(sorted(costs, key=lambda c: c.period)) for pair, costs in corridors.items()},
         tuple(_global(period, pooled) for period, pooled in sorted(periods.items())),
@@ -236,16 +230,18 @@ def cost_history(rows: Iterable[CostRow]) -> CostHistory:
 
 
 def _global(period: str, pooled: _Period) -> GlobalCosts:
+    averages = [c.average for c in pooled.corridors if c.average is not None]
+    smarts = [c.smart for c in pooled.corridors if c.smart is not None]
     return GlobalCosts(
         period=period,
-        observations=pooled.observations,
+        observations=sum(c.observations for c in pooled.corridors),
         transparent_observations=len(pooled.totals),
         average=fmean(pooled.totals) if pooled.totals else None,
-        smart=fmean(pooled.smarts) if pooled.smarts else None,
-        corridors=len(pooled.averages),
+        smart=fmean(smarts) if smarts else None,
+        corridors=len(averages),
         # as shown, to 2 decimals, as every comparison with a target is made
-        corridors_at_or_under_5_pct=sum(round_half_up(a, 2) <= SDG_CEILING_PCT for a in pooled.averages),
-        corridors_at_or_under_3_pct=sum(round_half_up(a, 2) <= SDG_TARGET_PCT for a in pooled.averages),
+        corridors_at_or_under_5_pct=sum(round_half_up(a, 2) <= SDG_CEILING_PCT for a in averages),
+        corridors_at_or_under_3_pct=sum(round_half_up(a, 2) <= SDG_TARGET_PCT for a in averages),
         by_region={region: fmean(values) for region, values in sorted(pooled.regions.items())},
     )
 
