@@ -99,65 +99,47 @@ def refresh_live(
 ) -> LiveRates:
     """Ask each feed once; what one gives replaces its rates in force, a fault or too far a move keeps them (one log
     line). Frankfurter's daily series is asked for when the tables hold a currency `ecb_history` lacks (None: never)."""
-    in_force = live_rates(dataset.rates, live.feed_rates)
+    checks = (dataset.rates, live_rates(dataset.rates, live.feed_rates), now, log, accept)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
-        ecb_url = ecb.url
-
-        def ecb_day() -> tuple[FeedRates, str, list[FeedRates]]:
-            answer = get(ecb_url)
-            return parse_ecb_daily(answer.body), answer.url, []
-
-        ecb = _tried(ecb, dataset.rates, in_force, now, log, accept, ecb_day)
+        ecb, _ = _tried(ecb, ecb.url, lambda body: (parse_ecb_daily(body), []), *checks)
         if ecb.error is None and ecb.rates is not None:
             ecb_days[ecb.rates.date] = dict(ecb.rates.rates)
-    frankfurter, series = live.frankfurter, live.series
-    base = dataset.rates.base
-    if live.series_base != base:
-        series = {}  # held against another base: of no use
+    frankfurter, base = live.frankfurter, dataset.rates.base
+    series = live.series if live.series_base == base else {}  # held against another base: of no use
     if frankfurter.url is not None:
         others = set(dataset.currencies) - {base}
         since = now.date() - dt.timedelta(days=SERIES_DAYS)
         wanted = ecb_history is not None and bool(others - ecb_history)
-        url = frankfurter_url(frankfurter.url, base, others, _series_start(series, since) if wanted else None)
-        fetched: dict[str, dict[dt.date, float]] = {}
-
-        def latest() -> tuple[FeedRates, str, list[FeedRates]]:
-            answer = get(url)
-            rows = parse_frankfurter(answer.body, base)
-            for day, quote, rate in rows:
-                fetched.setdefault(quote, {})[day] = rate
-            latest_rates, days = frankfurter_rates(rows, base, since)
-            return latest_rates, answer.url, days
-
-        frankfurter = _tried(frankfurter, dataset.rates, in_force, now, log, accept, latest)
+        # from the last day held of every currency held (it may have been revised since), or a year back if none
+        start = max(min((max(days) for days in series.values() if days), default=since), since)
+        url = frankfurter_url(frankfurter.url, base, others, start if wanted else None)
+        frankfurter, days = _tried(frankfurter, url, lambda body: parse_frankfurter(body, base, since), *checks)
         if wanted and frankfurter.error is None:  # the held series extended and corrected, from `since` on
-            merged = {code: {d: r for d, r in days.items() if d >= since} for code, days in series.items()}
-            for code, days in fetched.items():
-                merged.setdefault(code, {}).update((d, r) for d, r in days.items() if d >= since)
+            merged = {code: {d: r for d, r in held.items() if d >= since} for code, held in series.items()}
+            for day in days:
+                for code, rate in day.rates.items():
+                    merged.setdefault(code, {})[day.date] = rate
             series = merged
     return LiveRates(ecb, frankfurter, ecb_days, series, base)
 
 
-def _series_start(held: Mapping[str, Mapping[dt.date, float]], since: dt.date) -> dt.date:
-    """The last day held of every currency held (it may have been revised since), or a year back if none."""
-    return max(min((max(days) for days in held.values() if days), default=since), since)
-
-
 def _tried(
     feed: FeedState,
+    url: str,
+    parse: Callable[[bytes], tuple[FeedRates, list[FeedRates]]],
     file_rates: Rates,
     in_force: Rates,
     now: dt.datetime,
     log: logging.Logger,
     accept: bool,
-    fetch: Callable[[], tuple[FeedRates, str, list[FeedRates]]],
-) -> FeedState:
-    """`fetch` gives the latest rates, the URL after any redirect, and each day of them that enters the history."""
+) -> tuple[FeedState, list[FeedRates]]:
+    """`parse` gives an answer's latest rates and each day of them that enters the history (none if refused)."""
     day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
     kept = f"the rates of {day_in_force}" if day_in_force else "the data file's rates"
     try:
-        rates, answered, days = fetch()
+        answer = get(url)
+        rates, days = parse(answer.body)
         _check_rebased(rates, file_rates.base)
         tomorrow = now.date() + dt.timedelta(days=1)
         if rates.date > tomorrow:
@@ -167,19 +149,19 @@ def _tried(
     except Exception as err:  # a FeedError, or anything else an answer could cause: the rates in force stay
         reason = str(err) if isinstance(err, FeedError) else f"cannot use the answer ({type(err).__name__})"
         log.warning("Rates feed %s (%s) refused: %s; keeping %s.", feed.source, shown_url(feed.url or ""), reason, kept)
-        return dataclasses.replace(feed, checked_at=now, error=reason, held=None)
+        return dataclasses.replace(feed, checked_at=now, error=reason, held=None), []
+    answered = shown_url(answer.url)
     moves = () if accept else ((day.date, unusual_move(day, in_force, file_rates)) for day in (rates, *days))
     held, move = next(((day, move) for day, move in moves if move is not None), (None, None))
     if move is not None:
         reason = f"held back: its day {held} {move}; if it is right, take it with `{ACCEPT}`, then HUP"
-        log.warning("Rates feed %s (%s) %s; keeping %s.", feed.source, shown_url(answered), reason, kept)
-        return dataclasses.replace(feed, checked_at=now, error=reason, held=held)
+        log.warning("Rates feed %s (%s) %s; keeping %s.", feed.source, answered, reason, kept)
+        return dataclasses.replace(feed, checked_at=now, error=reason, held=held), []
     changed = feed.rates is None or (feed.rates.rates, feed.rates.dates) != (rates.rates, rates.dates)
     if changed:
-        log.info("Rates feed %s (%s): %d rates of %s.", feed.source, shown_url(answered), len(rates.rates), rates.date)
-    return dataclasses.replace(
-        feed, rates=rates, checked_at=now, error=None, held=None, changed_at=now if changed else feed.changed_at
-    )
+        log.info("Rates feed %s (%s): %d rates of %s.", feed.source, answered, len(rates.rates), rates.date)
+    changed_at = now if changed else feed.changed_at
+    return dataclasses.replace(feed, rates=rates, checked_at=now, error=None, held=None, changed_at=changed_at), days
 
 
 def _file_day(source: str, file_rates: Rates) -> dt.date | None:
@@ -230,7 +212,7 @@ def parse_ecb_daily(body: bytes) -> FeedRates:
     return FeedRates(ECB, "EUR", rates, dict.fromkeys(rates, date))
 
 
-def frankfurter_url(base_url: str, base: str, quotes: Iterable[str] = (), start: dt.date | None = None) -> str:
+def frankfurter_url(base_url: str, base: str, quotes: Iterable[str], start: dt.date | None) -> str:
     query = {"base": base}
     if quotes:
         query["quotes"] = ",".join(sorted(quotes))
@@ -239,8 +221,9 @@ def frankfurter_url(base_url: str, base: str, quotes: Iterable[str] = (), start:
     return f"{base_url.rstrip('/')}/rates?{urllib.parse.urlencode(query, safe=',')}"
 
 
-def parse_frankfurter(body: bytes, base: str) -> list[tuple[dt.date, str, float]]:
-    """Frankfurter's `[{"date", "base", "quote", "rate"}, …]` as (day, quote, rate); FeedError unless all usable."""
+def parse_frankfurter(body: bytes, base: str, since: dt.date) -> tuple[FeedRates, list[FeedRates]]:
+    """Frankfurter's `[{"date", "base", "quote", "rate"}, …]` as each quote's newest rate, and each day from `since` on
+    (oldest first), as a feed's rates; FeedError unless every row is usable."""
     try:
         rows = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
@@ -265,15 +248,10 @@ def parse_frankfurter(body: bytes, base: str) -> list[tuple[dt.date, str, float]
         result.append((day, quote, _usable(quote, float(rate) if abs(rate) < 1e300 else math.inf)))
     if not result:
         raise FeedError("no rates in the answer")
-    return result
-
-
-def frankfurter_rates(rows: list[tuple[dt.date, str, float]], base: str, since: dt.date) -> tuple[FeedRates, list]:
-    """Each quote's newest row, and each day from `since` on (oldest first), as a feed's rates."""
     latest: dict[str, float] = {}
     dates: dict[str, dt.date] = {}
     days: dict[dt.date, dict[str, float]] = {}
-    for day, quote, rate in sorted(rows):
+    for day, quote, rate in sorted(result):
         latest[quote], dates[quote] = rate, day
         if day >= since:
             days.setdefault(day, {})[quote] = rate
