@@ -99,16 +99,13 @@ def fetch_lock(engine: Engine) -> Iterator[bool]:
                     connection.execute(select(func.pg_advisory_unlock(LOCK_KEY)))
                     connection.commit()
         return
-    with open(f"{engine.url.database}.fetch-lock", "a") as handle:
+    with open(f"{engine.url.database}.fetch-lock", "a") as handle:  # closing the file lets go of its lock
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             yield False
             return
-        try:
-            yield True
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        yield True
 
 
 def read_live(connection: Connection, configured: LiveRates) -> LiveRates:
