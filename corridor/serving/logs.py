@@ -9,6 +9,8 @@ import logging
 import re
 import secrets
 
+from flask import g, has_request_context, request
+
 _BAD_REQUEST = re.compile(r"(Invalid request from ip=\S*: )(.*)", re.DOTALL)
 # where gunicorn's description of a request it could not parse ends and the client's text begins
 _CLIENT_TEXT = re.compile(r"""[:'"(]""")
@@ -83,11 +85,24 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
         }
         atoms = record.args if record.name == "gunicorn.access" and isinstance(record.args, dict) else None
-        if atoms is not None:
-            entry.update(_access_fields(atoms))
+        if atoms is not None:  # gunicorn's atoms of an access line, its environ's among them (`{name}e`)
+            status = atoms.get("s", "-")
+            entry.update(
+                message="request",
+                request_id=_present(atoms.get("{x-request-id}o")),
+                method=_present(atoms.get("m")),
+                route=_route(atoms.get("{corridor.route}e")),
+                path=_present(atoms.get("U")),
+                status=int(status) if str(status).isdigit() else None,
+                bytes=int(atoms["B"]) if str(atoms.get("B", "")).isdigit() else 0,
+                duration_ms=round(int(atoms["D"]) / 1000, 3) if str(atoms.get("D", "")).isdigit() else None,
+                client=_present(atoms.get("h")),
+            )
         else:
             entry["message"] = record.getMessage()
-            entry.update(_request_fields())
+            if has_request_context():
+                rule = request.url_rule
+                entry.update(request_id=request_id(), method=request.method, route=_route(rule.rule if rule else None))
             if record.exc_info:
                 entry["exception"] = record.exc_text or self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
@@ -107,37 +122,12 @@ def format_as_json(logger: logging.Logger) -> None:
         handler.setFormatter(JsonFormatter())
 
 
-def _access_fields(atoms: dict) -> dict[str, object]:
-    """gunicorn's atoms of an access line (its environ's among them, `{name}e`) as the JSON access line's fields."""
-    status = atoms.get("s", "-")
-    return {
-        "message": "request",
-        "request_id": _present(atoms.get("{x-request-id}o")),
-        "method": _present(atoms.get("m")),
-        "route": _route(atoms.get("{corridor.route}e")),
-        "path": _present(atoms.get("U")),
-        "status": int(status) if str(status).isdigit() else None,
-        "bytes": int(atoms["B"]) if str(atoms.get("B", "")).isdigit() else 0,
-        "duration_ms": round(int(atoms["D"]) / 1000, 3) if str(atoms.get("D", "")).isdigit() else None,
-        "client": _present(atoms.get("h")),
-    }
-
-
 def _route(rule: object) -> str | None:
     return route_template(rule) if isinstance(rule, str) and rule != "-" else None
 
 
 def _present(value: object) -> object:
     return None if value in (None, "-") else value
-
-
-def _request_fields() -> dict[str, object]:
-    from flask import has_request_context, request
-
-    if not has_request_context():
-        return {}
-    rule = request.url_rule
-    return {"request_id": request_id(), "method": request.method, "route": _route(rule.rule if rule else None)}
 
 
 def gunicorn_log_config(log_format: str) -> dict:
@@ -167,8 +157,6 @@ CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 def request_id() -> str:
     """This request's id, the same wherever it is asked for: the client's X-Request-ID if it is a plain token of up to
     128 characters, else one made for it."""
-    from flask import g, request  # as `_request_fields`: gunicorn.conf.py imports this module before the app
-
     if "request_id" not in g:
         given = request.headers.get("X-Request-ID")
         g.request_id = given if given and CLIENT_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
