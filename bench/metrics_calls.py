@@ -20,7 +20,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder  # read when prometheus_client is first imported, just below
         from corridor.serving.http import ROUTE
-        from corridor.serving.metrics import RequestMetrics
+        from corridor.serving.metrics import counted
         from corridor.serving.prometheus import Metrics
         from corridor.state.responses import CACHE_LOOKUP
 
@@ -30,10 +30,10 @@ def main() -> None:
 
         metrics = Metrics(lambda: None)
         environ = {"REQUEST_METHOD": "GET", ROUTE: "/api/corridors", CACHE_LOOKUP: "hit"}
-        counted = RequestMetrics(app, metrics.request)
+        counted_app = counted(app, metrics.request)
         calls = {
             "a trivial WSGI app alone": lambda: app(environ, lambda *_: None),
-            "the same, counted (middleware and histogram)": lambda: counted(environ, lambda *_: None),
+            "the same, counted (middleware and histogram)": lambda: counted_app(environ, lambda *_: None),
             "the histogram alone (Metrics.request)": lambda: metrics.request(
                 "GET", "/api/corridors", "200", "hit", 3e-4
             ),

@@ -9,14 +9,13 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, Response, request
 
 from corridor.limits import limit_refused_key
 from corridor.serving.http import ROUTE
-from corridor.serving.logs import route_template
 from corridor.settings import current_settings
 from corridor.state import Service, current_service
 from corridor.state.errors import ApiError
@@ -39,20 +38,17 @@ def register_metrics(app: Flask) -> None:
     from corridor.serving.prometheus import Metrics
 
     service: Service = current_service(app)
-    service.metrics = Metrics(lambda: service.data, route_template)
+    service.metrics = Metrics(lambda: service.data)
     service.metrics_token = hashlib.sha256(token.encode()).digest() if token else None
-    app.wsgi_app = RequestMetrics(app.wsgi_app, service.metrics.request)  # type: ignore[method-assign]
+    app.wsgi_app = counted(app.wsgi_app, service.metrics.request)  # type: ignore[method-assign]
     if token:
         app.register_blueprint(bp)
 
 
-class RequestMetrics:
+def counted(app: Callable, record: Callable[[str, str | None, str, str, float], None]) -> Callable:
     """Outermost: times each request through the whole app, by the route corridor/serving/http.py leaves in environ."""
 
-    def __init__(self, app: Callable, record: Callable[[str, str | None, str, str, float], None]) -> None:
-        self.app, self.record = app, record
-
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def counted_app(environ: dict, start_response: Callable) -> Iterable[bytes]:
         started = time.perf_counter()
         status = "500"
 
@@ -61,10 +57,12 @@ class RequestMetrics:
             status = status_line[:3]
             return start_response(status_line, headers, exc_info)
 
-        body = self.app(environ, start)
+        body = app(environ, start)
         method, route, cache = environ.get("REQUEST_METHOD", ""), environ.get(ROUTE), environ.get(CACHE_LOOKUP, "")
-        self.record(method, route, status, cache, time.perf_counter() - started)
+        record(method, route, status, cache, time.perf_counter() - started)
         return body
+
+    return counted_app
 
 
 def scrape_registry(service: Service) -> Any:
@@ -103,30 +101,28 @@ def serve_metrics_port(service: Service, address: tuple[str, int]) -> None:
     start_http_server(address[1], addr=address[0], registry=scrape_registry(service))
 
 
-def prepare_multiprocess_directory(environ: MutableMapping[str, str] = os.environ) -> str | None:
+def prepare_multiprocess_directory() -> None:
     """Before gunicorn loads the app: PROMETHEUS_MULTIPROC_DIR (or a folder of its own), emptied of a previous run's."""
+    environ = os.environ
     if not (environ.get("METRICS_TOKEN", "").strip() or environ.get("METRICS_PORT", "").strip()):
-        return None
-    folder = environ.get(MULTIPROC_DIR, "").strip()
+        return
     if environ.get(_PREPARED) == str(os.getpid()):
-        return folder  # gunicorn reads its settings again on HUP: the counts so far stay
+        return  # gunicorn reads its settings again on HUP: the counts so far stay
+    folder = environ.get(MULTIPROC_DIR, "").strip()
     if folder:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         for name in os.listdir(folder):
             if name.endswith(".db"):
                 os.unlink(os.path.join(folder, name))
     else:
-        folder = tempfile.mkdtemp(prefix="corridor-metrics-")
-        environ[_OWN_DIR] = folder  # removed again on exit
+        folder = environ[_OWN_DIR] = tempfile.mkdtemp(prefix="corridor-metrics-")  # removed again on exit
     environ[MULTIPROC_DIR] = folder
     environ[_PREPARED] = str(os.getpid())
-    return folder
 
 
-def remove_own_directory(environ: MutableMapping[str, str] = os.environ) -> None:
-    folder = environ.get(_OWN_DIR)
-    if folder:
-        shutil.rmtree(folder, ignore_errors=True)
+def remove_own_directory() -> None:
+    if _OWN_DIR in os.environ:
+        shutil.rmtree(os.environ[_OWN_DIR], ignore_errors=True)
 
 
 def forget_process(pid: int) -> None:

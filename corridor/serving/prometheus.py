@@ -13,6 +13,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from corridor.serving.logs import route_template
+
 # seconds: the service's answers take from well under a millisecond (a kept one) to a few hundred (a large list)
 DURATION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"})
@@ -25,13 +27,13 @@ DURATIONS = "http_request_duration_seconds"
 
 
 class Metrics:
-    """One app's counters and histograms: `data` gives the data version served, `template` a route's label."""
+    """One app's counters and histograms, and the gauges of the data version `data` gives (the scraping process's):
+    the age of each feed's rates, the survey's latest period."""
 
-    def __init__(self, data: Callable[[], Any], template: Callable[[str], str] = str) -> None:
-        self.template = template
+    def __init__(self, data: Callable[[], Any]) -> None:
+        self.data = data
         self.registry = CollectorRegistry(auto_describe=True)
-        self.state = StateCollector(data)
-        self.registry.register(self.state)
+        self.registry.register(self)
         self.durations = Histogram(
             DURATIONS,
             "Time from a request reaching the app to its response, by method, route template, status, and the "
@@ -64,7 +66,7 @@ class Metrics:
         key = (method if method in METHODS else "other", route or UNMATCHED, status, cache)
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = self.durations.labels(key[0], self.template(key[1]), status, cache)
+            child = self._children[key] = self.durations.labels(key[0], route_template(key[1]), status, cache)
         child.observe(seconds)
 
     def scraped(self, counts: Collector) -> CollectorRegistry:
@@ -72,8 +74,30 @@ class Metrics:
         registry = CollectorRegistry()
         registry.register(RequestCounts(counts))
         if counts is not self.registry:
-            registry.register(self.state)
+            registry.register(self)
         return registry
+
+    def describe(self) -> list[Metric]:
+        """Nothing ahead of a scrape: there may be no data yet (a `flask` command)."""
+        return []
+
+    def collect(self) -> Iterator[Metric]:
+        data, now = self.data(), time.time()
+        age = GaugeMetricFamily(
+            "corridor_rates_age_seconds",
+            "Seconds since the start (00:00 UTC) of the day of the rates in force from each feed; a feed that never "
+            "gave rates: of the data file's.",
+            labels=("feed",),
+        )
+        for feed in data.live.report(data.sources.dataset):
+            midnight = dt.datetime.combine(feed["date"] or data.catalog.dataset.as_of, dt.time(), dt.UTC)
+            age.add_metric((feed["source"],), now - midnight.timestamp())
+        yield age
+        survey = data.sources.survey
+        if survey is not None and survey.latest:
+            info = InfoMetricFamily("corridor_survey", "The World Bank survey import served, and its latest period.")
+            info.add_metric((), {"import": str(survey.version), "period": max(o.period for o in survey.latest)})
+            yield info
 
 
 class RequestCounts:
@@ -110,32 +134,3 @@ class RequestCounts:
         for result, count in lookups.items():
             cache.add_metric((result,), count)
         yield cache
-
-
-class StateCollector:
-    """Gauges of the data the scraping process serves: the age of each feed's rates, the survey's latest period."""
-
-    def __init__(self, data: Callable[[], Any]) -> None:
-        self.data = data
-
-    def describe(self) -> list[Metric]:
-        """Nothing ahead of a scrape: there may be no data yet (a `flask` command)."""
-        return []
-
-    def collect(self) -> Iterator[Metric]:
-        data, now = self.data(), time.time()
-        age = GaugeMetricFamily(
-            "corridor_rates_age_seconds",
-            "Seconds since the start (00:00 UTC) of the day of the rates in force from each feed; a feed that never "
-            "gave rates: of the data file's.",
-            labels=("feed",),
-        )
-        for feed in data.live.report(data.sources.dataset):
-            midnight = dt.datetime.combine(feed["date"] or data.catalog.dataset.as_of, dt.time(), dt.UTC)
-            age.add_metric((feed["source"],), now - midnight.timestamp())
-        yield age
-        survey = data.sources.survey
-        if survey is not None and survey.latest:
-            info = InfoMetricFamily("corridor_survey", "The World Bank survey import served, and its latest period.")
-            info.add_metric((), {"import": str(survey.version), "period": max(o.period for o in survey.latest)})
-            yield info
