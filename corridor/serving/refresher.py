@@ -133,27 +133,23 @@ class Refresher:
 
 
 def register_rates_refresh(app: Flask) -> None:
-    """Check the feed settings; start the refresher's thread under `flask run` (under gunicorn, each worker's hook)."""
+    """Check the feed settings; under `flask run`, the first request starts the refresher's thread (under gunicorn,
+    each worker's hook), then hands `app.wsgi_app` back."""
     LiveRates.configured(app.config)  # a feed URL that is not one refuses start-up
-    if not app.testing:
-        app.wsgi_app = StartOnFirstRequest(app)  # type: ignore[method-assign]  # middleware, as Flask's docs set it
+    if app.testing:
+        return
+    inner, starting = app.wsgi_app, threading.Lock()
+
+    def start_on_first_request(environ: dict, start_response: Callable) -> Any:
+        with starting:
+            if not current_service(app).refreshing:
+                start_thread(Refresher(app))
+            app.wsgi_app = inner  # type: ignore[method-assign]
+        return inner(environ, start_response)
+
+    app.wsgi_app = start_on_first_request  # type: ignore[method-assign]  # middleware, as Flask's docs set it
 
 
 def start_thread(refresher: Refresher) -> None:
     threading.Thread(target=refresher.run, name="rates-refresher", daemon=True).start()
     current_service(refresher.app).refreshing = True
-
-
-class StartOnFirstRequest:
-    """For `flask run`: the first request starts the refresher's thread, then hands `app.wsgi_app` back."""
-
-    def __init__(self, app: Flask) -> None:
-        self.app, self.inner, self.starting = app, app.wsgi_app, threading.Lock()
-
-    def __call__(self, environ: dict, start_response: Callable) -> Any:
-        with self.starting:
-            service = current_service(self.app)
-            if not service.refreshing:
-                start_thread(Refresher(self.app))
-            self.app.wsgi_app = self.inner  # type: ignore[method-assign]
-        return self.inner(environ, start_response)
