@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import threading
@@ -48,26 +49,25 @@ class Answer(NamedTuple):
     url: str  # after any redirect
 
 
-def get(url: str, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> Answer:
+def get(url: str, timeout: float | None = None) -> Answer:
     """Redirects are followed only to the same scheme, host and port: a feed is trusted where it is configured."""
-    timeout = TIMEOUT_S if timeout is None else timeout
     # a thread of its own, so that the deadline covers the name lookup and an answer that trickles in too; one that
     # misses it has its connection closed under it, which ends it at once
-    fetch = _Fetch(url, timeout, max_bytes)
-    worker = threading.Thread(target=fetch.run, daemon=True)
+    fetch = _Fetch(url, TIMEOUT_S if timeout is None else timeout)
+    worker = threading.Thread(target=fetch.run, daemon=True)  # looked up now: gevent's, once a worker has patched it
     worker.start()
-    worker.join(timeout)
+    worker.join(fetch.timeout)
     if worker.is_alive():
         fetch.abandon()
-        raise FeedError(f"no whole answer within {timeout:g} s")
+        raise FeedError(fetch.late)
     if fetch.error is not None:
         raise FeedError(fetch.error)
     return Answer(fetch.body, fetch.url)
 
 
 class _Fetch:
-    def __init__(self, url: str, timeout: float, max_bytes: int) -> None:
-        self.url, self.timeout, self.max_bytes = url, timeout, max_bytes
+    def __init__(self, url: str, timeout: float) -> None:
+        self.url, self.timeout, self.late = url, timeout, f"no whole answer within {timeout:g} s"
         self.body = b""
         self.error: str | None = None  # why there is no body
         self._connection: http.client.HTTPConnection | None = None
@@ -79,7 +79,7 @@ class _Fetch:
         except FeedError as err:
             self.error = str(err)
         except TimeoutError:
-            self.error = f"no whole answer within {self.timeout:g} s"
+            self.error = self.late
         except http.client.IncompleteRead:
             self.error = "the answer was cut short"
         except Exception as err:  # a malformed answer, a reset connection: said by kind, never with the URL
@@ -94,12 +94,10 @@ class _Fetch:
 
     def _close(self) -> None:
         connection = self._connection
+        if connection is not None and connection.sock is not None:
+            with contextlib.suppress(OSError):
+                connection.sock.shutdown(socket.SHUT_RDWR)  # wakes a read blocked in another thread
         if connection is not None:
-            if connection.sock is not None:
-                try:
-                    connection.sock.shutdown(socket.SHUT_RDWR)  # wakes a read blocked in another thread
-                except OSError:
-                    pass
             connection.close()
 
     def _get(self) -> bytes:
@@ -109,7 +107,7 @@ class _Fetch:
             assert parts.hostname is not None, "feed_url refuses a URL without one, and redirects keep it"
             self._connection = kind(parts.hostname, parts.port, timeout=self.timeout)
             if self._abandoned:
-                raise FeedError(f"no whole answer within {self.timeout:g} s")
+                raise FeedError(self.late)
             target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
             try:
                 self._connection.request(
@@ -127,9 +125,9 @@ class _Fetch:
                 continue
             if answer.status != 200:
                 raise FeedError(f"HTTP {answer.status} instead of 200")
-            body = answer.read(self.max_bytes + 1)
-            if len(body) > self.max_bytes:
-                raise FeedError(f"the answer is over {self.max_bytes:,} bytes")
+            body = answer.read(MAX_BYTES + 1)
+            if len(body) > MAX_BYTES:
+                raise FeedError(f"the answer is over {MAX_BYTES:,} bytes")
             if answer.length:  # bytes its Content-Length promised that never came
                 raise FeedError("the answer was cut short")
             return body
