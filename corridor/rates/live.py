@@ -18,7 +18,6 @@ from corridor.rates.ecb import CURRENCY_CODE, parse_daily_xml
 from corridor.rates.fetch import FeedError, feed_url, get, shown_url
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
-NOT_YET = "not fetched yet"
 ACCEPT = ".venv/bin/flask --app app rates fetch --accept"
 
 
@@ -28,7 +27,7 @@ class FeedState:
     url: str | None  # None: off
     rates: FeedRates | None = None
     checked_at: dt.datetime | None = None
-    error: str | None = NOT_YET
+    error: str | None = "not fetched yet"
     changed_at: dt.datetime | None = None  # when the rates in force from it last changed
     held: dt.date | None = None  # the day of an answer held back for moving the rates too far
 

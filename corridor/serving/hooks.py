@@ -20,7 +20,6 @@ from corridor.state import current_service, has_service
 
 
 def _ours(server: Any) -> Flask | None:
-    """The app the master loaded, if it is this service (not the benchmark's bare floor under the same config)."""
     app = server.app.wsgi()
     return app if has_service(app) else None
 
