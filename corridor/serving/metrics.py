@@ -66,14 +66,8 @@ def counted(app: Callable, record: Callable[[str, str | None, str, str, float], 
 
 
 def scrape_registry(service: Service) -> Any:
-    """Under gunicorn every process's counts (those of workers gone included), else this process's; and the gauges."""
-    metrics = service.metrics
-    assert metrics is not None, "the view is registered with metrics on"
-    if MULTIPROC_DIR not in os.environ:
-        return metrics.scraped(metrics.registry)
-    from prometheus_client.multiprocess import MultiProcessCollector
-
-    return metrics.scraped(MultiProcessCollector(registry=None))
+    assert service.metrics is not None, "the view is registered with metrics on"
+    return service.metrics.scraped(MULTIPROC_DIR in os.environ)
 
 
 @bp.get("/metrics")

@@ -11,6 +11,7 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
 from corridor.serving.logs import route_template
@@ -69,12 +70,15 @@ class Metrics:
             child = self._children[key] = self.durations.labels(key[0], route_template(key[1]), status, cache)
         child.observe(seconds)
 
-    def scraped(self, counts: Collector) -> CollectorRegistry:
-        """`counts` (this registry, or every process's files), the requests counted from them, and the gauges."""
+    def scraped(self, multiprocess: bool) -> CollectorRegistry:
+        """The counts, under gunicorn (`multiprocess`) every process's (those of workers gone included) with this
+        process's gauges, else this registry's; and the requests counted from them."""
         registry = CollectorRegistry()
-        registry.register(RequestCounts(counts))
-        if counts is not self.registry:
+        if multiprocess:
+            registry.register(RequestCounts(MultiProcessCollector(registry=None)))
             registry.register(self)
+        else:
+            registry.register(RequestCounts(self.registry))
         return registry
 
     def describe(self) -> list[Metric]:
