@@ -13,15 +13,11 @@ from xml.etree import ElementTree
 
 from corridor.domain.model import ECB, RateSource, build_dataset
 from corridor.domain.rates import FeedRates, live_rates
-from corridor.settings import ConfigError
+from corridor.settings import CommandError
 
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
 _MONTHS = "January February March April May June July August September October November December".split()
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
-
-
-class EcbError(ConfigError):
-    """An ECB file this command cannot use."""
 
 
 def read_ecb(path: str) -> FeedRates:
@@ -30,7 +26,7 @@ def read_ecb(path: str) -> FeedRates:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as err:
-        raise EcbError(f"{path}: cannot read: {err.strerror}.") from None
+        raise CommandError(f"{path}: cannot read: {err.strerror}.") from None
     try:
         if data.startswith(b"PK"):
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -41,12 +37,12 @@ def read_ecb(path: str) -> FeedRates:
         else:
             date, rates = _parse_csv(data.decode("utf-8-sig"))
     except (ValueError, KeyError, IndexError, ElementTree.ParseError, zipfile.BadZipFile, UnicodeDecodeError) as err:
-        raise EcbError(f"{path}: not an ECB reference-rate file in a known format ({err}).") from None
+        raise CommandError(f"{path}: not an ECB reference-rate file in a known format ({err}).") from None
     for code, rate in rates.items():
         if not CURRENCY_CODE.fullmatch(code) or not math.isfinite(rate) or rate <= 0:
-            raise EcbError(f"{path}: unusable rate {code}={rate}.")
+            raise CommandError(f"{path}: unusable rate {code}={rate}.")
     if not rates:
-        raise EcbError(f"{path}: holds no rates.")
+        raise CommandError(f"{path}: holds no rates.")
     return FeedRates(ECB, "EUR", rates, dict.fromkeys(rates, date))
 
 
@@ -84,7 +80,7 @@ def merge_into(raw: dict, feeds: list[FeedRates]) -> ImportReport:
     """Lay the feeds' rates over the data file's currencies, in place, to 6 significant figures, keeping each margin."""
     table, consumer, base = raw["rates"]["interbank"], raw["rates"]["consumer"], raw["rates"]["base"]
     if not any(base in {*feed.rates, feed.base} for feed in feeds):
-        raise EcbError(f"No feed gives a {base} rate, so their rates cannot be re-based to {base}.")
+        raise CommandError(f"No feed gives a {base} rate, so their rates cannot be re-based to {base}.")
     sources = raw["rates"].setdefault("sources", {})
     dated = {code: {"source": s["source"], "date": dt.date.fromisoformat(s["date"])} for code, s in sources.items()}
     as_of = dt.date.fromisoformat(raw["as_of"])
