@@ -4,7 +4,6 @@ version (corridor/domain/costs.py), answered from memory."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from flask import Response
@@ -13,8 +12,8 @@ from marshmallow import Schema
 from corridor.api import paging
 from corridor.api.shared import csv_file, csv_file_header, csv_only, csv_or_json
 from corridor.domain.catalog import Catalog
-from corridor.domain.costs import CorridorCosts, GlobalPeriod
-from schemas.costs import CostCorridorSchema, PeriodCostsSchema
+from corridor.domain.costs import CorridorCosts, CostCorridor, GlobalPeriod, PeriodCosts
+from corridor.domain.rounding import round_half_up
 from schemas.query import LINK_HEADER, CostCorridorsQuery, CostsQuery, PeriodRange
 
 if TYPE_CHECKING:
@@ -49,9 +48,6 @@ _CORRIDORS_CSV_EXAMPLE = (
     ",".join(CORRIDORS_CSV_COLUMNS) + "\r\nUSA-MEX,United States,Mexico,USD,MXN,2025Q3,2020Q3,"
     "5.46,2025Q3,3.82,52.6,2021\r\n"
 )
-# each figure as Group A's JSON writes it
-PERIODS_CSV = PeriodCostsSchema(only=CSV_COLUMNS)
-CORRIDORS_CSV = CostCorridorSchema(only=CORRIDORS_CSV_COLUMNS)
 _CSV_FILE = csv_file_header("SRC-DST_costs.csv")
 _CSV_ONLY = csv_only(
     "The periods as a CSV file, one line each (the averages by kind of firm are left out); an empty figure is null.",
@@ -90,7 +86,7 @@ def register_cost_views(
             {"from_country": from_country, "to_country": to_country},
         )
         if format == "csv":
-            response = dumped_csv(CORRIDORS_CSV, listed.items, "cost_corridors.csv")
+            response = corridors_csv(listed.items)
             response.headers.update(headers)
             return response
         return (listed if enveloped else list(listed.items)), headers
@@ -126,12 +122,41 @@ def register_cost_views(
         return list(catalog.global_costs(start, end))  # a list: flask-smorest reads a tuple as (body, status, headers)
 
 
-def dumped_csv(schema: Schema, items: Iterable, filename: str) -> Response:
-    """`items` dumped by `schema`, a line each of its fields (an absent or null one empty), as a CSV file."""
-    columns = tuple(schema.dump_fields)
-    return csv_file(columns, ([row.get(name) for name in columns] for row in schema.dump(items, many=True)), filename)
+def csv_figure(value: float | None, places: int = 2) -> str:
+    """A figure in a CSV file as JSON writes it, empty for null."""
+    return "" if value is None else repr(round_half_up(value, places) + 0.0)
 
 
 def periods_csv(costs: CorridorCosts) -> Response:
-    """The periods as `SRC-DST_costs.csv`, one line each."""
-    return dumped_csv(PERIODS_CSV, costs.periods, f"{costs.key}_costs.csv")
+    """The periods as `SRC-DST_costs.csv`, one line each, figures as JSON writes them (empty for null)."""
+
+    def computed(p: PeriodCosts | None) -> tuple:
+        if p is None:
+            return ("",) * 6
+        figures = (csv_figure(p.average), csv_figure(p.average_500), csv_figure(p.smart), csv_figure(p.lowest))
+        return (*figures, p.observations, p.transparent_observations)
+
+    rows = ((p.period, csv_figure(p.published_average), *computed(p.computed)) for p in costs.periods)
+    return csv_file(CSV_COLUMNS, rows, f"{costs.key}_costs.csv")
+
+
+def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
+    """The corridors as `cost_corridors.csv`, one line each, as JSON writes them (empty for null)."""
+    rows = (
+        (
+            c.costs.key,
+            c.costs.source_name,
+            c.costs.destination_name,
+            c.costs.from_currency or "",
+            c.costs.to_currency or "",
+            c.latest_period,
+            c.latest_published_period or "",
+            csv_figure(c.latest_published_average),
+            c.latest_computed_period or "",
+            csv_figure(c.latest_computed_average),
+            csv_figure(c.annual_flow_bn, 1),
+            "" if c.flow_year is None else c.flow_year,
+        )
+        for c in corridors
+    )
+    return csv_file(CORRIDORS_CSV_COLUMNS, rows, "cost_corridors.csv")
