@@ -4,6 +4,8 @@ version (corridor/domain/costs.py), answered from memory."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import TYPE_CHECKING, Any
 
 from flask import Response
@@ -130,33 +132,41 @@ def csv_figure(value: float | None, places: int = 2) -> str:
 def periods_csv(costs: CorridorCosts) -> Response:
     """The periods as `SRC-DST_costs.csv`, one line each, figures as JSON writes them (empty for null)."""
 
-    def computed(p: PeriodCosts | None) -> tuple:
+    def computed(p: PeriodCosts | None) -> str:
         if p is None:
-            return ("",) * 6
-        figures = (csv_figure(p.average), csv_figure(p.average_500), csv_figure(p.smart), csv_figure(p.lowest))
-        return (*figures, p.observations, p.transparent_observations)
+            return ",,,,,"
+        return (
+            f"{csv_figure(p.average)},{csv_figure(p.average_500)},{csv_figure(p.smart)},{csv_figure(p.lowest)},"
+            f"{p.observations},{p.transparent_observations}"
+        )
 
-    rows = ((p.period, csv_figure(p.published_average), *computed(p.computed)) for p in costs.periods)
-    return csv_file(CSV_COLUMNS, rows, f"{costs.key}_costs.csv")
+    lines = [",".join(CSV_COLUMNS)] + [
+        f"{p.period},{csv_figure(p.published_average)},{computed(p.computed)}" for p in costs.periods
+    ]
+    return csv_file("\r\n".join(lines) + "\r\n", f"{costs.key}_costs.csv")
 
 
 def corridors_csv(corridors: tuple[CostCorridor, ...]) -> Response:
     """The corridors as `cost_corridors.csv`, one line each, as JSON writes them (empty for null)."""
-    rows = (
-        (
-            c.costs.key,
-            c.costs.source_name,
-            c.costs.destination_name,
-            c.costs.from_currency or "",
-            c.costs.to_currency or "",
-            c.latest_period,
-            c.latest_published_period or "",
-            csv_figure(c.latest_published_average),
-            c.latest_computed_period or "",
-            csv_figure(c.latest_computed_average),
-            csv_figure(c.annual_flow_bn, 1),
-            "" if c.flow_year is None else c.flow_year,
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CORRIDORS_CSV_COLUMNS)
+    for c in corridors:
+        costs = c.costs
+        writer.writerow(
+            [
+                costs.key,
+                costs.source_name,
+                costs.destination_name,
+                costs.from_currency or "",
+                costs.to_currency or "",
+                c.latest_period,
+                c.latest_published_period or "",
+                csv_figure(c.latest_published_average),
+                c.latest_computed_period or "",
+                csv_figure(c.latest_computed_average),
+                csv_figure(c.annual_flow_bn, 1),
+                "" if c.flow_year is None else c.flow_year,
+            ]
         )
-        for c in corridors
-    )
-    return csv_file(CORRIDORS_CSV_COLUMNS, rows, "cost_corridors.csv")
+    return csv_file(buffer.getvalue(), "cost_corridors.csv")
