@@ -185,8 +185,8 @@ def _label_y(point_y: float, below: bool, guide_ys: Sequence[float]) -> float:
     def clear(baseline: float) -> bool:
         return not any(baseline - TEXT_PX - 1 <= line <= baseline + DESCENT + 1 for line in guide_ys)
 
-    step = 1 if below else -1
-    baseline, other = (point_y + 18, point_y - 8)[::step]
+    under, above = point_y + 18, point_y - 8
+    baseline, other, step = (under, above, 1) if below else (above, under, -1)
     if not clear(baseline) and clear(other):
         return round(other, 1)
     while not clear(baseline):
