@@ -115,7 +115,8 @@ _held: dict[tuple[str, Callable], tuple[Row, Any]] = {}  # by database URL and r
 
 
 def read_versioned(engine: Engine, version: Select, read: Callable[[Connection, Row], T]) -> T | None:
-    """What `read` makes of the imports, read again when the row `version` reads changes (None first: no import yet)."""
+    """What `read` makes of the imports, read again only when the one row the query `version` gives changes: its first
+    column the latest import's number (None before any: then None), the others anything else that dates the result."""
     key = (engine.url.render_as_string(hide_password=False), read)
     with engine.connect() as connection:
         row = connection.execute(version).one()
