@@ -138,8 +138,11 @@ def import_published(engine: Engine, path: str) -> PublishedReport:
     report = read_published(path)
     pairs = {(src, dst) for src, dst, _ in report.figures}
     with transaction(engine) as (connection, begun):
-        held = connection.execute(select(_COSTS).where(_COSTS.c.period.in_(report.periods)))
-        stored = {tuple(r[:3]): tuple(r[3:]) for r in held if tuple(r[:2]) in pairs}  # (pair, period): figure, names
+        stored = {
+            (r.source_country, r.destination_country, r.period): (r.cost, r.source_name, r.destination_name)
+            for r in connection.execute(select(_COSTS).where(_COSTS.c.period.in_(report.periods)))
+            if (r.source_country, r.destination_country) in pairs
+        }
         changed = {key: value for key, value in report.figures.items() if stored.get(key) != value}
         gone = stored.keys() - report.figures.keys()
         if not changed and not gone:
