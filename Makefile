@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 CONTRACT_EXAMPLES ?= 200
 BENCH_ARGS ?=
-# the suite in 3 processes (pytest-xdist), a module's tests in one of them, so that a server a module shares is
-# started once: one more than the cores, as many tests wait on a server or a feed (docs/PERFORMANCE.md);
+# the suite in 4 processes (pytest-xdist), a module's tests in one of them, so that a server a module shares is
+# started once: two more than the cores, as many tests wait on a server, a feed or a browser (docs/PERFORMANCE.md);
 # PYTEST_WORKERS=0 runs it in this one
-PYTEST_WORKERS ?= 3
+PYTEST_WORKERS ?= 4
 
 # `make` alone lists the targets: the first rule below is the venv's, which nobody asks for by name
 .DEFAULT_GOAL := help
