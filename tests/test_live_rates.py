@@ -328,3 +328,25 @@ def test_rates_fetch_leaves_the_file_untouched_when_every_feed_fails(make_app, f
     assert "ECB: failing (HTTP 500 instead of 200)" in result.output
     assert open(path, "rb").read() == original
     assert run_fetch(make_app(), "--data", path).exit_code == 1  # both off: nothing to ask
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_fetch_lock_is_one_holder_s_until_its_block_ends_even_when_it_raises(kind, tmp_path, request):
+    import sqlalchemy as sa
+
+    from corridor.data.database import engine_url
+    from corridor.rates.store import fetch_lock
+
+    url = f"sqlite:///{tmp_path / 'lock.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("postgres_url")
+    engine = sa.create_engine(engine_url(url), poolclass=sa.pool.NullPool)
+    try:
+        with fetch_lock(engine) as held:
+            with fetch_lock(engine) as also:  # another open file, another session: another holder, never waiting
+                assert (held, also) == (True, False)
+        with pytest.raises(ArithmeticError), fetch_lock(engine) as held:
+            assert held
+            raise ArithmeticError
+        with fetch_lock(engine) as held:
+            assert held
+    finally:
+        engine.dispose()
