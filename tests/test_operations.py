@@ -3,12 +3,14 @@
 import re
 import subprocess
 import sys
+import threading
 
 import pytest
 from conftest import HASHED_KEY, RAW_KEY, logged, start_gunicorn
 from harness import ROOT, curl, requires
 
 from corridor.settings import ConfigError
+from corridor.state import current_service
 
 
 def test_400_half_sent_requests_do_not_stall_a_normal_one(server):
@@ -61,6 +63,21 @@ def test_bad_proxy_hops_refuse_start_up(make_app, value):
 def test_debug_mode_is_refused_outside_flask_run(make_app):
     with pytest.raises(ConfigError, match="FLASK_DEBUG"):
         make_app(DEBUG=True)
+
+
+def test_under_flask_run_the_first_request_starts_the_refresher_once_and_hands_the_app_back(make_app, monkeypatch):
+    started = []
+    monkeypatch.setattr("corridor.serving.refresher.Refresher.run", lambda refresher: started.append(refresher))
+    app = make_app(TESTING=False)  # as `flask run` serves it: no gunicorn hook starts the refresher
+    wrapped = app.wsgi_app
+    client = app.test_client()
+    for _ in range(2):
+        assert client.get("/api/poc/health").status_code == 200
+    assert app.wsgi_app is not wrapped and current_service(app).refreshing
+    for thread in threading.enumerate():
+        if thread.name == "rates-refresher":
+            thread.join(5)
+    assert len(started) == 1
 
 
 def test_gunicorn_refuses_flask_debug(tmp_path):
