@@ -10,6 +10,7 @@ import math
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from xml.etree import ElementTree
 
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
@@ -98,10 +99,11 @@ def refresh_live(
 ) -> LiveRates:
     """Ask each feed once; what one gives replaces its rates in force, a fault or too far a move keeps them (one log
     line). Frankfurter's daily series is asked for when the tables hold a currency `ecb_history` lacks (None: never)."""
-    checks = (dataset.rates, live_rates(dataset.rates, live.feed_rates), now, log, accept)
+    in_force = live_rates(dataset.rates, live.feed_rates)
+    tried = partial(_tried, file_rates=dataset.rates, in_force=in_force, now=now, log=log, accept=accept)
     ecb, ecb_days = live.ecb, dict(live.ecb_days)
     if ecb.url is not None:
-        ecb, _ = _tried(ecb, ecb.url, lambda body: (parse_ecb_daily(body), []), *checks)
+        ecb, _ = tried(ecb, ecb.url, lambda body: (parse_ecb_daily(body), []))
         if ecb.error is None and ecb.rates is not None:
             ecb_days[ecb.rates.date] = dict(ecb.rates.rates)
     frankfurter, base = live.frankfurter, dataset.rates.base
@@ -113,7 +115,7 @@ def refresh_live(
         # from the last day held of every currency held (it may have been revised since), or a year back if none
         start = max(min((max(days) for days in series.values() if days), default=since), since)
         url = frankfurter_url(frankfurter.url, base, others, start if wanted else None)
-        frankfurter, days = _tried(frankfurter, url, lambda body: parse_frankfurter(body, base, since), *checks)
+        frankfurter, days = tried(frankfurter, url, lambda body: parse_frankfurter(body, base, since))
         if wanted and frankfurter.error is None:  # the held series extended and corrected, from `since` on
             merged = {code: {d: r for d, r in held.items() if d >= since} for code, held in series.items()}
             for day in days:
