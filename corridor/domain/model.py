@@ -98,6 +98,7 @@ class RateSource:
 class Rates:
     """Two rate tables, units per one `base`, and where each interbank rate comes from."""
 
+    # plain dicts, never changed once built: a new data version builds new ones, so requests read them without a lock
     base: str
     interbank: Mapping[str, float]
     consumer: Mapping[str, float]
