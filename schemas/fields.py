@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from corridor.domain.rounding import round_half_up, round_significant
+from corridor.domain.rounding import round_half_up, shown
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -166,15 +166,8 @@ class Rounded(fields.Float):
         self.places, self.digits = places, digits
         super().__init__(**kwargs)
 
-    def dumped(self, value: Any, attr: Any = None, obj: Any = None, **kwargs: Any) -> float | str | None:
-        """`value` as dumped: marshmallow's `_serialize`, public for a dump that reads values itself (ranked.py)."""
-        if value is None:
-            return None
-        # + 0.0: a figure that rounds to zero from below is 0.0 (or `0.00%`), never -0.0
-        rounded = (round_significant(value, self.digits) if self.digits else round_half_up(value, self.places)) + 0.0
-        return rounded if self.text is None else self.text.format(rounded)
-
-    _serialize = dumped
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> float | str | None:
+        return shown((value,), self.places, self.digits, self.text)[0]
 
 
 def display_date(day: dt.date) -> str:
