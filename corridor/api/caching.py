@@ -8,9 +8,12 @@ query is loaded at all (`answer_kept`): loading it was most of what a kept answe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import Flask, Response, current_app, g, request
+from marshmallow import Schema
 
 from corridor.api.errors import problem
 from corridor.limits import charge
@@ -21,7 +24,7 @@ from corridor.state.responses import CACHE_LOOKUP, Kept
 if TYPE_CHECKING:
     from corridor.state.versions import DataVersion
 
-CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
+_CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
 # smaller answers go as they are: a few hundred bytes fit one packet either way, and gzip's header and the
 # client's inflating would cost more than the bytes saved
 GZIP_MIN_BYTES = 1024
@@ -31,6 +34,56 @@ NOT_MODIFIED = {
     "description": "Not Modified: If-None-Match named the current ETag, or If-Modified-Since "
     "is not older than the data."
 }
+
+
+def cached(
+    view: Callable[..., Any],
+    cache_control: str,
+    weight: Callable[..., int] | None = None,
+    unless_given: frozenset[str] = frozenset(),
+    dumpers: Mapping[type[Schema], Schema] | None = None,
+) -> Callable[..., Response]:
+    """Keep a view's response by endpoint and loaded query in the data version's cache, the view given that version's
+    catalog; answer conditionally. A request costs `weight(**query)` units of its budget in all, if given. A query
+    that gives a parameter of `unless_given` is answered the same way, but neither kept nor compressed. With
+    `dumpers`, the view returns `(schema, value)` or `(schema, value, headers)`, dumped by that schema's dumper."""
+
+    @wraps(view)
+    def respond(**query: Any) -> Response:
+        service = current_service()
+        data = g.get("building") or service.data  # once: a refresh swaps it whole
+        extra = 0  # charged beyond the unit its budget's hook charged
+        if weight is not None and service.limits is not None and "rate_budget" in g:
+            budget, identity = g.rate_budget
+            # a request dearer than the whole budget costs the budget
+            extra = min(weight(**query), service.limits.budgets[budget].amount) - 1
+            if extra > 0:
+                charge(budget, identity, cost=extra)
+        # a quote at an amount of the client's: few are asked twice, so keeping each would cost more than building it,
+        # and a stream of them would push out of the cache the answers that are asked again; compressing it for each
+        # request would cost more than it saves on some 2 KB (docs/PERFORMANCE.md)
+        one_off = not unless_given.isdisjoint(query)
+        key = "" if one_off else f"{request.endpoint}{sorted(query.items())}"
+        kept = None if one_off else data.responses.get(key)
+        request.environ[CACHE_LOOKUP] = "miss" if kept is None else "hit"
+        response = None
+        if kept is None:
+            response = view(data.catalog, **query)
+            if dumpers is not None:
+                schema, value, *headers = response  # and a page's Link header, if it made one
+                response = cast(Response, current_app.json.response(dumpers[schema].dump(value)))
+                response.headers.extend(*headers)
+            if one_off:
+                response.add_etag()  # of its body, as a kept answer's
+                response.headers.update({"Cache-Control": cache_control, "Last-Modified": data.last_modified})
+                return response if request.environ.keys().isdisjoint(_CONDITIONS) else conditional(response)
+        # built and kept, or another spelling of a kept query: either way, the URL as sent points at it
+        built = data.responses.keep(key, response, g.url_key, extra)
+        answer = answer_kept(cache_control, key, kept or built)
+        assert answer is not None, "a kept answer given is sent"
+        return answer
+
+    return respond
 
 
 def build_whole_lists(app: Flask, version: DataVersion) -> None:
@@ -72,7 +125,7 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     response.headers.add("Cache-Control", cache_control)
     response.headers.add("Last-Modified", data.last_modified)
     # Werkzeug's make_conditional only when there is something to decide (docs/PERFORMANCE.md)
-    return response if environ.keys().isdisjoint(CONDITIONS) else conditional(response)
+    return response if environ.keys().isdisjoint(_CONDITIONS) else conditional(response)
 
 
 def conditional(response: Response) -> Response:
