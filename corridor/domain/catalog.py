@@ -138,11 +138,9 @@ class Catalog:
         src, dst = corridor.split("-")
         # the export's own names only for a code CLDR does not know (KSV, ANT)
         exported = self.published.names.get(corridor, (src, dst)) if self.published else (src, dst)
-        source, destination = country_name(src, exported[0]), country_name(dst, exported[1])
-        day = self.dataset.as_of
-        return CorridorCosts(
-            corridor, source, destination, country_currency(src, day), country_currency(dst, day), periods
-        )
+        names = country_name(src, exported[0]), country_name(dst, exported[1])
+        currencies = country_currency(src, self.dataset.as_of), country_currency(dst, self.dataset.as_of)
+        return CorridorCosts(corridor, *names, *currencies, periods)
 
     @cached_property
     def cost_corridors(self) -> tuple[CostCorridor, ...]:
