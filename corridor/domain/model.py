@@ -154,4 +154,4 @@ def _corridor(raw: Mapping[str, Any], names: Mapping[str, str]) -> Corridor:
     for offer in raw["offers"]:
         terms = {**offer, "payout_methods": tuple(offer["payout_methods"])}
         offers.append(Offer(terms.pop("provider"), names[offer["provider"]], **terms))
-    return Corridor(**{key: value for key, value in raw.items() if key != "offers"}, offers=tuple(offers))
+    return Corridor(**{**raw, "offers": tuple(offers)})
