@@ -33,7 +33,7 @@ class Metrics:
 
     def __init__(self, data: Callable[[], Any]) -> None:
         self.data = data
-        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry = CollectorRegistry()
         self.registry.register(self)
         self.durations = Histogram(
             DURATIONS,
@@ -80,10 +80,6 @@ class Metrics:
         else:
             registry.register(RequestCounts(self.registry))
         return registry
-
-    def describe(self) -> list[Metric]:
-        """Nothing ahead of a scrape: there may be no data yet (a `flask` command)."""
-        return []
 
     def collect(self) -> Iterator[Metric]:
         data, now = self.data(), time.time()
