@@ -21,13 +21,12 @@ ROUTE = "corridor.route"  # the environ's key for the route a request matched, o
 # and four more on a preflight, which flask-cors worked out anew on every answer for 28 µs (docs/PERFORMANCE.md)
 ALLOWED_METHODS = ("GET", "HEAD")
 # Authorization is allowed (and ignored) so that a page's fetch wrapper that adds a key to every call still reaches
-# Group B
-ALLOWED_HEADERS = ("Authorization", "Content-Type", "If-Modified-Since", "If-None-Match", "X-Request-ID")
+# Group B; in lower case, as a preflight's names are compared
+ALLOWED_HEADERS = frozenset({"authorization", "content-type", "if-modified-since", "if-none-match", "x-request-id"})
 EXPOSED_HEADERS = (
     "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID"
 )
 PREFLIGHT_MAX_AGE = "600"  # seconds a browser may keep a preflight's answer
-_ALLOWED_LOWER = frozenset(name.lower() for name in ALLOWED_HEADERS)
 
 
 class CorridorIdConverter(BaseConverter):
@@ -73,7 +72,7 @@ def register_response_headers(app: Flask) -> None:
             if options and request.headers.get("Access-Control-Request-Method", "").upper() in ALLOWED_METHODS:
                 headers["Access-Control-Allow-Methods"] = ", ".join(ALLOWED_METHODS)
                 asked = (name.strip() for name in request.headers.get("Access-Control-Request-Headers", "").split(","))
-                allowed = sorted(name for name in asked if name.lower() in _ALLOWED_LOWER)  # as the browser wrote
+                allowed = sorted(name for name in asked if name.lower() in ALLOWED_HEADERS)  # as the browser wrote
                 if allowed:
                     headers["Access-Control-Allow-Headers"] = ", ".join(allowed)
                 headers["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE
