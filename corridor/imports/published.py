@@ -129,8 +129,7 @@ def _read_row(report: PublishedReport, number: int, cells: tuple, at: list[int],
         return
     names = (src_name[:255] or src, dst_name[:255] or dst)
     report.corridors += 1
-    for period, cost in figures.items():
-        report.figures[(src, dst, period)] = (cost, *names)
+    report.figures.update({(src, dst, period): (cost, *names) for period, cost in figures.items()})
 
 
 def import_published(engine: Engine, path: str) -> PublishedReport:
