@@ -53,7 +53,7 @@ class CorridorSummarySchema(Schema):
 
 class RankedProviderSchema(RankedEntrySchema):
     per_offer = ("settlement_minutes", "payout_currency")  # and those read through the offer
-    rank = common.RANK
+    rank = described(fields.Integer(), 1)("Position by true cost, 1 = cheapest.")
     provider = described(fields.String(attribute="offer.provider"), "Wise")("Provider name.")
     rate = described(Rounded(digits=RATE_DIGITS, allow_none=True), 18.3441)("""
         Rate given, the corridor's to_currency per source currency: mid-market less the FX margin, for every offer,
@@ -74,7 +74,8 @@ class RankedProviderSchema(RankedEntrySchema):
         Ways the recipient can collect.""")
     svc_score = described(fields.Integer(allow_none=True, attribute="offer.svc_score"), 94)("""
         Service score, 0–100; null for a surveyed offer (the survey scores none).""")
-    send_amount = common.SEND_AMOUNT
+    send_amount = described(Rounded(allow_none=True), 200.0)("""
+        Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the rate is.""")
     fee_total = described(Rounded(allow_none=True), 1.99)("""
         max(0, fixed fee + amount × fee % / 100), source currency, paid on top.""")
     recipient_gets = described(Rounded(allow_none=True), 3639.48)("""
@@ -83,9 +84,13 @@ class RankedProviderSchema(RankedEntrySchema):
     settlement_minutes = described(fields.Integer(allow_none=True), 10)("Settlement time in minutes; null if unknown.")
     total_paid = described(Rounded(allow_none=True), 201.99)("""
         The amount sent plus the fee: what the sender pays in all, source currency.""")
-    source = common.PRICES_SOURCE
-    period = common.SURVEY_PERIOD
-    collected = common.COLLECTED
+    source = described(fields.String(attribute="offer.source"), "World Bank RPW")("""
+        Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or sample (the
+        data file's illustrative figures).""")
+    period = described(fields.String(allow_none=True, attribute="offer.period"), "2025Q3")("""
+        The survey's period, YYYYQn; null for the data file's.""")
+    collected = described(fields.Date(allow_none=True, attribute="offer.collected"), "2025-08-19")("""
+        The day the survey collected the prices, YYYY-MM-DD; null for the data file's.""")
     payout_currency = described(fields.String(), "MXN")("""
         What the recipient gets: the corridor's destination currency, or USD where the service pays out in US
         dollars.""")
@@ -99,13 +104,22 @@ class RankedProviderSchema(RankedEntrySchema):
     fx_margin_disclosed = described(fields.Boolean(attribute="offer.disclosed"), True)("""
         Whether the service disclosed its exchange rate (the survey's `transparent`); if not, its margin and true cost
         are unknown.""")
-    firm_type = common.FIRM_TYPE
+    firm_type = described(fields.String(allow_none=True, attribute="offer.firm_type"), "Money Transfer Operator")("""
+        The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for the data
+        file's.""")
     promotion = described(fields.Boolean(attribute="offer.promotion"), False)("""
         The survey noted these prices as a promotion's, a marketing campaign's or a discount's: by cost, such an offer
         ranks after every offer at its regular price.""")
-    payment_instrument = common.PAYMENT_INSTRUMENT
-    pickup_method = common.PICKUP_METHOD
-    speed = common.SPEED
+    payment_instrument = described(fields.String(allow_none=True, attribute="offer.payment_instrument"), "Debit card")(
+        """How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, Mobile
+        money…); null for the data file's, and where the survey gave none."""
+    )
+    pickup_method = described(fields.String(allow_none=True, attribute="offer.pickup_method"), "Bank account")("""
+        How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of rows alike
+        in all else, joined by "; ". Null for the data file's, and where the survey gave none.""")
+    speed = described(fields.String(allow_none=True, attribute="offer.speed"), "Less than one hour")("""
+        The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or more):
+        settlement is its longest time. Null for the data file's, and where the survey gave none.""")
 
 
 class CurrencySchema(Schema):

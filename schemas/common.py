@@ -7,8 +7,6 @@ from typing import Any, TypeVar
 
 from marshmallow import fields
 
-from schemas.fields import Rounded
-
 FieldT = TypeVar("FieldT", bound=fields.Field)
 
 
@@ -30,28 +28,6 @@ def described(field: FieldT, example: Any = None, omitted_when: str = "", **more
 OK_MEANING = "true when the request succeeded, false on an error."
 OK = described(fields.Constant(True), True, type="boolean")(OK_MEANING)
 
-RANK = described(fields.Integer(), 1)("Position by true cost, 1 = cheapest.")
-SEND_AMOUNT = described(Rounded(allow_none=True), 200.0)("""
-    Amount sent, source currency: `amount`, or the reference amount; with receive_amount, null when the rate is.""")
-PRICES_SOURCE = described(fields.String(attribute="offer.source"), "World Bank RPW")("""
-    Where the prices come from: World Bank RPW (the World Bank's Remittance Prices Worldwide survey) or sample (the data
-    file's illustrative figures).""")
-SURVEY_PERIOD = described(fields.String(allow_none=True, attribute="offer.period"), "2025Q3")("""
-    The survey's period, YYYYQn; null for the data file's.""")
-COLLECTED = described(fields.Date(allow_none=True, attribute="offer.collected"), "2025-08-19")("""
-    The day the survey collected the prices, YYYY-MM-DD; null for the data file's.""")
-FIRM_TYPE = described(fields.String(allow_none=True, attribute="offer.firm_type"), "Money Transfer Operator")("""
-    The survey's kind of firm: Bank, Money Transfer Operator, Mobile Operator, Post office…; null for the data
-    file's.""")
-PAYMENT_INSTRUMENT = described(fields.String(allow_none=True, attribute="offer.payment_instrument"), "Debit card")("""
-    How the sender pays, as the survey wrote it (Cash, Debit card, Credit card, Bank account transfer, Mobile money…);
-    null for the data file's, and where the survey gave none.""")
-PICKUP_METHOD = described(fields.String(allow_none=True, attribute="offer.pickup_method"), "Bank account")("""
-    How the recipient collects, as the survey wrote it (Cash, Bank account, Mobile wallet…); several, of rows alike in
-    all else, joined by "; ". Null for the data file's, and where the survey gave none.""")
-SPEED = described(fields.String(allow_none=True, attribute="offer.speed"), "Less than one hour")("""
-    The survey's speed, as written (Less than one hour, Same day, Next day, 2 days, 3-5 days, 6 days or more):
-    settlement is its longest time. Null for the data file's, and where the survey gave none.""")
 SOURCE_COUNTRY = described(fields.String(attribute="corridor.source_country"), "USA")("""
     Sending country, ISO 3166-1 alpha-3.""")
 DESTINATION_COUNTRY = described(fields.String(attribute="corridor.destination_country"), "MEX")("""
