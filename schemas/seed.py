@@ -55,16 +55,14 @@ def distinct(values: list[str]) -> None:
         raise ValidationError(f"Must not repeat: {', '.join(twice)}.")
 
 
-class RateTable(fields.Dict):
+def rate_table() -> fields.Dict:
     """Currency code → units per one base: every rate a finite number above 0."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            keys=fields.String(validate=currency_code),
-            values=StrictFloat(validate=rate),
-            validate=validate.Length(min=1, error="Must hold at least one currency."),
-            **kwargs,
-        )
+    return fields.Dict(
+        keys=fields.String(validate=currency_code),
+        values=StrictFloat(validate=rate),
+        required=True,
+        validate=validate.Length(min=1, error="Must hold at least one currency."),
+    )
 
 
 class RateSourceSeedSchema(Schema):
@@ -74,8 +72,8 @@ class RateSourceSeedSchema(Schema):
 
 class RatesSeedSchema(Schema):
     base = fields.String(required=True, validate=currency_code)
-    interbank = RateTable(required=True)
-    consumer = RateTable(required=True)
+    interbank = rate_table()
+    consumer = rate_table()
     # optional: a rate not listed is the data file's own, of as_of
     sources = fields.Dict(keys=fields.String(validate=currency_code), values=fields.Nested(RateSourceSeedSchema))
 
