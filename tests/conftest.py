@@ -138,7 +138,11 @@ def postgres_url(request):
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-REDIS_TEST_DB = "redis://127.0.0.1:6379/15"  # the tests' own database of the machine's Redis, emptied by each test
+def redis_test_db():
+    """This test process's own database of the machine's Redis (1 to 13 by xdist's worker number; bench/ uses 14): each
+    test empties it, and a test emptying one another process counts in reset that one's budgets halfway."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    return f"redis://127.0.0.1:6379/{1 + worker % 13}"
 
 
 @pytest.fixture
@@ -146,7 +150,8 @@ def redis_url():
     """An empty Redis database on 127.0.0.1:6379; skips where none runs, except in CI."""
     import redis
 
-    client = redis.Redis.from_url(REDIS_TEST_DB, socket_timeout=3, socket_connect_timeout=3)
+    url = redis_test_db()
+    client = redis.Redis.from_url(url, socket_timeout=3, socket_connect_timeout=3)
     try:
         client.flushdb()
     except redis.RedisError as err:
@@ -154,7 +159,7 @@ def redis_url():
             raise
         pytest.skip(f"no Redis answers on 127.0.0.1:6379 ({err})")
     try:
-        yield REDIS_TEST_DB
+        yield url
     finally:
         client.flushdb()
         client.close()

@@ -7,7 +7,7 @@ import time
 import uuid
 
 import pytest
-from conftest import HASHED_KEY, RAW_KEY, build_app
+from conftest import HASHED_KEY, RAW_KEY, build_app, redis_test_db
 from holders import CSRF, PASSWORD
 
 from corridor.limits import counts as rate_counts
@@ -381,3 +381,13 @@ def test_two_apps_on_one_redis_share_one_budget(make_app, redis_url, auth):
         (200, "0"),
         (429, "0"),
     ]
+
+
+def test_each_test_process_counts_in_a_redis_database_of_its_own(monkeypatch):
+    # one shared database let a test emptying it reset the budgets a gunicorn of another process was counting: 313
+    # answers of 600 passed a budget of 300 (test_one_address_at_200_connections_gets_its_shared_budget_and_no_more)
+    databases = set()
+    for worker in range(8):
+        monkeypatch.setenv("PYTEST_XDIST_WORKER", f"gw{worker}")
+        databases.add(redis_test_db())
+    assert len(databases) == 8 and "redis://127.0.0.1:6379/14" not in databases  # bench/rate_limits.py's
