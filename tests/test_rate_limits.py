@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 from conftest import HASHED_KEY, RAW_KEY, build_app, redis_test_db
-from holders import CSRF, PASSWORD
+from holders import CSRF, PASSWORD, Holder
 
 from corridor.limits import counts as rate_counts
 from corridor.limits.counts import RateLimits
@@ -177,6 +177,20 @@ def test_a_history_range_costs_one_more_per_30_rates_it_can_hold(limited, auth, 
         assert (again.data, again.headers["RateLimit-Remaining"]) == (answer.data, str(300 - 2 * cost))
     else:  # what it costs is more than is left
         assert (again.status_code, again.headers["RateLimit-Remaining"]) == (429, "0")
+
+
+@pytest.mark.usefixtures("quick_hashes")
+def test_an_account_key_pays_a_history_range_from_its_own_budget_when_it_is_looked_up(limited):
+    # the look-up of a key this process has not seen counts against the address first: the range's cost is still the
+    # key's, not the address's
+    app = limited(RATE_LIMIT_PUBLIC="300/minute", RATE_LIMIT_API="300/minute")
+    holder = Holder(sign_in_client(app, "198.51.100.60"))
+    assert holder.sign_up(f"{uuid.uuid4().hex}@example.com").status_code == 303
+    bearer = {"Authorization": f"Bearer {holder.make_key()}"}
+    client = sign_in_client(app, "198.51.100.61")
+    assert client.get("/api/history?from=USD&to=MXN", headers=bearer).headers["RateLimit-Remaining"] == "291"
+    assert client.get("/api/corridors", headers=bearer).headers["RateLimit-Remaining"] == "290"  # the key's 9, then 1
+    assert client.get(PUBLIC_URL).headers["RateLimit-Remaining"] == "298"  # the look-up, then this one
 
 
 def test_a_range_costing_more_than_the_whole_budget_costs_the_budget(limited):
