@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -48,12 +49,18 @@ def example_of(field: fields.Field) -> Any:
 def object_of(schema: Schema, name: str) -> str:
     """The class that declares a field (or the Group B one that first inherits it), by its `guide_object`, or its name
     without Schema, Response or Entry (`CorridorListResponse`: corridor list)."""
-    having = [cls for cls in type(schema).__mro__ if name in getattr(cls, "_declared_fields", {})]
+    having = [cls for cls in type(schema).__mro__ if issubclass(cls, Schema) and name in _field_names(cls)]
     declaring = next((cls for cls in reversed(having) if issubclass(cls, CamelCaseSchema)), having[-1])
     if "guide_object" in vars(declaring):
         return vars(declaring)["guide_object"]
     words = re.findall(r"[A-Z][a-z]*", declaring.__name__)
     return " ".join(word.lower() for word in words if word not in ("Schema", "Response", "Entry"))
+
+
+@functools.cache
+def _field_names(cls: type[Schema]) -> frozenset[str]:
+    """The fields a schema class declares or inherits, by marshmallow's public `declared_fields`."""
+    return frozenset(cls().declared_fields)
 
 
 def guide_entries(*schemas: Schema) -> list[dict[str, Any]]:
