@@ -47,6 +47,7 @@ bp = Blueprint(
 )
 
 NO_STORE = "no-store"
+_NO_STORE_HEADER = {"Cache-Control": {"schema": {"type": "string", "enum": [NO_STORE]}, "required": True}}
 _CORRIDOR_ID = {"in": "path", "name": "corridor_id", "description": "Corridor id: digits, no leading zero."}
 
 
@@ -122,12 +123,11 @@ def guide(catalog: Catalog) -> list[dict]:
 
 @bp.route("/health")
 @bp.arguments(NoQuery(), location="query", as_kwargs=True)
-@bp.response(
-    200, HealthResponse, headers={"Cache-Control": {"schema": {"type": "string", "enum": [NO_STORE]}, "required": True}}
-)
+@bp.response(200, HealthResponse, headers=_NO_STORE_HEADER)
 @bp.alt_response(
     503,
     schema=HealthResponse,
+    headers=_NO_STORE_HEADER,
     description="The instance is draining before it stops, or its database is behind the migrations: take it out of "
     "rotation; it still serves every other request.",
 )

@@ -152,7 +152,11 @@ class SharedParts(BasePlugin):
             if limited:
                 problems.append(429)
             for status in problems:
-                responses[status] = _problem(status, cors)
+                declared = responses.get(status)
+                if isinstance(declared, dict) and "content" in declared:  # its own body, such as health's 503
+                    responses[status] = {**declared, "headers": {**_REQUEST_ID, **cors, **declared.get("headers", {})}}
+                else:
+                    responses[status] = _problem(status, cors)
             operation["responses"] = dict(sorted(responses.items()))
 
     def schema_helper(self, name: str, definition: dict, **kwargs: Any) -> dict:
