@@ -199,6 +199,13 @@ def test_the_health_503_is_documented_as_the_health_answer_it_is(make_app, tmp_p
     OAS30Validator(resolve(refused["content"]["application/json"]["schema"], document)).validate(served.get_json())
 
 
+def test_every_csv_answer_documents_its_file_name(document):
+    for path, item in document["paths"].items():
+        success = item["get"]["responses"]["200"]
+        if "text/csv" in success["content"]:
+            assert success["headers"]["Content-Disposition"]["description"].startswith("attachment; filename="), path
+
+
 def test_every_property_has_description_and_example(document):
     for name, schema in document["components"]["schemas"].items():
         assert schema["additionalProperties"] is False

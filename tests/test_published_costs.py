@@ -233,6 +233,24 @@ def test_a_bad_list_query_is_a_400_naming_the_parameter(client, url):
     assert get(client, url, 400).get_json()["code"] == "invalid_parameter"
 
 
+@pytest.mark.parametrize("group", ["/api", "/api/poc"])
+def test_the_links_of_a_csv_page_keep_the_format_and_the_filter(client, group):
+    whole = get(client, f"{group}/costs/corridors?from_country=USA&format=csv").get_data(as_text=True).splitlines()
+    first = url = f"{group}/costs/corridors?from_country=USA&format=csv&limit=2"
+    walked = []
+    while url:
+        response = get(client, url)
+        assert response.mimetype == "text/csv"
+        lines = response.get_data(as_text=True).splitlines()
+        assert lines[0] == whole[0] and len(lines) <= 3
+        walked += lines[1:]
+        links = dict(reversed(part.split("; ")) for part in response.headers["Link"].split(", "))
+        assert links['rel="first"'] == f"<{first}>"
+        url = links.get('rel="next"', "").strip("<>")
+        assert not url or "from_country=USA&format=csv&limit=2&cursor=" in url
+    assert walked == whole[1:]
+
+
 def test_the_list_as_csv_has_the_json_figures(client):
     response = get(client, "/api/costs/corridors?from_country=USA&format=csv")
     assert response.headers["Content-Disposition"] == 'attachment; filename="cost_corridors.csv"'

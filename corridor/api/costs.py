@@ -68,7 +68,7 @@ def register_cost_views(
     @bp.arguments(CostCorridorsQuery(), location="query", as_kwargs=True)
     @bp.cached
     @bp.response(200, corridors_schema, headers=LINK_HEADER)
-    @csv_or_json(bp, _CORRIDORS_CSV_EXAMPLE)
+    @csv_or_json(bp, _CORRIDORS_CSV_EXAMPLE, csv_file_header("cost_corridors.csv"))
     def cost_corridors(
         catalog: Catalog,
         format: str,
@@ -85,7 +85,8 @@ def register_cost_views(
             cursor,
             catalog.dataset.as_of,
             lambda c: c.position,
-            {"from_country": from_country, "to_country": to_country},
+            # the next page in the same format: json, the default, goes without saying
+            {"from_country": from_country, "to_country": to_country, "format": None if format == "json" else format},
         )
         if format == "csv":
             response = corridors_csv(listed.items)
