@@ -99,18 +99,27 @@ def test_options_preflight_allows_the_headers_a_page_may_send(client):
         headers={
             "Origin": "https://example.org",
             "Access-Control-Request-Method": "GET",
-            "Access-Control-Request-Headers": "authorization, if-none-match, x-request-id, x-other",
+            "Access-Control-Request-Headers": "authorization, if-match, if-none-match, x-request-id, x-other",
         },
     )
     assert response.status_code == 204 and response.get_data() == b""
     assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
-    assert response.headers["Access-Control-Allow-Headers"] == "authorization, if-none-match, x-request-id"
+    assert response.headers["Access-Control-Allow-Headers"] == "authorization, if-match, if-none-match, x-request-id"
     assert response.headers["Access-Control-Max-Age"] == "600"
     assert response.headers["Access-Control-Expose-Headers"] == (
-        "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID"
+        "Content-Disposition, ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, "
+        "Retry-After, X-Request-ID"
     )
+
+
+def test_a_csv_file_name_is_readable_by_a_page(client):
+    response = client.get("/api/poc/history.csv?from=USD&to=MXN", headers={"Origin": "https://example.org"})
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert response.headers["Content-Disposition"].startswith("attachment; filename=")
+    exposed = [name.strip() for name in response.headers["Access-Control-Expose-Headers"].split(",")]
+    assert "Content-Disposition" in exposed
 
 
 @pytest.mark.parametrize(

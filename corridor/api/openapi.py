@@ -53,8 +53,8 @@ _CORS = {
     },
     "Access-Control-Expose-Headers": {
         **_TEXT,
-        "description": "ETag, Last-Modified, Link (a list's next page), X-Request-ID, the RateLimit "
-        "headers and Retry-After: readable by a page's script.",
+        "description": "Content-Disposition (a CSV file's name), ETag, Last-Modified, Link (a list's next "
+        "page), X-Request-ID, the RateLimit headers and Retry-After: readable by a page's script.",
     },
 }
 

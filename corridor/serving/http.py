@@ -22,9 +22,12 @@ ROUTE = "corridor.route"  # the environ's key for the route a request matched, o
 ALLOWED_METHODS = ("GET", "HEAD")
 # Authorization is allowed (and ignored) so that a page's fetch wrapper that adds a key to every call still reaches
 # Group B; in lower case, as a preflight's names are compared
-ALLOWED_HEADERS = frozenset({"authorization", "content-type", "if-modified-since", "if-none-match", "x-request-id"})
+ALLOWED_HEADERS = frozenset(
+    {"authorization", "content-type", "if-match", "if-modified-since", "if-none-match", "x-request-id"}
+)
 EXPOSED_HEADERS = (
-    "ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-ID"
+    "Content-Disposition, ETag, Last-Modified, Link, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, "
+    "Retry-After, X-Request-ID"
 )
 PREFLIGHT_MAX_AGE = "600"  # seconds a browser may keep a preflight's answer
 
