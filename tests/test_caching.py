@@ -239,6 +239,21 @@ def test_the_counted_size_is_what_the_kept_responses_take(app, small_response):
     assert 0.8 * cache.currsize <= held <= cache.currsize, (held, cache.currsize)
 
 
+def test_an_answer_dropped_by_another_thread_while_read_reads_as_missing(app):
+    class DroppedWhileRead(ResponseCache):
+        def __contains__(self, key):
+            found = super().__contains__(key)
+            if found:
+                del self[key]  # as another thread's eviction would, between the check and the read
+            return found
+
+    cache = DroppedWhileRead(2**20)
+    with app.test_request_context():
+        cache.keep("small", app.response_class(b"x"))
+    assert cache.get("small") is None
+    assert cache.get("small", "default") == "default"
+
+
 def test_a_response_over_the_bound_alone_is_sent_and_not_kept(app):
     cache = ResponseCache(1000)
     with app.test_request_context():

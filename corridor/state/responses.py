@@ -6,7 +6,7 @@ import gzip
 import sys
 import threading
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cachetools import LRUCache
 from flask import Response
@@ -41,9 +41,9 @@ class KeptUrl(NamedTuple):
 class ResponseCache(LRUCache):
     """Kept responses by key, at most `limit` bytes in all, the least recently used out first.
 
-    Read with cachetools' own `get`, without a lock: each step of it is one operation of a dict or an OrderedDict, and
-    a key another thread drops at that moment reads as missing (the answer is built again). `keep` writes under the
-    lock, as `flask run` serves with threads.
+    Read with `get`, without a lock: a key another thread drops between its check and its read reads as missing (the
+    answer is built again), where cachetools' own `get` raises KeyError. `keep` writes under the lock, as `flask run`
+    serves with threads.
     """
 
     def __init__(self, limit: int) -> None:
@@ -51,6 +51,15 @@ class ResponseCache(LRUCache):
         # made in gunicorn's master, before gevent patches a worker, the lock is a real one: safe, as nothing held
         # under it ever yields to another greenlet
         self._lock = threading.Lock()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The kept value of `key`, or `default`."""
+        if key in self:  # checked first: a miss raises no exception, which costs more than this check
+            try:
+                return self[key]
+            except KeyError:  # dropped by another thread since the check
+                pass
+        return default
 
     def keep(self, key: str, response: Response | None, url: str | None = None, extra: int = 0) -> Kept | None:
         """Keep `response`'s body, headers and a new strong ETag under `key`, unless it alone is over the limit; and
