@@ -7,7 +7,7 @@ import re
 from statistics import fmean
 
 import pytest
-from conftest import build_app, forget_rates, refresh
+from conftest import FEEDS_NOW, build_app, forget_rates, refresh
 from expected import (
     active,
     corridor_costs,
@@ -23,8 +23,9 @@ from expected import (
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, FeedServer, Reply
 from harness import unused_port
 
+from corridor.serving.refresher import Refresher
 from corridor.settings import ConfigError
-from corridor.state import current_service
+from corridor.state import current_service, versions
 
 
 @pytest.fixture(scope="module")
@@ -252,6 +253,25 @@ def test_health_shows_each_feed_after_a_good_refresh(live_app):
         "date": "2026-11-25",
         "error": None,
     }
+
+
+def test_a_poll_whose_read_of_new_rates_fails_takes_them_up_at_the_next(live_app, monkeypatch):
+    refresher = Refresher(live_app)
+    refresher.fetch(FEEDS_NOW)  # as any process stores them
+    stored_rates = versions.stored_rates
+    blips = [ConnectionError("the database went away")]
+
+    def blip_once(app):
+        if blips:
+            raise blips.pop()
+        return stored_rates(app)
+
+    monkeypatch.setattr("corridor.serving.refresher.stored_rates", blip_once)
+    with pytest.raises(ConnectionError):
+        refresher.poll()
+    refresher.poll()
+    health = live_app.test_client().get("/api/poc/health").get_json()["rates"]
+    assert [(feed["status"], feed["date"]) for feed in health] == [("ok", "2026-11-24"), ("ok", "2026-11-25")]
 
 
 def test_a_feed_that_is_off_is_never_asked(make_app, feeds):

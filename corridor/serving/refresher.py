@@ -35,7 +35,7 @@ class Refresher:
         self.engine = unpooled_engine(app)
         with app.app_context():
             self.polled = db.engine  # pooled: each poll reuses a connection (a worker's: the master never polls)
-        # the last stamp taken up, or tried: a version that cannot be built is tried once
+        # the last stamp taken up, or whose build failed (tried once: serve() says why); not one whose read failed
         self.seen = service.data.stamp
 
     def run(self) -> None:
@@ -62,8 +62,8 @@ class Refresher:
             with self.polled.connect() as connection:
                 stamp = read_stamp(connection)
         if stamp.version != self.seen:
+            self.take_up(served)  # a read that fails raises: the next poll tries the version again
             self.seen = stamp.version
-            self.take_up(served)
 
     def fetch(self, now: dt.datetime | None = None, always: bool = True) -> bool:
         """Whether it asked both feeds and stored what they gave: not while another process does, nor, unless
