@@ -23,6 +23,7 @@ from expected import (
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, FeedServer, Reply
 from harness import unused_port
 
+from corridor.data.load import DataError
 from corridor.serving.refresher import Refresher
 from corridor.settings import ConfigError
 from corridor.state import current_service, versions
@@ -270,6 +271,25 @@ def test_a_poll_whose_read_of_new_rates_fails_takes_them_up_at_the_next(live_app
     with pytest.raises(ConnectionError):
         refresher.poll()
     refresher.poll()
+    health = live_app.test_client().get("/api/poc/health").get_json()["rates"]
+    assert [(feed["status"], feed["date"]) for feed in health] == [("ok", "2026-11-24"), ("ok", "2026-11-25")]
+
+
+def test_new_rates_are_served_with_the_data_last_read_when_it_cannot_be_read_again(live_app, monkeypatch, caplog):
+    refresher = Refresher(live_app)
+    refresher.fetch(FEEDS_NOW)
+    summary = current_service(live_app).data.sources.summary
+
+    def unreadable(app):
+        raise DataError("survey_observations: the database went away")
+
+    monkeypatch.setattr("corridor.serving.refresher.read_sources", unreadable)
+    refresher.poll()
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name == live_app.logger.name]
+    assert warnings == [
+        f"Data re-read failed; the stored rates are served with {summary} as last read. "
+        "survey_observations: the database went away"
+    ]
     health = live_app.test_client().get("/api/poc/health").get_json()["rates"]
     assert [(feed["status"], feed["date"]) for feed in health] == [("ok", "2026-11-24"), ("ok", "2026-11-25")]
 

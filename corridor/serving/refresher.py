@@ -97,8 +97,10 @@ class Refresher:
             return
         try:
             self.sources = self.off_request_path(lambda: read_sources(self.app))
-        except Exception as err:  # the data file is the operator's: a HUP says what is wrong with it
-            self.log.debug("Keeping the data file last read: %s", err)
+        except Exception as err:  # the data file, or the imports in the database: the rates need neither
+            self.log.warning(
+                "Data re-read failed; the stored rates are served with %s as last read. %s", self.sources.summary, err
+            )
         self.serve(stamp, live)
 
     def reread(self) -> None:
