@@ -200,7 +200,9 @@ class HealthResponse(CamelCaseSchema):
     version = described(fields.String(), "1.0.0")("Service version.")
     data_as_of = described(fields.Date(), "2026-11-20")("Date of the data, YYYY-MM-DD.")
     corridors = described(fields.Integer(), 19)("Number of active corridors served.")
-    uptime_seconds = described(fields.Integer(), 42)("Seconds since this worker started.")
+    uptime_seconds = described(fields.Integer(), 42)("""
+        Seconds since the instance started (under gunicorn, its master: the same in every worker, and kept across a
+        HUP).""")
     history_start = described(fields.Date(), "1999-01-04")("First day of the ECB rate history, YYYY-MM-DD.")
     history_end = described(fields.Date(), "2026-10-30")("Last day of the ECB rate history, YYYY-MM-DD.")
     rates = described(fields.List(fields.Nested(FeedHealthSchema)))("The rate feeds, the ECB first.")

@@ -137,6 +137,15 @@ def test_servers_and_the_cors_decision_are_documented(document):
     assert "sends no CORS headers" in document["info"]["description"]
 
 
+def test_health_s_uptime_is_documented_as_the_instance_s(document):
+    uptime = document["components"]["schemas"]["HealthResponse"]["properties"]["uptimeSeconds"]
+    # gunicorn's master builds the app once (preload_app) and forks every worker from it
+    assert uptime["description"] == (
+        "Seconds since the instance started (under gunicorn, its master: the same in every worker, and kept across a "
+        "HUP)."
+    )
+
+
 @pytest.mark.parametrize("path", ["/api/corridors", "/api/poc/corridors", "/api/poc/providers"])
 def test_conditional_request_headers_and_validators_are_declared(document, path):
     operation = document["paths"][path]["get"]

@@ -24,7 +24,7 @@ class Service:
     env_keys: Keys  # API_KEYS's: a HUP re-reads only API_KEYS_FILE, the environment is the master's
     keys: tuple[bytes, ...]  # digests of the operator's live keys
     data: DataVersion
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.monotonic)  # under gunicorn, the master's: workers inherit it
     limits: RateLimits | None = None  # None: RATE_LIMITS is off
     account_keys: AccountKeys | None = None  # what this process learnt of account keys, once accounts are registered
     refreshing: bool = False  # this serving process's refresher is started (corridor/serving/refresher.py)
