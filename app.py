@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 from flask import Flask
-from flask.logging import default_handler
 
 from corridor.accounts import register_accounts
 from corridor.api import register_api
@@ -55,12 +54,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 def configure_logging(app: Flask, settings: Settings) -> None:
     """Through Flask's handler (stderr, gunicorn's error log), control characters escaped; or one JSON object a line."""
     app.logger.setLevel(settings.log_level)
-    app.logger.addFilter(EscapeControl())
+    # the logger is the process's, not the app's: a second app in one process (tests, scripts) must not add to it
+    if not any(isinstance(f, EscapeControl) for f in app.logger.filters):
+        app.logger.addFilter(EscapeControl())
     if settings.log_format == "json":
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())
-        app.logger.removeHandler(default_handler)
-        app.logger.addHandler(handler)
+        app.logger.handlers = [handler]  # in place of Flask's default_handler, or of a previous app's
         app.logger.propagate = False
         # a library's warning too (apispec's, say): one JSON line rather than Python's plain ones
         logging.captureWarnings(True)

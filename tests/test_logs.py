@@ -1,12 +1,14 @@
 """Logs without keys: the shipped access line carries no query or credentials; gunicorn's own messages are filtered."""
 
 import base64
+import copy
 import datetime
 import json
 import logging
 import re
 import runpy
 import socket
+import warnings
 from types import SimpleNamespace
 
 import pytest
@@ -247,6 +249,28 @@ def test_a_request_id_made_up_for_a_log_line_is_the_one_the_response_carries(app
         made = json.loads(JsonFormatter().format(logging.LogRecord("app", logging.INFO, __file__, 1, "x", (), None)))
         response = app.process_response(app.response_class("{}"))
         assert made["request_id"] == request_id() == response.headers["X-Request-ID"]
+
+
+@pytest.fixture
+def app_logger(monkeypatch):
+    """The process's `app` logger, as the test found it once it ends: LOG_FORMAT=json replaces its handlers."""
+    logger, caught = logging.getLogger("app"), logging.getLogger("py.warnings")
+    for name in ("handlers", "filters", "propagate"):
+        monkeypatch.setattr(logger, name, copy.copy(getattr(logger, name)))
+    for name in ("handlers", "propagate"):
+        monkeypatch.setattr(caught, name, copy.copy(getattr(caught, name)))
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)
+    monkeypatch.setattr(logging, "_warnings_showwarning", logging._warnings_showwarning)
+    return logger
+
+
+def test_a_second_app_in_one_process_with_json_logs_writes_each_line_once(make_app, app_logger, capsys):
+    for _ in range(2):
+        assert make_app(LOG_FORMAT="json").logger is app_logger
+    capsys.readouterr()
+    app_logger.error("Refresh failed: %s", "boom\nforged")
+    lines = capsys.readouterr().err.splitlines()
+    assert [json.loads(line)["message"] for line in lines] == [r"Refresh failed: boom\x0aforged"]
 
 
 def test_a_json_access_line_has_the_requests_fields_and_no_query_or_credentials():
