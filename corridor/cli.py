@@ -12,7 +12,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy.exc import SQLAlchemyError
 
-from corridor.data.database import db
+from corridor.data.database import db, migrations_pending
 from corridor.data.keys import generate_key
 from corridor.data.load import DataError, load_dataset, parse_dataset, read_data_file
 from corridor.data.write import write_valid_data
@@ -101,7 +101,9 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     The ECB's rate wins for a currency it publishes, Frankfurter's for the others; each rate records
     its source and day, and each consumer rate keeps its margin. The file is replaced atomically,
     only if the result validates; when every feed fails it is left untouched and the exit code is 1.
-    The rates are stored in DATABASE_URL too, where every running instance takes them up within seconds.
+    The rates are stored in DATABASE_URL too, where every running instance takes them up within seconds;
+    a database that is not migrated is refused before a feed is asked, and one that refuses the rates
+    leaves the file untouched (exit 1).
     A day that moves a rate more than 2-fold (or most rates more than 25 %) is held back, as the
     service holds it, unless --accept: then it is written, and a HUP serves the file everywhere.
     """
@@ -110,18 +112,29 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     live = LiveRates.configured(current_app.config)
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
-    with db.engine.connect() as connection:  # held against the rates the service serves, as it holds them
-        live = read_live(connection, live)
-    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
-    live = refresh_live(live, dataset, None, now, current_app.logger, accept)
-    for feed in live.feeds:
-        say(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
-    if not any(feed.status == "ok" for feed in live.feeds):
-        raise CommandError(f"Every feed failed; {data_path} is untouched.")
-    report = merge_into(raw, live.feed_rates)
-    write_valid_data(raw, data_path)
-    with db.engine.begin() as connection:  # every running instance serves them within seconds
-        write_live(connection, live, now)
+    pending = migrations_pending(db.engine)  # before a feed is asked: the rates could not be stored
+    if pending:
+        raise CommandError(pending)
+    written = False
+    try:
+        with db.engine.connect() as connection:  # held against the rates the service serves, as it holds them
+            live = read_live(connection, live)
+        now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+        live = refresh_live(live, dataset, None, now, current_app.logger, accept)
+        for feed in live.feeds:
+            say(f"{feed.source}: {feed.status}" + (f" ({feed.error})" if feed.error and feed.url else ""))
+        if not any(feed.status == "ok" for feed in live.feeds):
+            raise CommandError(f"Every feed failed; {data_path} is untouched.")
+        report = merge_into(raw, live.feed_rates)
+        with db.engine.begin() as connection:  # every running instance serves them within seconds
+            write_live(connection, live, now)
+            write_valid_data(raw, data_path)  # inside the transaction: a file that cannot be written stores nothing
+            written = True
+    except SQLAlchemyError as err:
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        if written:  # the commit failed: rare, but the file is new
+            raise CommandError(f"{data_path} is written, but the database refused its rates: {reason}") from None
+        raise CommandError(f"The database refused the rates, so {data_path} is untouched: {reason}") from None
     _print_report(report, data_path)
 
 

@@ -4,6 +4,7 @@ import copy
 import json
 import os
 import re
+import shutil
 from statistics import fmean
 
 import pytest
@@ -368,6 +369,45 @@ def test_rates_fetch_leaves_the_file_untouched_when_every_feed_fails(make_app, f
     assert "ECB: failing (HTTP 500 instead of 200)" in result.output
     assert open(path, "rb").read() == original
     assert run_fetch(make_app(), "--data", path).exit_code == 1  # both off: nothing to ask
+
+
+def test_rates_fetch_on_an_unmigrated_database_is_refused_in_one_line_and_leaves_the_file(
+    make_app, feeds, seed_copy, write_seed, tmp_path
+):
+    path = write_seed(seed_copy)
+    original = open(path, "rb").read()
+    url = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    app = make_app(DATABASE_URL=url, ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
+    result = run_fetch(app, "--data", path)
+    assert (result.exit_code, type(result.exception)) == (1, SystemExit)  # a refusal, not a crash
+    assert result.output.strip() == (
+        f"Error: The database {url} has no tables yet: run `.venv/bin/flask --app app db upgrade` first."
+    )
+    assert open(path, "rb").read() == original and feeds.asked == []
+
+
+def test_rates_fetch_that_the_database_refuses_to_store_leaves_the_file(
+    make_app, feeds, seed_copy, write_seed, tmp_path, migrated_sqlite
+):
+    import sqlalchemy as sa
+
+    path = write_seed(seed_copy)
+    original = open(path, "rb").read()
+    shutil.copyfile(migrated_sqlite, tmp_path / "full.sqlite3")
+    url = f"sqlite:///{tmp_path / 'full.sqlite3'}"
+    app = make_app(DATABASE_URL=url, ECB_RATES_URL=feeds.ecb_url, FRANKFURTER_URL=feeds.frankfurter_url)
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:  # a database that refuses the write, as a full disk would
+        connection.execute(
+            sa.text("CREATE TRIGGER full BEFORE INSERT ON feed_states BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        )
+    engine.dispose()
+    result = run_fetch(app, "--data", path)
+    assert (result.exit_code, type(result.exception)) == (1, SystemExit)
+    assert result.output.splitlines()[-1] == (
+        f"Error: The database refused the rates, so {path} is untouched: disk full"
+    )
+    assert open(path, "rb").read() == original
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
