@@ -227,7 +227,8 @@ def test_a_survey_corridor_whose_id_the_data_file_took_is_left_out_and_the_rest_
     pair = f"{raw['corridors'][0]['from_currency']}\u2192{raw['corridors'][0]['to_currency']}"
     assert (
         f"Survey: KEN-TZA: left out: its id 1003 is the data file's corridor {pair}'s too; the data file's ids "
-        "must leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them)."
+        "must leave the survey's to it: give the file's corridor another id (GET /api/corridors lists the ids "
+        "served)."
     ) in [r.getMessage() for r in caplog.records]
     assert "KEN-TZA" not in catalog.by_countries and catalog.by_id["1003"].corridor.pair == pair
     assert {"KEN-RWA", "KEN-UGA", "TZA-KEN"} <= set(catalog.by_countries)

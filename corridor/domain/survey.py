@@ -106,7 +106,8 @@ def with_survey(dataset: Dataset, survey: Survey | None, history: RateHistory) -
             notes.append(
                 f"{name}: left out: its id {new_id} is the data file's corridor "
                 f"{ids[new_id].pair if new_id in ids else '?'}'s too; the data file's ids must "
-                "leave the survey's to it (`.venv/bin/flask --app app prices import-rpw` names them)."
+                "leave the survey's to it: give the file's corridor another id "
+                "(GET /api/corridors lists the ids served)."
             )
         else:
             src, dst = pair.countries
