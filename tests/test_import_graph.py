@@ -1,5 +1,6 @@
 """The package's imports form no circle, not even through an import made only for the type checker or inside a
-function: each module can be read after the ones it imports. And it reads no name a library keeps private."""
+function: each module can be read after the ones it imports; the domain and the schemas import no web package. And
+the package reads no name a library keeps private."""
 
 import ast
 from graphlib import CycleError, TopologicalSorter
@@ -39,6 +40,18 @@ def test_the_project_s_imports_form_no_circle():
         tuple(TopologicalSorter(graph).static_order())
     except CycleError as error:
         raise AssertionError(f"imports in a circle: {' -> '.join(error.args[1])}") from None
+
+
+def test_the_domain_imports_nothing_of_the_project_and_the_schemas_only_the_domain():
+    graph = module_imports()
+    outside = {
+        (name, target)
+        for name, targets in graph.items()
+        for target in targets
+        if (name.startswith("corridor.domain") and not target.startswith("corridor.domain"))
+        or (name.startswith("schemas") and not target.startswith(("schemas", "corridor.domain")))
+    }
+    assert outside == set()
 
 
 # marshmallow's documented way to make a field: override `_serialize` or `_deserialize`, calling the parent's
