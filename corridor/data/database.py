@@ -1,4 +1,5 @@
-"""The accounts database: SQLAlchemy through Flask-SQLAlchemy, its schema owned by Alembic (Flask-Migrate)."""
+"""The database the instances share (accounts, imports, rates): SQLAlchemy through Flask-SQLAlchemy, its schema owned
+by Alembic (Flask-Migrate)."""
 
 from __future__ import annotations
 
