@@ -6,7 +6,7 @@ import gzip
 import sys
 import threading
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from cachetools import LRUCache
 from flask import Response
@@ -41,9 +41,8 @@ class KeptUrl(NamedTuple):
 class ResponseCache(LRUCache):
     """Kept responses by key, at most `limit` bytes in all, the least recently used out first.
 
-    Read with `get`, without a lock: a key another thread drops between its check and its read reads as missing (the
-    answer is built again), where cachetools' own `get` raises KeyError. `keep` writes under the lock, as `flask run`
-    serves with threads.
+    Read with `get`, without a lock: a key another thread drops between its check and its read reads as missing
+    (`__missing__`). `keep` writes under the lock, as `flask run` serves with threads.
     """
 
     def __init__(self, limit: int) -> None:
@@ -52,14 +51,10 @@ class ResponseCache(LRUCache):
         # under it ever yields to another greenlet
         self._lock = threading.Lock()
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """The kept value of `key`, or `default`."""
-        if key in self:  # checked first: a miss raises no exception, which costs more than this check
-            try:
-                return self[key]
-            except KeyError:  # dropped by another thread since the check
-                pass
-        return default
+    def __missing__(self, key: str) -> None:
+        """A key another thread dropped between `get`'s check and its read reads as missing (the answer is built
+        again), where cachetools raises KeyError; `get` stays cachetools' own, adding no call to a request."""
+        return None
 
     def keep(self, key: str, response: Response | None, url: str | None = None, extra: int = 0) -> Kept | None:
         """Keep `response`'s body, headers and a new strong ETag under `key`, unless it alone is over the limit; and
