@@ -12,7 +12,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy.exc import SQLAlchemyError
 
-from corridor.data.database import db, migrations_pending
+from corridor.data.database import db, error_reason, migrations_pending
 from corridor.data.keys import generate_key
 from corridor.data.load import DataError, load_dataset, parse_dataset, read_data_file
 from corridor.data.write import write_valid_data
@@ -131,7 +131,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
             write_valid_data(raw, data_path)  # inside the transaction: a file that cannot be written stores nothing
             written = True
     except SQLAlchemyError as err:
-        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        reason = error_reason(err)
         if written:  # the commit failed: rare, but the file is new
             raise CommandError(f"{data_path} is written, but the database refused its rates: {reason}") from None
         raise CommandError(f"The database refused the rates, so {data_path} is untouched: {reason}") from None
@@ -212,8 +212,9 @@ def _database_import(path: str, run: Callable[[], list[str]]) -> None:
     except ImportRefused as err:
         raise CommandError(str(err)) from None
     except SQLAlchemyError as err:
-        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise CommandError(f"{path}: the database refused the import, so nothing of it was stored: {reason}") from None
+        raise CommandError(
+            f"{path}: the database refused the import, so nothing of it was stored: {error_reason(err)}"
+        ) from None
     for line in lines:
         say(line)
 

@@ -19,6 +19,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from corridor.accounts.keys import AccountKeys
 from corridor.accounts.pages import bp, csrf
 from corridor.api.errors import problem
+from corridor.data.database import error_reason
 from corridor.settings import ConfigError, current_settings
 from corridor.state import current_service
 
@@ -55,8 +56,9 @@ def expired_form(error: CSRFError) -> Response:
 
 def database_unavailable(error: OperationalError | InterfaceError | PoolTimeout) -> Response:
     """503, and one log line with the reason (never the parameters: SQLAlchemy hides them)."""
-    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-    current_app.logger.error("The accounts database failed on %s %s: %s", request.method, request.path, reason)
+    current_app.logger.error(
+        "The accounts database failed on %s %s: %s", request.method, request.path, error_reason(error)
+    )
     return problem(
         503, "unavailable", "Accounts cannot be reached right now; try again in a minute.", {"Retry-After": "60"}
     )

@@ -13,6 +13,7 @@ from flask import current_app
 from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.accounts.models import KEY_PREFIX, KeyRecord, find_key, record_use, utcnow
+from corridor.data.database import error_reason
 from corridor.state.errors import ApiError
 
 # A revoked, expired or deleted key stops working within KEY_TRUST_SECONDS (a setting, 5 by default) on every
@@ -70,9 +71,10 @@ class AccountKeys:
             record = find_key(digest)
         except SQLAlchemyError as err:
             self._down_until = self._clock() + DOWN_SECONDS
-            reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
             current_app.logger.error(
-                "The accounts database failed (%s); account keys answer 503 for %.0f s.", reason, DOWN_SECONDS
+                "The accounts database failed (%s); account keys answer 503 for %.0f s.",
+                error_reason(err),
+                DOWN_SECONDS,
             )
             raise self._unavailable() from None
         with self._lock:

@@ -96,6 +96,11 @@ def unpooled_engine(app: Flask) -> Engine:
     return _unpooled[key]
 
 
+def error_reason(error: SQLAlchemyError) -> str:
+    """The first line of what the database driver said, without SQLAlchemy's statement and parameters."""
+    return str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+
+
 def migrations_pending(engine: Engine) -> str | None:
     """Why the database cannot be read yet, naming the command that fixes it; None when it is at the newest revision."""
     shown = engine.url.render_as_string(hide_password=True)
@@ -104,8 +109,7 @@ def migrations_pending(engine: Engine) -> str | None:
             migrated = inspect(connection).has_table("alembic_version")
             current = set(connection.scalars(text("SELECT version_num FROM alembic_version"))) if migrated else set()
     except SQLAlchemyError as err:
-        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise ConfigError(f"The database {shown} cannot be reached: {reason}") from None
+        raise ConfigError(f"The database {shown} cannot be reached: {error_reason(err)}") from None
     if current == {REVISIONS[-1]}:
         return None
     if not current:
