@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from flask import g, request
+from flask import request
 
 from corridor.limits import charge, limit_key_lookup, limit_refused_key
 from corridor.state import current_service
@@ -58,9 +58,6 @@ def require_api_key() -> None:
         )
     assert digest is not None, "no digest is neither the operator's nor an account's"
     if service.limits is not None:
-        # the key's budget, by its digest, never the key: the request's own, where a history range's cost goes, though
-        # an account key's look-up counted against the address first
-        g.rate_budget = ("api", digest.hex())
-        charge("api", digest.hex())
+        charge("api", digest.hex())  # the key's budget, by its digest, never the key
     if record is not None and account_keys is not None:
         account_keys.record_use(record)

@@ -78,16 +78,16 @@ def count_by_address(app: Flask) -> None:
             charge("public", client_address())
 
 
-def charge(budget: str, identity: str, cost: int = 1) -> None:
-    """Count a request against a budget (the first it counts against is its own: a history range's extra cost goes
-    there); keep the tightest count for the headers; 429 if it is over."""
+def charge(budget: str, identity: str, cost: int = 1, own: bool = True) -> None:
+    """Count a request against a budget (the first `own` one it counts against is its own: a history range's extra
+    cost goes there); keep the tightest count for the headers; 429 if it is over."""
     limits = current_service().limits
     if limits is None:
         return
     count = limits.count(budget, identity, cost)
     if count is None:  # the store cannot be reached: served uncounted
         return
-    if "rate_budget" not in g:
+    if own and "rate_budget" not in g:
         g.rate_budget = (budget, identity)
     kept = g.get("rate_limit")
     if kept is None or count.over or (count.remaining, -count.reset) < (kept.remaining, -kept.reset):
@@ -127,7 +127,7 @@ def limit_key_lookup(digest: bytes) -> None:
     """Before the accounts database is asked about a key: count the request against its address (guessing keys is not
     free), and refuse it if the key's own budget is spent; a refused request never reaches the database."""
     g.address_counted = True
-    charge("public", client_address())
+    charge("public", client_address(), own=False)  # the look-up's: the request's own budget is its key's, next
     refuse_if_spent("api", digest.hex())
 
 
