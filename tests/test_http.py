@@ -6,6 +6,7 @@ import re
 import pytest
 from conftest import GROUP_B_DATA_URLS
 from expected import shipped_seed
+from flask import request
 
 AS_OF = shipped_seed()["as_of"]  # 2026-11-20
 LAST_MODIFIED = "Fri, 20 Nov 2026 00:00:00 GMT"
@@ -189,3 +190,27 @@ def test_unreadable_if_modified_since_is_ignored(client):
         "/api/poc/corridors/1", headers={"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"}
     )
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"If-Match": "*"},
+        {"If-Match": "*", "If-None-Match": "*"},
+        {"If-Modified-Since": "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"},
+    ],
+)
+def test_the_conditions_are_decided_without_changing_the_request(make_app, auth, headers):
+    """The headers a request came with are still its own once its conditions are decided: the hooks and logs after the
+    view read what the client sent."""
+    app = make_app()
+    seen = []
+
+    @app.after_request
+    def record(response):
+        seen.append({name: request.headers.get(name) for name in headers})
+        return response
+
+    response = app.test_client().get("/api/poc/corridors/1", headers={**auth, **headers})
+    assert response.status_code == (304 if "If-None-Match" in headers else 200)
+    assert seen == [headers]

@@ -130,6 +130,8 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
 
 def conditional(response: Response) -> Response:
     """`response`, or a 412 or 304 as its validators and the request's conditions say, in HTTP's order."""
+    # Werkzeug decides from the request's environ, or from a copy of it given without the headers decided here; the
+    # request keeps the headers as sent
     environ = request.environ
     if "HTTP_IF_MATCH" in environ:
         # decided here: Werkzeug reads `*` as a tag, and lets a matching If-Match undo a 304; a value
@@ -140,11 +142,10 @@ def conditional(response: Response) -> Response:
                 "precondition_failed",
                 "If-Match names no current ETag of this resource; send it without If-Match, or with the ETag you hold.",
             )
-        del environ["HTTP_IF_MATCH"]
+        environ = {name: value for name, value in environ.items() if name != "HTTP_IF_MATCH"}
     try:
-        response.make_conditional(request)
+        response.make_conditional(environ)
     except OverflowError:  # a year beyond datetime's: Werkzeug's parse_date lets it through; HTTP ignores such dates
-        del environ["HTTP_IF_MODIFIED_SINCE"]
-        response.make_conditional(request)
+        response.make_conditional({name: value for name, value in environ.items() if name != "HTTP_IF_MODIFIED_SINCE"})
     del response.headers["Date"]  # the server writes its own
     return response
