@@ -5,6 +5,9 @@ import re
 import pytest
 from conftest import GROUP_B_DATA_URLS
 from expected import shipped_seed
+from flask import Flask
+
+from corridor.serving.http import register_response_headers
 
 
 @pytest.mark.parametrize(
@@ -202,3 +205,13 @@ def test_success_carries_the_common_headers(client):
     response = client.get("/api/poc/corridors/1", headers={"X-Request-ID": "trace-7"})
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Request-ID"] == "trace-7"
+
+
+def test_an_app_with_no_public_blueprint_answers_no_path_with_cors():
+    """Which paths carry CORS comes from the blueprints' policies alone: with none public, none does."""
+    app = Flask(__name__)
+    app.add_url_rule("/api/poc/corridors", "corridors", lambda: "[]")
+    register_response_headers(app)
+    response = app.test_client().get("/api/poc/corridors", headers={"Origin": "https://example.org"})
+    assert response.status_code == 200
+    assert [name for name in response.headers.keys() if name.startswith("Access-Control-")] == []

@@ -62,7 +62,8 @@ def register_response_headers(app: Flask) -> None:
     it), no framing of a page, where the request's rate-limit budget stands; OPTIONS as 204 No Content. Registered
     once every blueprint is: which prefixes are public is worked out once."""
     prefixes = [bp.url_prefix for bp in app.blueprints.values() if bp.url_prefix and policy_of(bp).cors]
-    public = re.compile("|".join(rf"{re.escape(prefix)}(?:/|\Z)" for prefix in prefixes))
+    # with no public prefix, a pattern that matches no path: an empty one would match every path
+    public = re.compile("|".join(rf"{re.escape(prefix)}(?:/|\Z)" for prefix in prefixes) or "(?!)")
 
     @app.after_request
     def add_headers(response: Response) -> Response:
