@@ -8,7 +8,7 @@ import shutil
 from statistics import fmean
 
 import pytest
-from conftest import FEEDS_NOW, build_app, forget_rates, refresh
+from conftest import FEEDS_NOW, RAW_KEY, build_app, forget_rates, import_rpw, refresh
 from expected import (
     active,
     corridor_costs,
@@ -23,6 +23,7 @@ from expected import (
 )
 from feeds import ECB_DAY, ECB_RATES, FRANKFURTER_DAY, FRANKFURTER_RATES, FeedServer, Reply
 from harness import unused_port
+from survey_rows import SHIPPED_RPW
 
 from corridor.data.load import DataError
 from corridor.serving.refresher import Refresher
@@ -288,11 +289,38 @@ def test_new_rates_are_served_with_the_data_last_read_when_it_cannot_be_read_aga
     refresher.poll()
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name == live_app.logger.name]
     assert warnings == [
-        f"Data re-read failed; the stored rates are served with {summary} as last read. "
-        "survey_observations: the database went away"
+        f"Data re-read failed; the stored rates are served with {summary} as last read, and it is tried again at "
+        "each poll. survey_observations: the database went away"
     ]
     health = live_app.test_client().get("/api/poc/health").get_json()["rates"]
     assert [(feed["status"], feed["date"]) for feed in health] == [("ok", "2026-11-24"), ("ok", "2026-11-25")]
+    served = current_service(live_app).data
+    refresher.poll()  # still unreadable: said once, and nothing is built again
+    assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 1
+    assert current_service(live_app).data.catalog is served.catalog
+
+
+def test_an_import_whose_first_read_fails_is_served_at_the_next_poll(one_kind_url, monkeypatch):
+    app = build_app(DATABASE_URL=one_kind_url)
+    refresher = Refresher(app)
+    assert import_rpw(one_kind_url, SHIPPED_RPW)[0] == 0
+    read_sources, blips = versions.read_sources, [DataError("survey_observations: the database went away")]
+
+    def blip_once(app):
+        if blips:
+            raise blips.pop()
+        return read_sources(app)
+
+    monkeypatch.setattr("corridor.serving.refresher.read_sources", blip_once)
+
+    def prices():
+        answer = app.test_client().get("/api/corridors", headers={"Authorization": f"Bearer {RAW_KEY}"})
+        return {corridor["prices"] for corridor in answer.get_json()}
+
+    refresher.poll()
+    assert prices() == {"sample"}
+    refresher.poll()
+    assert prices() == {"sample", "2025Q3"}
 
 
 def test_a_feed_that_is_off_is_never_asked(make_app, feeds):

@@ -37,6 +37,7 @@ class Refresher:
             self.polled = db.engine  # pooled: each poll reuses a connection (a worker's: the master never polls)
         # the last stamp taken up, or whose build failed (tried once: serve() says why); not one whose read failed
         self.seen = service.data.stamp
+        self.reread_failing = False  # the sources' re-read for a new stamp: its failure is said once, then retried
 
     def run(self) -> None:
         failing = False
@@ -61,8 +62,8 @@ class Refresher:
         if due(stamp, served.live, self.interval_s, self.quiet_s, time.time(), self.born) and self.fetch(always=False):
             with self.polled.connect() as connection:
                 stamp = read_stamp(connection)
-        if stamp.version != self.seen:
-            self.take_up(served)  # a read that fails raises: the next poll tries the version again
+        # a read that fails raises, and one of the sources returns False: the next poll tries the version again
+        if stamp.version != self.seen and self.take_up(served):
             self.seen = stamp.version
 
     def fetch(self, now: dt.datetime | None = None, always: bool = True) -> bool:
@@ -89,19 +90,31 @@ class Refresher:
                     metrics.fetches.labels(feed["source"], feed["status"]).inc()
         return True
 
-    def take_up(self, served: DataVersion) -> None:
-        """Serve the stored rates and imports: a new version if they change a figure, else each feed's last try."""
+    def take_up(self, served: DataVersion) -> bool:
+        """Serve the stored rates and imports: a new version if they change a figure, else each feed's last try. False
+        if the sources could not be read again: the new rates are served with them as last read."""
         stamp, live = stored_rates(self.app)
         if (live.figures, import_versions(self.app)) == (served.live.figures, served.sources.import_versions):
             current_service(self.app).serve(dataclasses.replace(served, live=live, stamp=stamp))
-            return
+            self.reread_failing = False
+            return True
         try:
             self.sources = self.off_request_path(lambda: read_sources(self.app))
         except Exception as err:  # the data file, or the imports in the database: the rates need neither
-            self.log.warning(
-                "Data re-read failed; the stored rates are served with %s as last read. %s", self.sources.summary, err
-            )
+            if not self.reread_failing:
+                self.log.warning(
+                    "Data re-read failed; the stored rates are served with %s as last read, and it is tried again at "
+                    "each poll. %s",
+                    self.sources.summary,
+                    err,
+                )
+            self.reread_failing = True
+            if live.figures != served.live.figures:
+                self.serve(stamp, live)
+            return False
+        self.reread_failing = False
         self.serve(stamp, live)
+        return True
 
     def reread(self) -> None:
         try:
