@@ -258,18 +258,25 @@ def test_health_shows_each_feed_after_a_good_refresh(live_app):
     }
 
 
-def test_a_poll_whose_read_of_new_rates_fails_takes_them_up_at_the_next(live_app, monkeypatch):
-    refresher = Refresher(live_app)
-    refresher.fetch(FEEDS_NOW)  # as any process stores them
-    stored_rates = versions.stored_rates
-    blips = [ConnectionError("the database went away")]
+def failing_once(read, error):
+    """`read` that raises `error` the first time it is called (a database blip), then reads."""
+    blips = [error]
 
     def blip_once(app):
         if blips:
             raise blips.pop()
-        return stored_rates(app)
+        return read(app)
 
-    monkeypatch.setattr("corridor.serving.refresher.stored_rates", blip_once)
+    return blip_once
+
+
+def test_a_poll_whose_read_of_new_rates_fails_takes_them_up_at_the_next(live_app, monkeypatch):
+    refresher = Refresher(live_app)
+    refresher.fetch(FEEDS_NOW)  # as any process stores them
+    monkeypatch.setattr(
+        "corridor.serving.refresher.stored_rates",
+        failing_once(versions.stored_rates, ConnectionError("the database went away")),
+    )
     with pytest.raises(ConnectionError):
         refresher.poll()
     refresher.poll()
@@ -304,14 +311,10 @@ def test_an_import_whose_first_read_fails_is_served_at_the_next_poll(one_kind_ur
     app = build_app(DATABASE_URL=one_kind_url)
     refresher = Refresher(app)
     assert import_rpw(one_kind_url, SHIPPED_RPW)[0] == 0
-    read_sources, blips = versions.read_sources, [DataError("survey_observations: the database went away")]
-
-    def blip_once(app):
-        if blips:
-            raise blips.pop()
-        return read_sources(app)
-
-    monkeypatch.setattr("corridor.serving.refresher.read_sources", blip_once)
+    monkeypatch.setattr(
+        "corridor.serving.refresher.read_sources",
+        failing_once(versions.read_sources, DataError("survey_observations: the database went away")),
+    )
 
     def prices():
         answer = app.test_client().get("/api/corridors", headers={"Authorization": f"Bearer {RAW_KEY}"})
