@@ -48,7 +48,6 @@ def chrome(width: int = 1280, height: int = 1600) -> webdriver.Chrome:
         "--no-proxy-server",
         "--hide-scrollbars",
         f"--window-size={width},{height}",
-        *__import__("os").environ.get("EXTRA_FLAGS", "").split(),
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
