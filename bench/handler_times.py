@@ -10,6 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.load import FEEDS_OFF
 from bench.urls import URLS, concrete
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,8 +20,7 @@ def in_process(key: str, iterations: int) -> list[tuple[str, float, float]]:
     """Median handler time per URL, service and bare Flask, in µs."""
     os.environ["API_KEYS"] = key
     os.environ["RATE_LIMITS"] = "off"  # thousands of calls from one address: what is timed is the handler
-    # the feeds off, as bench/load.py serves: the first request would otherwise ask the ECB and Frankfurter
-    os.environ.update(ECB_RATES_URL="off", FRANKFURTER_URL="off")
+    os.environ.update(FEEDS_OFF)  # else the first request would ask the ECB and Frankfurter
     sys.path.insert(0, str(ROOT))
     from werkzeug.test import EnvironBuilder
 

@@ -14,6 +14,7 @@ import time
 
 from marshmallow import fields
 
+from bench.load import FEEDS_OFF
 from corridor.state import current_service
 from schemas.api import HistoryPointSchema, HistorySchema
 
@@ -26,7 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
-    os.environ.update({"ECB_RATES_URL": "off", "FRANKFURTER_URL": "off"})
+    os.environ.update(FEEDS_OFF)
     from app import create_app
 
     catalog = current_service(create_app()).data.catalog

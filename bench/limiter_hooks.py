@@ -15,6 +15,7 @@ import os
 import statistics
 import time
 
+from bench.load import FEEDS_OFF
 from bench.rate_limits import LIFTED, REDIS, redis_answers
 
 URL = "/api/poc/corridors/1"
@@ -61,7 +62,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    os.environ.update({"ECB_RATES_URL": "off", "FRANKFURTER_URL": "off"})
+    os.environ.update(FEEDS_OFF)
     logging.disable(logging.WARNING)
     apps = {
         "off": build("off"),

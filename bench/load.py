@@ -18,6 +18,9 @@ from pathlib import Path
 from bench.urls import URLS, concrete
 
 ROOT = Path(__file__).resolve().parent.parent
+# every app a benchmark starts, in process or under gunicorn: the figures measured are the data file's rates, and no
+# run reaches the internet
+FEEDS_OFF = {"ECB_RATES_URL": "off", "FRANKFURTER_URL": "off"}
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
 
 
@@ -90,14 +93,12 @@ def serving(app: str, env: dict[str, str], *flags: str):
             *flags,
             app,
         ],
-        # the feeds off: the figures measured are the data file's, and no run reaches the internet; rate limits
-        # off unless a run measures them, as wrk sends thousands of requests a second from one address; no drain on
-        # the TERM that stops it
+        # the feeds off; rate limits off unless a run measures them, as wrk sends thousands of requests a second from
+        # one address; no drain on the TERM that stops it
         cwd=ROOT,
         env={
             **os.environ,
-            "ECB_RATES_URL": "off",
-            "FRANKFURTER_URL": "off",
+            **FEEDS_OFF,
             "RATE_LIMITS": "off",
             "DRAIN_SECONDS": "0",
             **env,
