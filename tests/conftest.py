@@ -4,6 +4,7 @@ import compileall
 import copy
 import datetime as dt
 import functools
+import gc
 import hashlib
 import http.client
 import json
@@ -682,6 +683,15 @@ def compile_checkout():
     compileall.compile_dir(ROOT / "tests", maxlevels=0, rx=re.compile(r"/(conftest|test_[^/]*)\.py$"), quiet=1)
     for name in ("app.py", "wsgi.py", "gunicorn.conf.py"):
         compileall.compile_file(ROOT / name, quiet=1)
+
+
+def pytest_collection_finish(session):
+    # a test process holds some 130,000 objects once it has imported the app, and each app a test builds adds more,
+    # many in cycles: at Python's default thresholds, full collections walked all of them again and again. What is
+    # alive now lives to the end, so it is left out of them, and the rest is collected less often: 2.4 CPU-seconds of
+    # collection rather than 5.6 in a 50-CPU-second sample of nine in-process modules
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own order of a module's tests by their parametrized fixtures
