@@ -25,7 +25,7 @@ from corridor.imports.survey_import import import_rpw
 from corridor.imports.tabular import ImportRefused, Table
 from corridor.rates.ecb import ImportReport, merge_into, read_ecb
 from corridor.rates.history import default_history_path, load_history
-from corridor.rates.live import LiveRates, refresh_live
+from corridor.rates.live import LiveRates, file_day, refresh_live
 from corridor.rates.store import read_live, write_live
 from corridor.serving.logs import json_line
 from corridor.settings import CommandError, current_settings
@@ -76,11 +76,17 @@ def import_ecb(file: str, data_path: str | None) -> None:
 
     Re-bases the euro rates to the data's base, records ECB and the file's day as their source, sets
     as_of to that day, keeps each consumer rate's margin, and replaces the data file atomically only
-    if the result validates. For use offline; `rates fetch` asks the feeds themselves.
+    if the result validates. A file older than the data file's ECB rates is refused, as the service ignores an older
+    day from the feed. For use offline; `rates fetch` asks the feeds themselves.
     """
     data_path = data_path or current_settings().seed_data
     ecb = read_ecb(file)
-    raw, _ = _data_file(data_path)
+    raw, dataset = _data_file(data_path)
+    in_force = file_day("ECB", dataset.rates)
+    if in_force is not None and ecb.date < in_force:  # as the service ignores an older day from the feed
+        raise CommandError(
+            f"{file} holds the ECB's rates of {ecb.date}, older than the data file's ({in_force}): nothing was written."
+        )
     before = raw["as_of"]
     report = merge_into(raw, [ecb])
     for code in report.kept:  # the file's own rates: dated by as_of, which moves to the ECB's day

@@ -33,6 +33,22 @@ def run(app, *args):
     return app.test_cli_runner().invoke(args=["rates", "import-ecb", *map(str, args)])
 
 
+def test_a_file_older_than_the_data_s_ecb_rates_is_refused_and_nothing_is_written(app, data_copy, tmp_path):
+    assert run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy).exit_code == 0  # the ECB's of 2026-11-21
+    newer = data_copy.read_bytes()
+    older = tmp_path / "older.xml"
+    older.write_text((FIXTURES / "eurofxref-daily.xml").read_text().replace("2026-11-21", "2026-11-19"))
+    result = run(app, older, "--data", data_copy)
+    assert (result.exit_code, result.output) == (
+        1,
+        f"Error: {older} holds the ECB's rates of 2026-11-19, older than the data file's (2026-11-21): nothing was "
+        "written.\n",
+    )
+    assert data_copy.read_bytes() == newer
+    same_day = run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)  # the same day again is taken
+    assert same_day.exit_code == 0 and "changed: 0" in same_day.output, same_day.output
+
+
 @pytest.mark.parametrize("source", ["xml", "csv", "zip"])
 def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, source):
     file = {"xml": FIXTURES / "eurofxref-daily.xml", "csv": FIXTURES / "eurofxref.csv", "zip": ecb_zip}[source]

@@ -77,7 +77,7 @@ class LiveRates:
             {
                 "source": feed.source,
                 "status": feed.status,
-                "date": feed.rates.date if feed.rates else _file_day(feed.source, dataset.rates),
+                "date": feed.rates.date if feed.rates else file_day(feed.source, dataset.rates),
                 "checkedAt": feed.checked_at,
                 "error": None if feed.url is None else feed.error,
             }
@@ -136,7 +136,7 @@ def _tried(
     accept: bool,
 ) -> tuple[FeedState, list[FeedRates]]:
     """`parse` gives an answer's latest rates and each day of them that enters the history (none if refused)."""
-    day_in_force = feed.rates.date if feed.rates is not None else _file_day(feed.source, file_rates)
+    day_in_force = feed.rates.date if feed.rates is not None else file_day(feed.source, file_rates)
     kept = f"the rates of {day_in_force}" if day_in_force else "the data file's rates"
     try:
         answer = get(url)
@@ -165,7 +165,8 @@ def _tried(
     return dataclasses.replace(feed, rates=rates, checked_at=now, error=None, held=None, changed_at=changed_at), days
 
 
-def _file_day(source: str, file_rates: Rates) -> dt.date | None:
+def file_day(source: str, file_rates: Rates) -> dt.date | None:
+    """The newest day of the data file's rates from `source` (`ECB`, `Frankfurter`), or None if it holds none."""
     return max((s.date for s in file_rates.sources.values() if s.source == source), default=None)
 
 
