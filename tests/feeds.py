@@ -106,12 +106,14 @@ def frankfurter_rows(query: dict[str, str], day: dt.date = FRANKFURTER_DAY, rate
 
 @dataclass
 class Reply:
-    """What a path answers: status, body (None: the normal answer), a delay before it, headers."""
+    """What a path answers: status, body (None: the normal answer), a delay before it, headers; or held until `held` is
+    set (30 s at most)."""
 
     status: int = 200
     body: bytes | None = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    held: threading.Event | None = None
 
 
 class FeedServer:
@@ -132,6 +134,8 @@ class FeedServer:
                 reply = feeds.replies.get(path, Reply())
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.held is not None:
+                    reply.held.wait(30)
                 body = reply.body if reply.body is not None else feeds.normal(path, dict(urllib.parse.parse_qsl(query)))
                 try:
                     self.send_response(reply.status if body is not None else 404)
