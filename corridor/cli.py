@@ -83,7 +83,7 @@ def import_ecb(file: str, data_path: str | None) -> None:
     ecb = read_ecb(file)
     raw, dataset = _data_file(data_path)
     in_force = file_day("ECB", dataset.rates)
-    if in_force is not None and ecb.date < in_force:  # as the service ignores an older day from the feed
+    if in_force is not None and ecb.date < in_force:
         raise CommandError(
             f"{file} holds the ECB's rates of {ecb.date}, older than the data file's ({in_force}): nothing was written."
         )
