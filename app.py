@@ -10,11 +10,11 @@ from typing import Any
 import click
 from flask import Flask
 
-from corridor.accounts import register_accounts
+from corridor.accounts.register import register_accounts
 from corridor.api import register_api
 from corridor.cli import register_commands
 from corridor.data.database import init_database
-from corridor.limits import count_by_address, register_limits
+from corridor.limits.budgets import count_by_address, register_limits
 from corridor.pages import comparison, docs
 from corridor.serving.http import register_http, register_response_headers
 from corridor.serving.logs import EscapeControl, JsonFormatter

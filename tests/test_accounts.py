@@ -221,6 +221,8 @@ def test_a_new_key_works_at_once_and_a_revoked_one_answers_401(holder):
         ("   ", "30", "Name the key"),
         ("n" * 61, "30", "A name has at most 60 characters."),
         ("tab\tname", "30", "A name is printable text."),
+        ("next\u0085line", "30", "A name is printable text."),
+        ("\u202eevil", "30", "A name is printable text."),
         ("ok", "7", "Not a valid choice"),
         ("ok", "", "Not a valid choice"),
     ],

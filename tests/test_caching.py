@@ -1,5 +1,6 @@
 """The response cache: a 200 is built on first request and kept by endpoint and loaded query, bounded in bytes."""
 
+import dataclasses
 import datetime as dt
 import gc
 import hashlib
@@ -8,8 +9,10 @@ import tracemalloc
 import pytest
 from conftest import build_app, reread
 
+from corridor.api.queries import QueryParser
 from corridor.state import current_service
 from corridor.state.responses import KeptUrl, ResponseCache
+from corridor.state.versions import data_version
 
 GZIP = {"Accept-Encoding": "gzip, br;q=0.5"}
 MONTHS = dt.timedelta(days=60)  # of daily rates: some 2 KB of JSON
@@ -142,6 +145,26 @@ def test_a_refresh_serves_a_new_version_with_nothing_kept(make_app, auth):
     # the new version keeps only what it built itself (its whole lists, before it was served): nothing of the last
     assert fresh is not served
     assert not [key for key, kept in fresh.responses.items() if served.responses.get(key) is kept]
+
+
+def test_a_version_served_while_a_request_runs_gets_none_of_its_answer(make_app, monkeypatch):
+    app = make_app()
+    old = current_service(app).data
+    last = old.catalog.history.ecb.last
+    newer_day = {last + dt.timedelta(days=3): old.catalog.history.ecb.on_day(last)}
+    newer = data_version(app, old.sources, dataclasses.replace(old.live, ecb_days=newer_day))
+    parse = QueryParser.parse
+
+    def parse_then_refresh(self, *args, **kwargs):  # a refresh lands once the query is loaded
+        loaded = parse(self, *args, **kwargs)
+        current_service(app).serve(newer)
+        return loaded
+
+    monkeypatch.setattr(QueryParser, "parse", parse_then_refresh)
+    client = app.test_client()
+    url = "/api/poc/history?from=USD&to=MXN"
+    assert client.get(url).get_json()["end"] == last.isoformat()
+    assert client.get(url).get_json()["end"] == (last + dt.timedelta(days=3)).isoformat()
 
 
 def test_many_ranges_keep_the_cache_within_its_bound(make_app, auth):

@@ -1,6 +1,7 @@
 """Operations: slow clients, proxies and HTTPS, settings refused, request limits, logs."""
 
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +26,27 @@ def test_400_half_sent_requests_do_not_stall_a_normal_one(server):
     assert result.returncode == 0, result.stdout + result.stderr
     seconds = float(re.search(r"answered 200 in ([\d.]+) s", result.stdout).group(1))
     assert seconds < 3  # milliseconds when served; a stalled server answers in 10 s or never
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [b"5\r\n--zz\r\n0\r\n\r\n", b"zz\r\nemail\r\n0\r\n\r\n", b"-5\r\nemail\r\n", b"5\r\nemail\r\n"],
+    ids=["no-terminator", "bad-size", "negative-size", "cut-short"],
+)
+def test_a_form_whose_chunked_body_cannot_be_read_gets_400_not_a_fault(server, chunks):
+    base, _, log = server
+    since = len(log.read_text())
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(
+            b"POST /account/login HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-ID: chunked-1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks
+        )
+        connection.shutdown(socket.SHUT_WR)  # a client that sends no more
+        answer = b"".join(iter(lambda: connection.recv(65536), b""))
+    assert answer.startswith(b"HTTP/1.1 400 ")
+    assert b"malformed or cut short" in answer
+    assert "Unhandled error" not in logged(log, "chunked-1", since)
 
 
 @pytest.mark.parametrize("hops, forwarded, secure", [(0, "https", False), (1, "https", True), (1, "http", False)])
@@ -78,6 +100,20 @@ def test_under_flask_run_the_first_request_starts_the_refresher_once_and_hands_t
         if thread.name == "rates-refresher":
             thread.join(5)
     assert len(started) == 1
+
+
+def test_a_middleware_added_after_the_factory_stays_after_the_first_request(make_app, monkeypatch):
+    monkeypatch.setattr("corridor.serving.refresher.Refresher.run", lambda refresher: None)
+    app = make_app(TESTING=False)
+    inner = app.wsgi_app
+
+    def tagged(environ, start_response):
+        return inner(environ, lambda status, headers, *rest: start_response(status, [*headers, ("X-Tag", "1")], *rest))
+
+    app.wsgi_app = tagged
+    client = app.test_client()
+    assert [client.get("/api/poc/health").headers.get("X-Tag") for _ in range(3)] == ["1", "1", "1"]
+    assert app.wsgi_app is tagged and current_service(app).refreshing
 
 
 def test_gunicorn_refuses_flask_debug(tmp_path):

@@ -180,6 +180,21 @@ def test_the_page_files_are_served(client, name, mimetype):
     assert response.status_code == 200 and response.mimetype == mimetype
 
 
+@pytest.mark.parametrize("url", ["/assets/page.css", "/api/docs/assets/docs.js", "/api/docs/page-375.png"])
+def test_a_file_answers_if_match_and_range_as_http_says(client, url):
+    whole = client.get(url)
+    assert whole.status_code == 200 and whole.headers["ETag"]
+    assert client.get(url, headers={"If-Match": "*"}).data == whole.data
+    assert client.get(url, headers={"If-Match": whole.headers["ETag"]}).status_code == 200
+    refused = client.get(url, headers={"If-Match": '"nope"'})
+    assert (refused.status_code, refused.headers["Cache-Control"]) == (412, "no-store")
+    assert whole.data not in refused.data
+    for ranges in ("garbage", "bytes=5-1", "bytes=0-0,5-9", "bytes=0-9"):  # served whole: HTTP lets Range be ignored
+        answer = client.get(url, headers={"Range": ranges})
+        assert (answer.status_code, answer.data) == (200, whole.data)
+    assert client.get(url, headers={"If-None-Match": whole.headers["ETag"]}).status_code == 304
+
+
 def test_other_assets_are_not_found(client):
     assert client.get("/assets/docs.js").status_code == 404
 

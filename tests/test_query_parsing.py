@@ -3,7 +3,7 @@
 import pytest
 
 from corridor.api.queries import QueryParser
-from corridor.state.errors import ApiError, shown
+from corridor.errors import ApiError, shown
 from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from corridor.accounts.models import KEY_PREFIX, KeyRecord, find_key, record_use, utcnow
 from corridor.data.database import error_reason
-from corridor.state.errors import ApiError
+from corridor.errors import ApiError
 
 # A revoked, expired or deleted key stops working within KEY_TRUST_SECONDS (a setting, 5 by default) on every
 # instance: each process keeps what it learnt of a key that long. At most MAX_KEYS live keys are kept (about 200

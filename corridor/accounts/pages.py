@@ -16,12 +16,12 @@ from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3: types-WTForms 3.2 lacks it
-from wtforms.validators import DataRequired, Email, InputRequired, Length, Regexp
+from wtforms.validators import DataRequired, Email, InputRequired, Length, ValidationError
 
 from corridor.accounts import models
 from corridor.accounts.models import EXPIRY_DAYS, MAX_LIVE_KEYS, Account, EmailTaken, TooManyKeys, utcnow
 from corridor.data.database import db
-from corridor.limits import count_failed_sign_in, limit_password_check, refuse_spent_email
+from corridor.limits.budgets import count_failed_sign_in, limit_password_check, refuse_spent_email
 from corridor.state import current_service
 from corridor.state.policy import Policy, PolicyBlueprint
 
@@ -73,13 +73,19 @@ class LoginForm(_EmailForm):
     )
 
 
+def _printable(form: FlaskForm, field: StringField) -> None:
+    """Python's printable: no control, format (a right-to-left override) or separator character but the space."""
+    if not (field.data or "").isprintable():
+        raise ValidationError("A name is printable text.")
+
+
 class NewKeyForm(FlaskForm):
     name = StringField(
         "Name",
         [
             DataRequired("Name the key, for instance after the app that will use it."),
             Length(max=60, message="A name has at most 60 characters."),
-            Regexp(r"[^\x00-\x1f\x7f]+\Z", message="A name is printable text."),
+            _printable,
         ],
         filters=[_stripped],
         render_kw={"maxlength": 60, "placeholder": "e.g. checkout server"},

@@ -8,9 +8,9 @@ import hmac
 
 from flask import request
 
-from corridor.limits import charge, limit_key_lookup, limit_refused_key
+from corridor.errors import ApiError
+from corridor.limits.budgets import charge, limit_key_lookup, limit_refused_key
 from corridor.state import current_service
-from corridor.state.errors import ApiError
 
 _REALM = 'Bearer realm="corridor-api"'
 

@@ -8,15 +8,16 @@ query is loaded at all (`answer_kept`): loading it was most of what a kept answe
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import TYPE_CHECKING, Any, cast
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request, send_from_directory
 from marshmallow import Schema
 
 from corridor.api.errors import problem
-from corridor.limits import charge
+from corridor.limits.budgets import charge
 from corridor.state import current_service
 from corridor.state.policy import request_policy
 from corridor.state.responses import CACHE_LOOKUP, Kept
@@ -51,7 +52,7 @@ def cached(
     @wraps(view)
     def respond(**query: Any) -> Response:
         service = current_service()
-        data = g.get("building") or service.data  # once: a refresh swaps it whole
+        data = g.setdefault("data", service.data)  # as the request first read it: a refresh swaps it whole
         extra = 0  # charged beyond the unit its budget's hook charged
         if weight is not None and service.limits is not None and "rate_budget" in g:
             budget, identity = g.rate_budget
@@ -91,7 +92,7 @@ def build_whole_lists(app: Flask, version: DataVersion) -> None:
     any request is served from it, so that none waits."""
     for url in WHOLE_LISTS:
         with app.test_request_context(url, headers={"Accept-Encoding": "gzip"}):
-            g.building = version
+            g.data = version
             # the view as its blueprint's hooks leave it: answer_kept sets the URL's key; no key or budget is checked
             if answer_kept(request_policy().cache_control or "") is None:
                 app.view_functions[request.endpoint or ""]()
@@ -103,7 +104,8 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     range's weight). Compressed if the client accepts gzip and it is over GZIP_MIN_BYTES; with its validators and
     Cache-Control, or the 304 or 412 the request's conditions ask for."""
     environ = request.environ
-    data = g.get("building") or current_service().data
+    # the version the whole request reads, its query loaded and its answer built from it and kept in it
+    data = g.setdefault("data", current_service().data)
     if kept is None:
         # the URL as sent is its key in the cache, beside the loaded queries' keys
         g.url_key = f"url {environ.get('PATH_INFO', '')}?{environ.get('QUERY_STRING', '')}"
@@ -126,6 +128,13 @@ def answer_kept(cache_control: str, key: str | None = None, kept: Kept | None = 
     response.headers.add("Last-Modified", data.last_modified)
     # Werkzeug's make_conditional only when there is something to decide (docs/PERFORMANCE.md)
     return response if environ.keys().isdisjoint(_CONDITIONS) else conditional(response)
+
+
+def static_file(directory: str | os.PathLike[str], name: str, cache_control: str) -> Response:
+    """A file of `directory`, whole (a Range is ignored, as HTTP allows), its conditions decided as an answer's."""
+    response = send_from_directory(directory, name, conditional=False)
+    response.headers["Cache-Control"] = cache_control
+    return conditional(response)
 
 
 def conditional(response: Response) -> Response:

@@ -9,6 +9,7 @@ from http import HTTPStatus
 from typing import cast
 
 from flask import Flask, Response, current_app, render_template, request
+from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from corridor.domain.catalog import (
@@ -21,7 +22,7 @@ from corridor.domain.catalog import (
     UnknownCurrency,
 )
 from corridor.domain.history import NoHistory
-from corridor.state.errors import ApiError, shown
+from corridor.errors import ApiError, shown
 from corridor.state.policy import request_policy
 from schemas.problem import ProblemSchema
 
@@ -135,6 +136,8 @@ def http_error(error: HTTPException) -> Response:
 
 def fault(error: Exception) -> Response:
     """Anything else: logged with its traceback, answered with a 500 that says nothing of it."""
+    if isinstance(error, ParseException | NoMoreData):  # gunicorn's, reading a chunked body as the form is read
+        return problem(400, "invalid_parameter", "The request's body is malformed or cut short.")
     if isinstance(error, UnicodeDecodeError):
         try:
             request.query_string.decode()

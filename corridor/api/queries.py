@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import g
 from marshmallow import Schema, ValidationError
 from marshmallow.fields import Field
 from webargs.flaskparser import FlaskParser
 
+from corridor.errors import ApiError, shown
 from corridor.state import current_service
-from corridor.state.errors import ApiError, shown
 from schemas.query import PAGE_PARAMETERS, HistoryQuery
 
 
@@ -76,7 +77,7 @@ class QueryParser(FlaskParser):
                 raise ApiError(400, "invalid_parameter", f"Query parameter '{key}' {rule}")
         if isinstance(schema, HistoryQuery) and "date" not in loaded:
             # a range with its defaults, cut to the days served: equal ranges load equal (and are kept once)
-            loaded["start"], loaded["end"] = current_service().data.catalog.history.span(
+            loaded["start"], loaded["end"] = g.setdefault("data", current_service().data).catalog.history.span(
                 loaded["from_currency"], loaded["to_currency"], loaded.get("start"), loaded.get("end")
             )
         return loaded

@@ -1,5 +1,5 @@
 """Counting requests in `limits`' storage, this process's memory or a Redis every instance shares, in fixed windows;
-and serving them uncounted (fail open) while the store cannot be reached. No Flask here: corridor/limits/__init__.py
+and serving them uncounted (fail open) while the store cannot be reached. No Flask here: corridor/limits/budgets.py
 decides what a request is charged and answers for it."""
 
 from __future__ import annotations

@@ -6,12 +6,13 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from flask import render_template, request, send_from_directory
+from flask import render_template, request
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import NotFound
 
+from corridor.api.caching import static_file
 from corridor.domain.catalog import AmbiguousCorridor, Catalog, NoOffers, NoSurveyData, NotServed
 from corridor.domain.costs import SURVEY_POINT_USD, CorridorCosts
 from corridor.domain.history import NoHistory
@@ -196,4 +197,4 @@ def surveyed_text(surveyed: tuple[str, dt.date | None, dt.date | None] | None) -
 def asset(name: str) -> ResponseReturnValue:
     if name not in _PAGE_FILES:
         raise NotFound()
-    return send_from_directory(_ASSETS, name), {"Cache-Control": "public, max-age=300"}
+    return static_file(_ASSETS, name, "public, max-age=300")

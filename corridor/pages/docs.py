@@ -6,12 +6,13 @@ from functools import lru_cache
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import redirect, render_template, send_from_directory, url_for
+from flask import redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
 from werkzeug.exceptions import NotFound
 
+from corridor.api.caching import static_file
 from corridor.state.policy import Policy, PolicyBlueprint
 
 POLICY = Policy()  # public pages, counted against the address's budget
@@ -20,7 +21,7 @@ bp = PolicyBlueprint("docs", __name__, url_prefix="/api", template_folder="templ
 _ASSETS = Path(__file__).resolve().parent / "assets"
 _OWN_FILES = {"docs.js", "docs.css"}
 _SWAGGER_FILES = {"swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"}
-_CACHED = {"Cache-Control": "public, max-age=3600"}
+_CACHED = "public, max-age=3600"
 # Swagger UI styles inline; no framing (default-src does not cover it)
 _PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 _REFERENCE_POLICY = "default-src 'self'; frame-ancestors 'none'"
@@ -34,7 +35,7 @@ _markdown = MarkdownIt("commonmark", {"html": False}).enable("table").use(anchor
 @bp.get("/docs")
 def page() -> ResponseReturnValue:
     """Swagger UI on the document, with nothing loaded from anywhere but this app."""
-    return render_template("docs.html"), {"Content-Security-Policy": _PAGE_POLICY, **_CACHED}
+    return render_template("docs.html"), {"Content-Security-Policy": _PAGE_POLICY, "Cache-Control": _CACHED}
 
 
 @bp.get("")
@@ -48,7 +49,7 @@ def asset(name: str) -> ResponseReturnValue:
     """Swagger UI's files from the installed swagger-ui-bundle package, and the page's own script and style."""
     if name not in _OWN_FILES | _SWAGGER_FILES:
         raise NotFound()
-    return send_from_directory(_ASSETS if name in _OWN_FILES else swagger_ui_bundle.swagger_ui_path, name), _CACHED
+    return static_file(_ASSETS if name in _OWN_FILES else swagger_ui_bundle.swagger_ui_path, name, _CACHED)
 
 
 @bp.get("/docs/guide", defaults={"name": "guide"})
@@ -57,12 +58,12 @@ def reference(name: str) -> ResponseReturnValue:
     """docs/API.md at /api/docs/guide, and the documents it links to beside it."""
     title, body = rendered(DOCUMENTS[name])
     html = render_template("reference.html", title=title, body=body)
-    return html, {"Content-Security-Policy": _REFERENCE_POLICY, **_CACHED}
+    return html, {"Content-Security-Policy": _REFERENCE_POLICY, "Cache-Control": _CACHED}
 
 
 @bp.get("/docs/<name>.png")
 def picture(name: str) -> ResponseReturnValue:
-    return send_from_directory(PICTURES, f"{name}.png"), _CACHED
+    return static_file(PICTURES, f"{name}.png", _CACHED)
 
 
 @lru_cache(maxsize=len(DOCUMENTS))

@@ -14,11 +14,11 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from corridor.limits import limit_refused_key
+from corridor.errors import ApiError
+from corridor.limits.budgets import limit_refused_key
 from corridor.serving.http import ROUTE
 from corridor.settings import current_settings
 from corridor.state import Service, current_service
-from corridor.state.errors import ApiError
 from corridor.state.policy import Policy, PolicyBlueprint
 from corridor.state.responses import CACHE_LOOKUP
 

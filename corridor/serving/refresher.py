@@ -149,7 +149,7 @@ class Refresher:
 
 def register_rates_refresh(app: Flask) -> None:
     """Check the feed settings; under `flask run`, the first request starts the refresher's thread (under gunicorn,
-    each worker's hook), then hands `app.wsgi_app` back."""
+    each worker's hook), then hands `app.wsgi_app` back unless a middleware has wrapped it since."""
     LiveRates.configured(app.config)  # a feed URL that is not one refuses start-up
     if app.testing:
         return
@@ -159,7 +159,8 @@ def register_rates_refresh(app: Flask) -> None:
         with starting:
             if not current_service(app).refreshing:
                 start_thread(Refresher(app))
-            app.wsgi_app = inner  # type: ignore[method-assign]
+            if app.wsgi_app is start_on_first_request:  # else the middleware around it would be lost
+                app.wsgi_app = inner  # type: ignore[method-assign]
         return inner(environ, start_response)
 
     app.wsgi_app = start_on_first_request  # type: ignore[method-assign]  # middleware, as Flask's docs set it
