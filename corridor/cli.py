@@ -115,7 +115,7 @@ def fetch_rates(data_path: str | None, accept: bool) -> None:
     """
     data_path = data_path or current_settings().seed_data
     raw, dataset = _data_file(data_path)
-    live = LiveRates.configured(current_app.config)
+    live = LiveRates.configured(current_settings())
     if all(feed.url is None for feed in live.feeds):
         raise CommandError("ECB_RATES_URL and FRANKFURTER_URL are both off: there is no feed to ask.")
     pending = migrations_pending(db.engine)  # before a feed is asked: the rates could not be stored

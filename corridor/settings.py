@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +90,8 @@ class Settings:  # parsed and checked once, by create_app
     rate_limit_public: RateLimitItem
     rate_limit_login: RateLimitItem
     rate_limit_storage: str  # checked by corridor/limits/counts.py, which reads it with redis-py
+    ecb_rates_url: str | None  # None: the feed is off
+    frankfurter_url: str | None
     proxy_hops: int
     data_max_mb: int
     cache_mb: int
@@ -121,6 +124,8 @@ class Settings:  # parsed and checked once, by create_app
             metrics_port=metrics_address(config),
             rate_limits=switch == "on",
             rate_limit_storage=str(config["RATE_LIMIT_STORAGE"]).strip(),
+            ecb_rates_url=feed_url("ECB_RATES_URL", str(config["ECB_RATES_URL"])),
+            frankfurter_url=feed_url("FRANKFURTER_URL", str(config["FRANKFURTER_URL"])),
             **parsed,
         )
 
@@ -164,3 +169,19 @@ def metrics_address(config: Mapping[str, Any]) -> tuple[str, int] | None:
             f"(0.0.0.0:9100), not {text!r}."
         )
     return host, int(port)
+
+
+def feed_url(name: str, setting: str) -> str | None:
+    setting = setting.strip()
+    if setting.lower() in ("", "off"):
+        return None
+    try:
+        parts = urllib.parse.urlsplit(setting)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{name} must be an http:// or https:// URL, or off.")
+    if parts.username or parts.password:
+        raise ConfigError(f"{name} must not hold a user name or password: the feeds need none.")
+    return setting

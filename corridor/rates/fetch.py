@@ -10,7 +10,6 @@ import urllib.parse
 from typing import NamedTuple
 
 from corridor import __version__
-from corridor.settings import ConfigError
 
 TIMEOUT_S = 10.0  # for a whole answer, however slowly it trickles in
 MAX_BYTES = 2 * 2**20
@@ -20,22 +19,6 @@ REDIRECTS = (301, 302, 303, 307, 308)
 
 class FeedError(Exception):
     """A feed's answer that cannot be used; the message is the reason, for a log line and for health."""
-
-
-def feed_url(name: str, setting: str) -> str | None:
-    setting = setting.strip()
-    if setting.lower() in ("", "off"):
-        return None
-    try:
-        parts = urllib.parse.urlsplit(setting)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{name} must be an http:// or https:// URL, or off.")
-    if parts.username or parts.password:
-        raise ConfigError(f"{name} must not hold a user name or password: the feeds need none.")
-    return setting
 
 
 def shown_url(url: str) -> str:

@@ -16,7 +16,8 @@ from xml.etree import ElementTree
 from corridor.domain.model import ECB, FRANKFURTER, RATE_RANGE, Dataset, Rates
 from corridor.domain.rates import FeedRates, live_rates, too_far
 from corridor.rates.ecb import CURRENCY_CODE, parse_daily_xml
-from corridor.rates.fetch import FeedError, feed_url, get, shown_url
+from corridor.rates.fetch import FeedError, get, shown_url
+from corridor.settings import Settings
 
 SERIES_DAYS = 366  # Frankfurter's daily series is kept this far back, so a year of it is always there
 ACCEPT = ".venv/bin/flask --app app rates fetch --accept"
@@ -51,11 +52,8 @@ class LiveRates:
     series_base: str = "USD"  # the currency the series are quoted against
 
     @classmethod
-    def configured(cls, config: Mapping[str, object]) -> LiveRates:
-        return cls(
-            FeedState(ECB, feed_url("ECB_RATES_URL", str(config["ECB_RATES_URL"]))),
-            FeedState(FRANKFURTER, feed_url("FRANKFURTER_URL", str(config["FRANKFURTER_URL"]))),
-        )
+    def configured(cls, settings: Settings) -> LiveRates:
+        return cls(FeedState(ECB, settings.ecb_rates_url), FeedState(FRANKFURTER, settings.frankfurter_url))
 
     @property
     def feeds(self) -> tuple[FeedState, FeedState]:

@@ -31,6 +31,7 @@ class Refresher:
         self.app, self.log, self.quiet_s, self.off_request_path = app, app.logger, quiet_s, off_request_path
         self.keys, self.sources = service.keys, service.data.sources
         self.interval_s = current_settings(app).rates_refresh_minutes * 60  # 0: only when none stored, and on HUP
+        self.feeds = LiveRates.configured(current_settings(app))  # neither fetched nor read yet
         self.born = time.time()
         self.engine = unpooled_engine(app)
         with app.app_context():
@@ -73,7 +74,7 @@ class Refresher:
             if not held:
                 return False
             with self.engine.connect() as connection:
-                stamp, live = read_stamp(connection), read_live(connection, LiveRates.configured(self.app.config))
+                stamp, live = read_stamp(connection), read_live(connection, self.feeds)
             started = time.time()
             if not always and not due(stamp, live, self.interval_s, self.quiet_s, started, self.born):
                 return False
@@ -148,9 +149,8 @@ class Refresher:
 
 
 def register_rates_refresh(app: Flask) -> None:
-    """Check the feed settings; under `flask run`, the first request starts the refresher's thread (under gunicorn,
-    each worker's hook), then hands `app.wsgi_app` back unless a middleware has wrapped it since."""
-    LiveRates.configured(app.config)  # a feed URL that is not one refuses start-up
+    """Under `flask run`, the first request starts the refresher's thread (under gunicorn, each worker's hook), then
+    hands `app.wsgi_app` back unless a middleware has wrapped it since."""
     if app.testing:
         return
     inner, starting = app.wsgi_app, threading.Lock()

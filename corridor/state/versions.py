@@ -134,7 +134,7 @@ def data_version(app: Flask, sources: Sources, live: LiveRates, stamp: int | Non
 def stored_rates(app: Flask) -> tuple[int, LiveRates]:
     """The database's version stamp and the feeds as stored, read in that order: what is read is at least that new."""
     with unpooled_engine(app).connect() as connection:
-        return read_stamp(connection).version, read_live(connection, LiveRates.configured(app.config))
+        return read_stamp(connection).version, read_live(connection, LiveRates.configured(current_settings(app)))
 
 
 def load_data(app: Flask, path: str | None = None, survey: bool = True) -> DataVersion:
@@ -142,5 +142,5 @@ def load_data(app: Flask, path: str | None = None, survey: bool = True) -> DataV
     the file's rates alone) and the rate history; DataError or ConfigError if they cannot be served."""
     # the stamp before the sources: an import stored in between is then read again at the next poll
     migrated = survey and migrations_pending(unpooled_engine(app)) is None
-    stamp, live = stored_rates(app) if migrated else (None, LiveRates.configured(app.config))
+    stamp, live = stored_rates(app) if migrated else (None, LiveRates.configured(current_settings(app)))
     return data_version(app, read_sources(app, path, survey, migrated), live, stamp)
