@@ -9,9 +9,13 @@ from http import HTTPStatus
 from typing import cast
 
 from flask import Flask, Response, current_app, render_template, request
+from flask_wtf.csrf import CSRFError
 from gunicorn.http.errors import NoMoreData, ParseException
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from corridor.data.database import error_reason
 from corridor.domain.catalog import (
     AmbiguousCorridor,
     NoOffers,
@@ -40,13 +44,16 @@ _HTTP_ERRORS = {
 
 
 def register_error_handlers(app: Flask) -> None:
-    """Answer every exception with problem details, in place of flask-smorest's handler for HTTP errors."""
+    """Answer every exception with problem details; HTTP's own errors come to `http_error` through flask-smorest's
+    handler for them (corridor/api/openapi.py's Api)."""
     app.register_error_handler(ApiError, api_error)
     app.register_error_handler(NotServed, not_served)
     app.register_error_handler(AmbiguousCorridor, ambiguous_corridor)
     app.register_error_handler(NoSurveyData, no_survey_data)
     app.register_error_handler(NoHistory, no_history)
-    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(CSRFError, expired_form)
+    for error in (OperationalError, InterfaceError, PoolTimeout):  # the database is down, stalled or busy
+        app.register_error_handler(error, database_unavailable)
     app.register_error_handler(Exception, fault)
 
 
@@ -132,6 +139,22 @@ def http_error(error: HTTPException) -> Response:
         headers["Allow"] = ", ".join(sorted(error.valid_methods or ["GET", "HEAD", "OPTIONS"]))
         detail = detail.format(allowed=headers["Allow"])
     return problem(status, code, detail, headers)
+
+
+def expired_form(error: CSRFError) -> Response:
+    return problem(
+        400, "invalid_form", "The form expired or came from another site: reload the page and send it again."
+    )
+
+
+def database_unavailable(error: OperationalError | InterfaceError | PoolTimeout) -> Response:
+    """503, and one log line with the reason (never the parameters: SQLAlchemy hides them)."""
+    current_app.logger.error(
+        "The accounts database failed on %s %s: %s", request.method, request.path, error_reason(error)
+    )
+    return problem(
+        503, "unavailable", "Accounts cannot be reached right now; try again in a minute.", {"Retry-After": "60"}
+    )
 
 
 def fault(error: Exception) -> Response:

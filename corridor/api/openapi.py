@@ -11,11 +11,12 @@ from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask import Flask, Response, current_app
 from marshmallow import fields
+from werkzeug.exceptions import HTTPException
 from werkzeug.http import generate_etag
 
 from corridor import __version__
 from corridor.api.caching import conditional
-from corridor.api.errors import PROBLEM_MEDIA_TYPE
+from corridor.api.errors import PROBLEM_MEDIA_TYPE, http_error
 from corridor.serving.http import CorridorIdConverter
 from corridor.state.policy import Policy, PolicyBlueprint, is_exempt
 from schemas.fields import PercentText
@@ -98,6 +99,10 @@ class Api(flask_smorest.Api):
 
     ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        """HTTP's own errors (Werkzeug's, from routing) on the one error path: flask-smorest registers this for them."""
+        return http_error(error)
 
 
 def schema_name(schema: Any) -> str:
