@@ -163,6 +163,23 @@ def test_every_form_needs_its_csrf_token(holder, database_url, path):
     assert holder.get("/account").status_code == 200  # still signed in
 
 
+@pytest.mark.parametrize(
+    "method, path, status",
+    [("GET", "/account/nope", 404), ("PUT", "/account/signup", 405), ("GET", "/account/keys/x/revoke", 404)],
+)
+def test_a_mistaken_account_url_is_answered_as_a_page(holder, method, path, status):
+    response = holder.client.open(path, method=method)
+    assert (response.status_code, response.mimetype) == (status, "text/html")
+    assert response.headers["Cache-Control"] == "no-store"
+    if status == 405:
+        assert response.headers["Allow"] == "GET, HEAD, OPTIONS, POST"
+
+
+def test_a_mistaken_api_url_is_still_answered_as_problem_details(holder):
+    for path in ("/api/nope", "/api/poc/nope", "/nope"):
+        assert holder.get(path).mimetype == "application/problem+json"
+
+
 @pytest.mark.parametrize("secret", ["short", "x" * 31])
 def test_a_short_secret_key_is_refused(make_app, secret):
     with pytest.raises(ConfigError, match="SECRET_KEY must be at least 32 characters"):

@@ -27,7 +27,7 @@ from corridor.domain.catalog import (
 )
 from corridor.domain.history import NoHistory
 from corridor.errors import ApiError, shown
-from corridor.state.policy import request_policy
+from corridor.state.policy import policy_of, request_policy
 from schemas.problem import ProblemSchema
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -60,7 +60,7 @@ def register_error_handlers(app: Flask) -> None:
 def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> Response:
     """The one way an error response is built: problem+json, or the page the blueprint declares for errors."""
     body = _problem_schema.dump({"title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code})
-    page = request_policy().error_page
+    page = _error_page()
     if page:
         response = current_app.response_class(render_template(page, **body), mimetype="text/html")
     else:
@@ -70,6 +70,17 @@ def problem(status: int, code: str, detail: str, headers: Mapping[str, str] | No
     response.headers.update(headers or {})
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _error_page() -> str | None:
+    """The error page of the request's blueprint; for a path no route matched (a 404 or 405 of routing), that of the
+    blueprint whose prefix holds it, so that a mistyped account page is answered as a page."""
+    if request.url_rule is not None:
+        return request_policy().error_page
+    path = request.path.rstrip("/")
+    prefixes = [(bp.url_prefix.rstrip("/"), bp) for bp in current_app.blueprints.values() if bp.url_prefix]
+    holding = [(prefix, bp) for prefix, bp in prefixes if path == prefix or path.startswith(f"{prefix}/")]
+    return policy_of(max(holding, key=lambda held: len(held[0]))[1]).error_page if holding else None
 
 
 def api_error(error: ApiError) -> Response:
