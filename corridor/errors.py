@@ -16,7 +16,7 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
-def shown(name: str, limit: int = 40) -> str:
+def quoted(name: str, limit: int = 40) -> str:
     """A client-sent name made safe to quote back: printable and short."""
     clean = "".join(c if c.isprintable() else "?" for c in name[:limit])
     return f"'{clean}…'" if len(name) > limit else f"'{clean}'"

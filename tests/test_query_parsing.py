@@ -3,7 +3,7 @@
 import pytest
 
 from corridor.api.queries import QueryParser
-from corridor.errors import ApiError, shown
+from corridor.errors import ApiError, quoted
 from schemas.query import CorridorQuery, OptionalCorridorQuery, OptionalCurrencyPairQuery
 
 
@@ -73,4 +73,4 @@ def test_the_first_failure_answers(app, args, code, detail):
 
 @pytest.mark.parametrize("name, text", [("api_key", "'api_key'"), ("a" * 41, f"'{'a' * 40}…'"), ("x\ny\x00", "'x?y?'")])
 def test_names_quoted_back_are_printable_and_short(name, text):
-    assert shown(name) == text
+    assert quoted(name) == text

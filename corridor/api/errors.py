@@ -26,7 +26,7 @@ from corridor.domain.catalog import (
     UnknownCurrency,
 )
 from corridor.domain.history import NoHistory
-from corridor.errors import ApiError, shown
+from corridor.errors import ApiError, quoted
 from corridor.state.policy import policy_of, request_policy
 from schemas.problem import ProblemSchema
 
@@ -35,7 +35,7 @@ _problem_schema = ProblemSchema()
 _NOT_SERVED = {  # the code, and the detail of a value a query or a path gave
     UnknownCorridor: ("unknown_corridor", lambda key: f"No active corridor {key}."),
     UnknownCurrency: ("unknown_currency", lambda code: f"No rates for currency {code} in this service."),
-    UnknownCorridorId: ("not_found", lambda corridor_id: f"No active corridor has the id {shown(corridor_id)}."),
+    UnknownCorridorId: ("not_found", lambda corridor_id: f"No active corridor has the id {quoted(corridor_id)}."),
 }
 _HTTP_ERRORS = {
     404: ("not_found", "Nothing is served at this path; / compares providers, /api/docs lists the endpoints."),

@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError
 from marshmallow.fields import Field
 from webargs.flaskparser import FlaskParser
 
-from corridor.errors import ApiError, shown
+from corridor.errors import ApiError, quoted
 from corridor.state import current_service
 from schemas.query import PAGE_PARAMETERS, HistoryQuery
 
@@ -42,11 +42,11 @@ class QueryParser(FlaskParser):
             if key not in fields:
                 takes = ", ".join(f"'{name}'" for name in fields) or "no query parameters"
                 raise ApiError(
-                    400, "invalid_parameter", f"Unknown query parameter {shown(key)}; this endpoint takes {takes}."
+                    400, "invalid_parameter", f"Unknown query parameter {quoted(key)}; this endpoint takes {takes}."
                 )
             if len(values) > 1:
                 raise ApiError(
-                    400, "invalid_parameter", f"Query parameter {shown(key)} is given more than once; give it once."
+                    400, "invalid_parameter", f"Query parameter {quoted(key)} is given more than once; give it once."
                 )
             given[key] = values[0]
         needed = getattr(schema, "required_if_any", ()) if any(key not in PAGE_PARAMETERS for key in given) else ()
