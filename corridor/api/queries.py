@@ -33,10 +33,11 @@ class QueryParser(FlaskParser):
         schema: Schema = argmap  # flask-smorest's `arguments` passes a schema instance
         fields = self.by_name.get(schema)
         if fields is None:  # the schema's parameters by name, and those upper-cased once loaded
-            fields = self.by_name[schema] = {field.data_key or name: field for name, field in schema.fields.items()}
+            # in this order: a thread that finds the schema's fields (its first query on two threads) finds both
             self.upper_cased[schema] = [
                 name for name, field in schema.fields.items() if field.metadata.get("upper_cased")
             ]
+            fields = self.by_name[schema] = {field.data_key or name: field for name, field in schema.fields.items()}
         given = {}
         for key, values in (req or self.get_default_request()).args.lists():
             if key not in fields:
