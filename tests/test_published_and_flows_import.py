@@ -3,6 +3,7 @@
 their reason, an unknown layout or country refused whole."""
 
 import csv
+import zipfile
 
 import pytest
 import sqlalchemy as sa
@@ -10,6 +11,7 @@ from conftest import run_command as run
 from harness import ROOT
 
 from corridor.data.database import engine_url
+from corridor.imports.flows import read_latest_flows
 
 PUBLISHED = ROOT / "data" / "wb-rpw-corridor-average-cost-2011q1-2020q3.csv"
 MATRIX = ROOT / "data" / "knomad-bilateral-remittance-matrix-2021.xlsx"
@@ -227,6 +229,14 @@ def test_a_matrix_is_read_up_to_its_world_row_and_column_and_replaces_its_year(s
             [["United States", "many"], ["WORLD", 5]],
             "cell B3: 'many' is not a sum of money",
         ),
+        (
+            TITLE,
+            ["Mexico", "WORLD"],
+            [["United States", 1e308], ["WORLD", 5]],  # made 1e400, an infinity, below
+            "cell B3: inf is not a sum of money from 0 to 1,000,000,000,000",
+        ),
+        (TITLE, ["Mexico", "WORLD"], [["United States", 2e12], ["WORLD", 5]], "cell B3: 2000000000000 is not a sum"),
+        (TITLE, ["Mexico", "WORLD"], [["United States", True], ["WORLD", 5]], "cell B3: True is not a sum of money"),
         ("Bilateral Remittance Estimates", ["Mexico", "WORLD"], [["WORLD", 5]], "its title (cell A1) names no year"),
         (TITLE, ["Mexico"], [["WORLD", 5]], "the second row has no WORLD column"),
     ],
@@ -235,6 +245,27 @@ def test_a_matrix_that_cannot_be_read_whole_is_refused_and_nothing_is_stored(
     one_kind_url, tmp_path, title, across, rows, says
 ):
     path = matrix(tmp_path / "bad.xlsx", title, across, rows)
+    with zipfile.ZipFile(path) as book:  # a figure a spreadsheet reads as infinite: openpyxl writes none
+        parts = {name: book.read(name) for name in book.namelist()}
+    with zipfile.ZipFile(path, "w") as book:
+        for name, part in parts.items():
+            book.writestr(name, part.replace(b"<v>1e+308</v>", b"<v>1e400</v>"))
     code, output = run(one_kind_url, "flows", "import", str(path))
     assert code == 1 and says in output, output
     assert query(one_kind_url, "SELECT count(*) FROM remittance_flows") == [(0,)]
+
+
+def test_a_stored_figure_out_of_bounds_is_not_served(survey_url, tmp_path):
+    # as an import before the bounds were checked could have stored it: the service must start, without that pair
+    path = matrix(tmp_path / "m.xlsx", TITLE, ["Mexico", "Kenya", "WORLD"], [["United States", 7, 9], ["WORLD", 7, 9]])
+    assert run(survey_url, "flows", "import", str(path))[0] == 0
+    engine = sa.create_engine(engine_url(survey_url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                sa.text("UPDATE remittance_flows SET usd_millions = :inf WHERE destination_country = 'MEX'"),
+                {"inf": float("inf")},
+            )
+        assert dict(read_latest_flows(engine).by_pair) == {"USA-KEN": 9.0}
+    finally:
+        engine.dispose()

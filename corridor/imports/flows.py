@@ -17,6 +17,9 @@ from corridor.imports.store import ImportRun, insert_all, record, transaction
 from corridor.imports.tabular import ImportRefused, open_tables
 
 WORLD = "WORLD"
+# the data file's bound on a corridor's flow, US$ 1,000,000,000 billion: far from any real figure, and every figure
+# derived from it stays finite
+MAX_USD_MILLIONS = 1e12
 MAX_COUNTRIES = 1000  # the columns read: the 2021 matrix has 214 countries and its WORLD column
 # the World Bank's names that CLDR names otherwise, or not at all, each after its code (the World Bank's own where
 # ISO 3166 has none: KSV, CHI), between semicolons
@@ -137,13 +140,19 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
             value = cells[column] if column < len(cells) else None
             if value in (None, "", 0):
                 continue
-            if not isinstance(value, int | float) or value < 0:
+            if not _usd_millions(value):
                 raise ImportRefused(
-                    f"cell {_cell_name(number, column)}: {value!r} is not a sum of money; nothing was stored."
+                    f"cell {_cell_name(number, column)}: {value!r} is not a sum of money from 0 to "
+                    f"{MAX_USD_MILLIONS:,.0f} (US$ millions); nothing was stored."
                 )
             if source != destination:
                 report.flows[(source, destination)] = float(value)
     raise ImportRefused(f"{path}: column A has no {WORLD} row; the matrix ends there.")
+
+
+def _usd_millions(value: object) -> bool:
+    """A figure the matrix may hold: a number (not a boolean) from 0 to MAX_USD_MILLIONS, so finite."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= MAX_USD_MILLIONS
 
 
 def import_flows(engine: Engine, path: str) -> FlowReport:
@@ -174,5 +183,7 @@ def read_latest_flows(engine: Engine) -> Flows | None:
 def _latest_year(connection: Connection, version: Row) -> Flows:
     c = _FLOWS.c
     year = connection.execute(select(func.max(c.year))).scalar()
-    rows = connection.execute(select(c.source_country, c.destination_country, c.usd_millions).where(c.year == year))
+    # within bounds, as an import now checks: a figure stored before it did (an infinity) must not stop the service
+    figures = select(c.source_country, c.destination_country, c.usd_millions)
+    rows = connection.execute(figures.where(c.year == year, c.usd_millions.between(0, MAX_USD_MILLIONS)))
     return Flows.build(version[0], year or 0, rows)
