@@ -119,7 +119,12 @@ class OfferSeedSchema(Schema):
 
 
 class CorridorSeedSchema(Schema):
-    id = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, error="Must be a positive integer."))
+    # a signed 32-bit integer, as the database keeps the ids the survey gives corridors beside the file's
+    id = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=2**31 - 1, error="Must be a whole number from 1 to 2147483647."),
+    )
     from_currency = fields.String(required=True, validate=currency_code)
     to_currency = fields.String(required=True, validate=currency_code)
     source = fields.String(required=True, validate=text)
