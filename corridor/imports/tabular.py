@@ -153,9 +153,24 @@ def _workbook_tables(path: str, clock: _Clock, columns: int) -> tuple[list[Table
         size = sheet.max_row  # as its <dimension> says: enough to show progress by
         # read-only mode trusts <dimension>: stale, it cuts the rows short; huge, it pads them to millions of cells
         sheet.reset_dimensions()
-        rows = enumerate(sheet.iter_rows(values_only=True, max_col=columns), start=1)
-        tables.append(Table(name, clock.timed(rows), size))
+        tables.append(
+            Table(name, clock.timed(_sheet_rows(path, name, sheet.iter_rows(values_only=True, max_col=columns))), size)
+        )
     return tables, book.close
+
+
+def _sheet_rows(path: str, name: str, rows: Iterator[tuple]) -> Rows:
+    """A sheet's rows, numbered; ImportRefused for a part openpyxl cannot read as it streams (cut short, not XML, a
+    cell it cannot convert), as for one it cannot open."""
+    number = 0
+    try:
+        for number, cells in enumerate(rows, start=1):
+            yield number, cells
+    except Exception as err:  # openpyxl's, the XML parser's, a bad cell's ValueError: all say the same to the operator
+        raise ImportRefused(
+            f"{path}, sheet {name!r}, after row {number:,}: the workbook is damaged and openpyxl cannot read on "
+            f"({type(err).__name__}: {err}); nothing of it was stored."
+        ) from None
 
 
 def _csv_table(path: str, clock: _Clock, sample: bytes) -> tuple[list[Table], Callable[[], None]]:
