@@ -199,6 +199,25 @@ CSV_FAILURES = [
 ]
 
 
+def with_stray_quote(path):
+    """A quote opened in line 3's firm and closed in line 5's: csv reads lines 3 to 5 as one row."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[2] = lines[2].replace(",Firm 1,", ',"Firm 1,')
+    lines[4] = lines[4].replace(",Firm 3,", ',Firm 3",')
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+CSV_FAILURES.append(
+    (
+        "stray-quote",
+        lambda p: with_stray_quote(write_csv(p, good_rows(5))),
+        'lines 3–5: a quoted field runs over several lines, as after a stray quote ("); these files hold no line break '
+        "within a field: fix the line and import again.",
+    )
+)
+
+
 @pytest.mark.parametrize(("write", "message"), [c[1:] for c in CSV_FAILURES], ids=[c[0] for c in CSV_FAILURES])
 def test_a_csv_that_cannot_be_read_is_refused_naming_the_file_and_line(survey_url, tmp_path, write, message):
     path = tmp_path / "rows.csv"
@@ -226,3 +245,26 @@ def test_a_fifo_is_refused_at_once(one_kind_url, tmp_path):
         f"Error: {path} is not a regular file (a FIFO, a device or a folder): import a saved file."
     )
     assert nothing_stored(one_kind_url)
+
+
+def test_a_csv_cut_short_within_its_last_line_is_refused(one_kind_url, tmp_path):
+    path = write_csv(tmp_path / "rows.csv", good_rows(3))
+    whole = path.read_text(encoding="utf-8")
+    last = whole.splitlines()[-1]
+    cut = whole.rstrip("\r\n")[: -len(last) // 2]  # half the last line, with no line break after it
+    path.write_text(cut, encoding="utf-8", newline="")
+    code, output = import_rpw(one_kind_url, path)
+    cells = len(last.split(","))
+    assert (code, output) == (
+        1,
+        f"Error: {path} line 4: the file ends within it ({len(cut.splitlines()[-1].split(','))} of {cells} cells, and "
+        "no line break): it looks cut short; nothing of it was stored. Import the whole file.\n",
+    )
+    assert nothing_stored(one_kind_url)
+
+
+def test_a_csv_whose_last_line_has_no_line_break_is_read_whole(one_kind_url, tmp_path):
+    path = write_csv(tmp_path / "rows.csv", good_rows(3))
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\r\n"), encoding="utf-8", newline="")
+    code, output = import_rpw(one_kind_url, path)
+    assert code == 0 and "3 rows read, 3 imported, 0 skipped" in output, output

@@ -188,7 +188,7 @@ def _csv_table(path: str, clock: _Clock, sample: bytes) -> tuple[list[Table], Ca
         encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
     handle = open(path, "rb")  # closed by the caller, once read
     reader = csv.reader(_decoded(handle, encoding, path))
-    return [Table("CSV", clock.timed(_csv_rows(reader, path)))], handle.close
+    return [Table("CSV", clock.timed(_csv_rows(reader, path, handle)))], handle.close
 
 
 def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
@@ -206,12 +206,33 @@ def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
             ) from None
 
 
-def _csv_rows(reader: Any, path: str) -> Rows:
+def _csv_rows(reader: Any, path: str, handle: BinaryIO) -> Rows:
+    """The rows, each with its line, one behind the reader; ImportRefused for what would import fewer rows than the file
+    holds, unseen: a field over several lines (a stray quote takes the lines after it into one field), and a last line
+    with fewer cells than the one before and no line break (a file cut short)."""
+    line, before, held = 0, (), None  # the last row's line; the cells before the last row; the last row
     try:
         for row in reader:
-            yield reader.line_num, tuple(row)
+            if reader.line_num > line + 1:
+                raise ImportRefused(
+                    f"{path} lines {line + 1}–{reader.line_num}: a quoted field runs over several lines, as after a "
+                    'stray quote ("); these files hold no line break within a field: fix the line and import again.'
+                )
+            if held is not None:
+                yield held
+                before = held[1]
+            line, held = reader.line_num, (reader.line_num, tuple(row))
     except csv.Error as err:
         reason = str(err)
         if "field limit" in reason:
             reason = f"a field is longer than {csv.field_size_limit():,} characters, the most the CSV reader takes"
         raise ImportRefused(f"{path} line {reader.line_num}: {reason}.") from None
+    if held is None:
+        return
+    handle.seek(-1, os.SEEK_END)
+    if len(held[1]) < len(before) and handle.read(1) not in (b"\n", b"\r"):
+        raise ImportRefused(
+            f"{path} line {line}: the file ends within it ({len(held[1])} of {len(before)} cells, and no line break): "
+            "it looks cut short; nothing of it was stored. Import the whole file."
+        )
+    yield held
