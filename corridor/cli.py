@@ -89,13 +89,14 @@ def import_ecb(file: str, data_path: str | None) -> None:
         )
     before = raw["as_of"]
     report = merge_into(raw, [ecb])
-    for code in report.kept:  # the file's own rates: dated by as_of, which moves to the ECB's day
-        raw["rates"]["sources"].setdefault(code, {"source": "data file", "date": before})
-    raw["rates"]["sources"] = dict(sorted(raw["rates"]["sources"].items()))
-    raw["as_of"] = ecb.date.isoformat()
+    if ecb.date > dt.date.fromisoformat(before):  # as_of never goes back: the other rates may be newer
+        for code in report.kept:  # the file's own rates: dated by as_of, which moves to the ECB's day
+            raw["rates"]["sources"].setdefault(code, {"source": "data file", "date": before})
+        raw["rates"]["sources"] = dict(sorted(raw["rates"]["sources"].items()))
+        raw["as_of"] = ecb.date.isoformat()
     write_valid_data(raw, data_path)
     _print_report(report, data_path)
-    say(f"as_of: {before} -> {raw['as_of']}")
+    say(f"as_of: {before} -> {raw['as_of']}" if raw["as_of"] != before else f"as_of: {before}, kept: not older")
 
 
 @rates_cli.command("fetch")

@@ -2,6 +2,7 @@
 
 import errno
 import json
+import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -114,6 +115,14 @@ def test_invalid_result_is_not_written(app, data_copy):
         (b"Date, JPY, \n21 November 2026, 178.42, \n", "No feed gives a USD rate"),
         (b"Date, USD, GBP, \n21 November 2026, 1.16, -0.88, \n", "unusable rate GBP=-0.88"),
         (b"Date, USD, \n21 November 2026, N/A, \n", "holds no rates"),
+        (b"Date, USD, JPY, USD, \n21 November 2026, 1.16, 178.4, 1.2, \n", "USD is given twice"),
+        (
+            b'<Envelope xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube><Cube time="2026-11-21">'
+            b'<Cube currency="USD" rate="1.16"/><Cube currency="JPY" rate="178"/><Cube currency="JPY" rate="894"/>'
+            b"</Cube></Cube></Envelope>",
+            "JPY is given twice",
+        ),
+        (b"Date, USD, \n31 December 9999, 1.16, \n", "its day 9999-12-31 is after tomorrow"),
     ],
 )
 def test_unusable_ecb_files_are_refused_and_nothing_is_written(app, data_copy, tmp_path, content, message):
@@ -122,6 +131,42 @@ def test_unusable_ecb_files_are_refused_and_nothing_is_written(app, data_copy, t
     original = data_copy.read_bytes()
     result = run(app, bad, "--data", data_copy)
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+    assert data_copy.read_bytes() == original
+
+
+def test_a_same_day_file_leaves_as_of_when_the_data_is_newer(app, data_copy):
+    data = json.loads(data_copy.read_text())
+    data["as_of"] = "2026-11-25"  # newer than the ECB file's day, 2026-11-21, as another feed's rates can make it
+    data_copy.write_text(json.dumps(data))
+    result = run(app, FIXTURES / "eurofxref-daily.xml", "--data", data_copy)
+    assert result.exit_code == 0, result.output
+    after = json.loads(data_copy.read_text())
+    assert after["as_of"] == "2026-11-25" and result.output.endswith("as_of: 2026-11-25, kept: not older\n")
+    assert after["rates"]["sources"]["EUR"] == {"source": "ECB", "date": "2026-11-21"}
+    assert "AED" not in after["rates"]["sources"]  # no "data file" entries: as_of did not move
+
+
+def test_the_newest_day_of_a_history_is_taken_in_any_row_order(app, data_copy, tmp_path):
+    rows = (FIXTURES / "eurofxref.csv").read_text().splitlines()
+    header, values = rows[0], rows[1].split(",")
+    older = ",".join(["2026-11-20", *(value if value.strip() in ("", "N/A") else "1.5" for value in values[1:])])
+    history = tmp_path / "hist.csv"
+    history.write_text("\n".join([header, older, ",".join(["2026-11-21", *values[1:]])]) + "\n")
+    assert run(app, history, "--data", data_copy).exit_code == 0
+    assert json.loads(data_copy.read_text())["rates"]["sources"]["MXN"] == {"source": "ECB", "date": "2026-11-21"}
+
+
+def test_a_file_too_large_or_not_regular_is_refused_unread(app, data_copy, tmp_path):
+    big = tmp_path / "big.zip"
+    with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("eurofxref.csv", "Date, USD, \n" + "21 November 2026, 1.16, \n" * 800_000)  # 20 MB
+    assert big.stat().st_size < 1_000_000
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    original = data_copy.read_bytes()
+    for path, says in [(big, "refused: it holds more than 16 MB"), (fifo, "is not a regular file")]:
+        result = run(app, path, "--data", data_copy)
+        assert result.exit_code == 1 and says in result.output, result.output
     assert data_copy.read_bytes() == original
 
 

@@ -6,8 +6,12 @@ import csv
 import datetime as dt
 import io
 import math
+import os
 import re
+import stat
 import zipfile
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
@@ -18,26 +22,36 @@ from corridor.settings import CommandError
 _XML_NAMESPACE = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
 _MONTHS = "January February March April May June July August September October November December".split()
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+MAX_BYTES = 16 * 2**20  # a rate file, or the CSV in its zip: the whole history since 1999 is about 2 MB
 
 
 def read_ecb(path: str) -> FeedRates:
-    """`eurofxref-daily.xml`, `eurofxref.zip`, or the `eurofxref.csv` inside it, as the ECB feed's rates."""
+    """`eurofxref-daily.xml`, `eurofxref.zip` or `eurofxref-hist.zip`, or the CSV inside either, as the ECB feed's
+    rates of the newest day it holds; CommandError for a file that is not one, or not within bounds."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the command until something writes to it
+            raise CommandError(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
         with open(path, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_BYTES + 1)
     except OSError as err:
         raise CommandError(f"{path}: cannot read: {err.strerror}.") from None
     try:
         if data.startswith(b"PK"):
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 (name,) = [n for n in archive.namelist() if n.lower().endswith(".csv")]
+                _check_size(path, max(len(data), archive.getinfo(name).file_size))
                 date, rates = _parse_csv(archive.read(name).decode("utf-8-sig"))
-        elif data.lstrip().startswith(b"<"):
-            date, rates = parse_daily_xml(data)
         else:
-            date, rates = _parse_csv(data.decode("utf-8-sig"))
+            _check_size(path, len(data))
+            if data.lstrip().startswith(b"<"):
+                date, rates = parse_daily_xml(data)
+            else:
+                date, rates = _parse_csv(data.decode("utf-8-sig"))
     except (ValueError, KeyError, IndexError, ElementTree.ParseError, zipfile.BadZipFile, UnicodeDecodeError) as err:
         raise CommandError(f"{path}: not an ECB reference-rate file in a known format ({err}).") from None
+    tomorrow = dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1)
+    if date > tomorrow:  # as the service refuses such a day from the feed: it would lock out every real file after it
+        raise CommandError(f"{path}: its day {date} is after tomorrow ({tomorrow}, UTC); nothing was written.")
     for code, rate in rates.items():
         if not CURRENCY_CODE.fullmatch(code) or not math.isfinite(rate) or rate <= 0:
             raise CommandError(f"{path}: unusable rate {code}={rate}.")
@@ -46,26 +60,47 @@ def read_ecb(path: str) -> FeedRates:
     return FeedRates(ECB, "EUR", rates, dict.fromkeys(rates, date))
 
 
+def _check_size(path: str, size: int) -> None:
+    if size > MAX_BYTES:
+        raise CommandError(
+            f"{path}: refused: it holds more than {MAX_BYTES // 2**20} MB, where the ECB's files hold a few; nothing "
+            "was written."
+        )
+
+
 def parse_daily_xml(data: bytes) -> tuple[dt.date, dict[str, float]]:
     # the ECB's file declares no DTD; expat in Python 3.11 refuses entity expansion attacks
     day = ElementTree.fromstring(data).find(f".//{_XML_NAMESPACE}Cube[@time]")
     if day is None:
         raise ValueError("no <Cube time=…> element")
-    rates = {cube.attrib["currency"]: float(cube.attrib["rate"]) for cube in day.findall(f"{_XML_NAMESPACE}Cube")}
-    return dt.date.fromisoformat(day.attrib["time"]), rates
+    given = [(cube.attrib["currency"], float(cube.attrib["rate"])) for cube in day.findall(f"{_XML_NAMESPACE}Cube")]
+    _once_each(code for code, _ in given)
+    return dt.date.fromisoformat(day.attrib["time"]), dict(given)
+
+
+def _once_each(codes: Iterable[str]) -> None:
+    """ValueError naming a currency given twice: which of its rates is meant cannot be told."""
+    repeated = [code for code, count in Counter(codes).items() if count > 1]
+    if repeated:
+        raise ValueError(f"{repeated[0]} is given twice")
 
 
 def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
-    header, values = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text)) if row][:2]
+    """The newest day's rates: eurofxref-hist's rows are newest first, but a copy may have been sorted otherwise."""
+    header, *days = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text)) if row]
     if header[0] != "Date":
         raise ValueError("the first column is not Date")
-    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", values[0]):  # eurofxref-hist's layout: its newest day first
-        date = dt.date.fromisoformat(values[0])
-    else:
-        day, month, year = values[0].split()  # "20 November 2026", whatever the locale
-        date = dt.date(int(year), _MONTHS.index(month) + 1, int(day))
-    given = zip(header[1:], values[1:], strict=False)  # a trailing comma makes one header more
-    return date, {code: float(value) for code, value in given if code and value not in ("", "N/A")}
+    _once_each(code for code in header[1:] if code)  # a trailing comma makes one header more, empty
+    values = max(days, key=lambda values: _day(values[0]))
+    given = zip(header[1:], values[1:], strict=False)
+    return _day(values[0]), {code: float(value) for code, value in given if code and value not in ("", "N/A")}
+
+
+def _day(text: str) -> dt.date:
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):  # eurofxref-hist's layout
+        return dt.date.fromisoformat(text)
+    day, month, year = text.split()  # "20 November 2026", whatever the locale
+    return dt.date(int(year), _MONTHS.index(month) + 1, int(day))
 
 
 @dataclass
