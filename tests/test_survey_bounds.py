@@ -107,6 +107,17 @@ def test_an_optional_figure_out_of_bounds_is_left_empty(survey_url, tmp_path, co
     assert stored == [(None, 200)] if column == "inter lcu bank fx" else stored == [(19.6, None)]
 
 
+@pytest.mark.parametrize(
+    ("day", "kept"),
+    [("1990-01-01", None), ("9999-12-31", None), ("2024-07-01", "2024-07-01"), ("2026-09-30", "2026-09-30")],
+)
+def test_a_collection_day_more_than_a_year_from_its_quarter_is_left_empty(one_kind_url, tmp_path, day, kept):
+    code, output = import_rpw(one_kind_url, write_csv(tmp_path / "rows.csv", [rpw_row(date=day)]))  # of 2025 Q3
+    assert code == 0 and "1 imported, 0 skipped" in output, output
+    [(stored,)] = sql(one_kind_url, "SELECT collected FROM survey_observations")
+    assert (stored if stored is None else str(stored)) == kept
+
+
 def two_pairs(survey_url, tmp_path):
     """Kenya → Tanzania and Kenya → Uganda imported, a row each."""
     rows = [rpw_row(), rpw_row(destination_code="UGA", destination_name="Uganda", **{"inter lcu bank fx": 28.5})]

@@ -161,6 +161,9 @@ SKIPPED = [
     ({"transparent": "maybe"}, "transparent is neither yes nor no"),
     ({"source_code": "XYZ"}, "source code is not an ISO 3166-1 alpha-3 country"),
     ({"cc1 lcu code": "KESH"}, "cc1 lcu code is not an ISO 4217 currency"),
+    ({"destination_code": "KEN"}, "source code and destination code are the same country"),
+    ({"cc1 fx margin": "1,81"}, "cc1 fx margin is not a number"),  # a decimal comma: not 181
+    ({"cc1 lcu amount": "18.000,50"}, "cc1 lcu amount is not a number"),
 ]
 
 
@@ -178,7 +181,7 @@ def test_numbers_as_padded_text_and_headers_in_another_spelling_are_read(survey_
     columns = [c.upper().replace("_", " ").replace("PICKUP", "PICK-UP") for c in NEW_SHEET]
     row = {
         c.upper().replace("_", " ").replace("PICKUP", "PICK-UP"): v
-        for c, v in rpw_row(**{"cc1 lcu fee": " 180 ", "cc1 total cost %": "3.00%"}).items()
+        for c, v in rpw_row(**{"cc1 lcu fee": " 180 ", "cc1 total cost %": "3.00%", "cc1 lcu amount": "18,000"}).items()
     }
     code, output = import_rpw(survey_url, write_csv(tmp_path / "upper.csv", [row], columns))
     assert code == 0 and "1 imported, 0 skipped" in output, output

@@ -133,7 +133,16 @@ def bounded(observation: Observation, last: str) -> Observation:
             if not PERCENT_FROM <= value <= PERCENT_TO:
                 raise OutOfBounds(f"{prefix} {name} is not from -100 to 1,000")
         points[prefix] = dataclasses.replace(point, denomination=_within(point.denomination))
-    return dataclasses.replace(observation, **points, interbank=_within(observation.interbank))
+    return dataclasses.replace(
+        observation, **points, interbank=_within(observation.interbank), collected=_collected(observation)
+    )
+
+
+def _collected(observation: Observation) -> dt.date | None:
+    """The collection day, if within a year of its period's quarter: another is a typing error (1990, 9999-12-31), and
+    would price the row at that day's rates."""
+    day, end = observation.collected, period_end(observation.period)
+    return day if day is not None and end - dt.timedelta(days=456) <= day <= end + dt.timedelta(days=366) else None
 
 
 def _within(value: float | None) -> float | None:

@@ -98,9 +98,14 @@ def observations(sheet: Table, skips: Skips) -> Iterator[tuple[int, Observation]
             skips.add(str(skip), where.format(number))
 
 
+_THOUSANDS = re.compile(r"[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?")
+
+
 def _observation(get: Get) -> Observation:
     period = period_of(get("period"))
     countries = [_country(get(name), name) for name in ("source code", "destination code")]
+    if countries[0] == countries[1]:
+        raise Skip("source code and destination code are the same country")
     if get("firm") is None:
         raise Skip("no firm")
     currency = str(get("cc1 lcu code") or "").strip().upper()
@@ -153,11 +158,16 @@ def _number(value: Any, name: str) -> float:
 
 
 def _optional(value: Any) -> float | None:
-    """A number a cell holds, or text of one (padded, with a `%` or thousands commas); None otherwise."""
+    """A number a cell holds, or text of one (padded, with a `%` or commas between thousands); None otherwise: a decimal
+    comma (`1,81`) is not read as thousands."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
-        value = value.replace(",", "").replace("%", "").replace("\u00a0", "").strip()
+        value = value.replace("%", "").replace("\u00a0", "").strip()
+        if "," in value:
+            if not _THOUSANDS.fullmatch(value):
+                return None
+            value = value.replace(",", "")
     try:
         number = float(value)
     except (TypeError, ValueError):
