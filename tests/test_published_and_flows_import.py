@@ -141,6 +141,21 @@ def test_a_file_of_another_layout_is_refused_and_nothing_is_stored(one_kind_url,
     assert query(one_kind_url, "SELECT count(*) FROM published_costs") == [(0,)]
 
 
+@pytest.mark.parametrize(
+    ("header", "says"),
+    [
+        ((*HEADER, "2011Q1 [YR2011Q1]"), "the column 2011Q1 twice"),
+        ((*HEADER[:5], "Receiving Countries Code", *HEADER[5:]), "the column receivingcountriescode twice"),
+    ],
+    ids=["quarter", "code"],
+)
+def test_a_file_naming_a_column_twice_is_refused_and_nothing_is_stored(one_kind_url, tmp_path, header, says):
+    path = export(tmp_path / "twice.csv", [pair("USA", "MEX", "5", "6", "7", "99")], header=header)
+    code, output = run(one_kind_url, "prices", "import-published", str(path))
+    assert (code, output) == (1, f"Error: {path}: its first line names {says}; nothing was stored.\n")
+    assert query(one_kind_url, "SELECT count(*) FROM published_costs") == [(0,)]
+
+
 def test_the_quarter_columns_are_whichever_the_export_holds(survey_url, tmp_path):
     header = (*HEADER[:6], "2024Q4 [YR2024Q4]", "2025Q1 [YR2025Q1]")
     path = export(tmp_path / "later.csv", [pair("USA", "MEX", "..", "4.1")], header=header)
@@ -237,6 +252,13 @@ def test_a_matrix_is_read_up_to_its_world_row_and_column_and_replaces_its_year(s
         ),
         (TITLE, ["Mexico", "WORLD"], [["United States", 2e12], ["WORLD", 5]], "cell B3: 2000000000000 is not a sum"),
         (TITLE, ["Mexico", "WORLD"], [["United States", True], ["WORLD", 5]], "cell B3: True is not a sum of money"),
+        (TITLE, ["Turkey", "Türkiye", "WORLD"], [["WORLD", 5, 5]], "cell C2: TUR is named in cell B2 too"),
+        (
+            TITLE,
+            ["Mexico", "WORLD"],
+            [["Kenya", 5], ["Kenya", 6], ["WORLD", 11]],
+            "cell A4: KEN is named in cell A3 too",
+        ),
         ("Bilateral Remittance Estimates", ["Mexico", "WORLD"], [["WORLD", 5]], "its title (cell A1) names no year"),
         (TITLE, ["Mexico"], [["WORLD", 5]], "the second row has no WORLD column"),
     ],

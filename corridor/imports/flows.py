@@ -126,9 +126,11 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
         if str(name).strip() == WORLD:
             break
         receivers.append((column, code_of(name, _cell_name(2, column))))
+        _once(receivers[-1][1], {code: _cell_name(2, at) for at, code in receivers[:-1]}, _cell_name(2, column))
     else:
         raise ImportRefused(f"{path}: the second row has no {WORLD} column; the matrix ends there.")
     report = FlowReport(path, year, countries=len(receivers))
+    senders: dict[str, str] = {}
     for number, cells in enumerate(rows, start=3):
         sender = str(cells[0] or "").strip() if cells else ""
         if sender == WORLD:
@@ -136,6 +138,8 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
         if not sender:
             continue
         source = code_of(sender, f"A{number}")
+        _once(source, senders, f"A{number}")
+        senders[source] = f"A{number}"
         for column, destination in receivers:
             value = cells[column] if column < len(cells) else None
             if value in (None, "", 0):
@@ -148,6 +152,12 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
             if source != destination:
                 report.flows[(source, destination)] = float(value)
     raise ImportRefused(f"{path}: column A has no {WORLD} row; the matrix ends there.")
+
+
+def _once(code: str, seen: dict[str, str], cell: str) -> None:
+    """ImportRefused if another cell, of `seen`'s, names the same country: whose figures are meant cannot be told."""
+    if code in seen:
+        raise ImportRefused(f"cell {cell}: {code} is named in cell {seen[code]} too; nothing was stored.")
 
 
 def _usd_millions(value: object) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from sqlalchemy import Double, Integer, String, delete, func, select, tuple_
@@ -89,6 +90,11 @@ def read_published(path: str) -> PublishedReport:
                 "needs the columns Sending Countries Code, Receiving Countries Code, Series Code and "
                 f"quarters such as 2015Q2 [YR2015Q2]; {lacks}."
             )
+        twice = [key for key in _COLUMNS if keys.count(key) > 1] + [
+            q for q, count in Counter(quarters.values()).items() if count > 1
+        ]
+        if twice:  # which of the two is meant cannot be told
+            raise ImportRefused(f"{path}: its first line names the column {twice[0]} twice; nothing was stored.")
         at = [keys.index(key) for key in _COLUMNS]
         report = PublishedReport(path, sorted(quarters.values()))
         for number, cells in rows:
