@@ -116,6 +116,19 @@ def test_shared_strings_that_would_take_more_than_512_mb_are_refused(one_kind_ur
     assert nothing_stored(one_kind_url)
 
 
+def test_a_sheet_that_unpacks_over_a_hundred_times_is_refused_unread(one_kind_url, tmp_path):
+    # one cell of 70 MB, packed into a few hundred KB: openpyxl would hold the cell's text whole
+    cell = b'<row r="9"><c r="A9" t="inlineStr"><is><t>' + b"x" * (70 * 2**20) + b"</t></is></c></row>"
+    giant = {NEW_SHEET_PART: lambda xml: xml.replace(b"</sheetData>", cell + b"</sheetData>")}
+    book = rezip(write_workbook(tmp_path / "giant.xlsx", new_rows=[rpw_row()]), giant)
+    code, output = import_rpw(one_kind_url, book)
+    assert code == 1 and output.startswith(f"Error: {book}: refused: its part {NEW_SHEET_PART} unpacks to 70 MB"), (
+        output
+    )
+    assert output.endswith("(a cell that large would be held whole); nothing of it was stored.\n")
+    assert nothing_stored(one_kind_url)
+
+
 def test_shared_strings_within_the_bound_are_read(survey_url, tmp_path):
     book = rezip(write_workbook(tmp_path / "strings.xlsx", new_rows=[rpw_row()]), shared_strings(1000))
     code, output = import_rpw(survey_url, book)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 READ_BYTES = 512 * 2**20
+# a sheet streams, but a cell is held whole: one that unpacks this many times over, beyond the size, is refused
+SHEET_RATIO, SHEET_PACKED_BYTES = 100, 64 * 2**20
 READ_SECONDS = 300
 MAX_COLUMNS = 128  # a sheet's columns read unless an import says: the survey's published sheets have 42
 ENCODINGS = {"utf-8-sig": "UTF-8", "cp1252": "Windows-1252"}
@@ -119,6 +121,14 @@ def _check_archive(path: str) -> None:
     need = 0
     with zipfile.ZipFile(path) as archive:
         for part in archive.infolist():
+            if part.filename.startswith("xl/worksheets/") and part.file_size > max(
+                SHEET_PACKED_BYTES, SHEET_RATIO * part.compress_size
+            ):
+                raise ImportRefused(
+                    f"{path}: refused: its part {part.filename} unpacks to {part.file_size / 2**20:,.0f} MB from "
+                    f"{part.compress_size / 2**20:,.1f} MB, more than {SHEET_RATIO} times over, as no sheet of real "
+                    "rows does (a cell that large would be held whole); nothing of it was stored."
+                )
             if part.filename.startswith("xl/worksheets/") or not part.filename.endswith((".xml", ".rels")):
                 continue
             need += 2 * part.file_size
