@@ -50,9 +50,21 @@ def test_a_file_older_than_the_data_s_ecb_rates_is_refused_and_nothing_is_writte
     assert same_day.exit_code == 0 and "changed: 0" in same_day.output, same_day.output
 
 
-@pytest.mark.parametrize("source", ["xml", "csv", "zip"])
-def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, source):
-    file = {"xml": FIXTURES / "eurofxref-daily.xml", "csv": FIXTURES / "eurofxref.csv", "zip": ecb_zip}[source]
+@pytest.fixture
+def xml_with_bom(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bom") / "eurofxref-daily.xml"
+    path.write_bytes(b"\xef\xbb\xbf" + (FIXTURES / "eurofxref-daily.xml").read_bytes())  # as some editors save it
+    return path
+
+
+@pytest.mark.parametrize("source", ["xml", "xml-bom", "csv", "zip"])
+def test_import_rebases_to_usd_and_writes_a_valid_file(app, data_copy, ecb_zip, xml_with_bom, source):
+    file = {
+        "xml": FIXTURES / "eurofxref-daily.xml",
+        "xml-bom": xml_with_bom,
+        "csv": FIXTURES / "eurofxref.csv",
+        "zip": ecb_zip,
+    }[source]
     before = json.loads(data_copy.read_text())
     result = run(app, file, "--data", data_copy)
     assert result.exit_code == 0, result.output

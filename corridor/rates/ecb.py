@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import io
@@ -43,7 +44,7 @@ def read_ecb(path: str) -> FeedRates:
                 date, rates = _parse_csv(archive.read(name).decode("utf-8-sig"))
         else:
             _check_size(path, len(data))
-            if data.lstrip().startswith(b"<"):
+            if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(b"<"):
                 date, rates = parse_daily_xml(data)
             else:
                 date, rates = _parse_csv(data.decode("utf-8-sig"))
