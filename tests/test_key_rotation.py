@@ -36,6 +36,12 @@ def test_keys_file_entries_are_live_with_comments_and_blank_lines_skipped(keys_a
     assert (_status(client, OLD_KEY), _status(client, NEW_KEY), _status(client, RAW_KEY)) == (200, 200, 401)
 
 
+def test_a_keys_file_saved_with_a_byte_order_mark_is_read(keys_app, tmp_path):
+    keys_file = tmp_path / "keys"
+    keys_file.write_text(OLD_KEY + "\n", encoding="utf-8-sig")  # as some Windows editors save it
+    assert _status(keys_app(keys_file).test_client(), OLD_KEY) == 200
+
+
 def test_keys_file_adds_to_api_keys(keys_app, tmp_path):
     keys_file = tmp_path / "keys"
     keys_file.write_text(NEW_KEY + "\n")

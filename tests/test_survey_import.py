@@ -254,6 +254,13 @@ def test_a_file_with_no_usable_row_is_refused_naming_the_reasons(survey_url, tmp
     assert stored(survey_url) == ({}, {}, 0, {})
 
 
+def test_a_file_with_its_header_alone_is_refused_saying_so(one_kind_url, tmp_path):
+    path = write_csv(tmp_path / "header.csv", [])
+    code, output = import_rpw(one_kind_url, path)
+    assert (code, output) == (1, f"Error: {path}: it holds no row under its header; nothing was stored.\n")
+    assert stored(one_kind_url) == ({}, {}, 0, {})
+
+
 def test_a_file_that_fails_halfway_changes_nothing(shipped_url, tmp_path, monkeypatch):
     before = stored(shipped_url)
     from corridor.imports import store, survey_db

@@ -61,7 +61,7 @@ def with_keys_file(keys: Keys, path: str) -> Keys:
             data = handle.read(KEYS_FILE_MAX + 1)
         if len(data) > KEYS_FILE_MAX:
             raise ConfigError(f"API_KEYS_FILE {path} cannot be read: over {KEYS_FILE_MAX:,} bytes.")
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is no part of the first key
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
         raise ConfigError(f"API_KEYS_FILE {path} cannot be read: {reason}.") from None

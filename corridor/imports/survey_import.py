@@ -71,6 +71,8 @@ def import_rpw(
                     found = True
                     yield row
         if not found:  # the transaction is rolled back
+            if not skips.counts:
+                raise ImportRefused(f"{path}: it holds no row under its header; nothing was stored.")
             raise ImportRefused(
                 f"{path}: no row can be imported ({skips.counts.total():,} skipped):\n" + "\n".join(skips.lines("row"))
             )
