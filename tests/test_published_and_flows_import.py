@@ -277,6 +277,12 @@ def test_a_matrix_that_cannot_be_read_whole_is_refused_and_nothing_is_stored(
     assert query(one_kind_url, "SELECT count(*) FROM remittance_flows") == [(0,)]
 
 
+def test_the_world_row_and_column_are_found_in_any_case(one_kind_url, tmp_path):
+    path = matrix(tmp_path / "m.xlsx", TITLE, ["Mexico", "World"], [["United States", 7], ["world", 7]])
+    code, output = run(one_kind_url, "flows", "import", str(path))
+    assert code == 0 and output.startswith("m.xlsx: 2023, 1 countries, 1 non-zero pairs"), output
+
+
 def test_a_stored_figure_out_of_bounds_is_not_served(survey_url, tmp_path):
     # as an import before the bounds were checked could have stored it: the service must start, without that pair
     path = matrix(tmp_path / "m.xlsx", TITLE, ["Mexico", "Kenya", "WORLD"], [["United States", 7, 9], ["WORLD", 7, 9]])

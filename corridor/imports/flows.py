@@ -120,20 +120,24 @@ def read_flows(path: str) -> FlowReport:
 
 def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
     receivers: list[tuple[int, str]] = []
+    named_across: dict[str, str] = {}  # each receiving country's cell
     for column, name in enumerate(across[1:], start=1):
         if name is None or not str(name).strip():
             continue
-        if str(name).strip() == WORLD:
+        if str(name).strip().upper() == WORLD:  # `World` in a copy as in the original
             break
-        receivers.append((column, code_of(name, _cell_name(2, column))))
-        _once(receivers[-1][1], {code: _cell_name(2, at) for at, code in receivers[:-1]}, _cell_name(2, column))
+        cell = _cell_name(2, column)
+        code = code_of(name, cell)
+        _once(code, named_across, cell)
+        named_across[code] = cell
+        receivers.append((column, code))
     else:
         raise ImportRefused(f"{path}: the second row has no {WORLD} column; the matrix ends there.")
     report = FlowReport(path, year, countries=len(receivers))
     senders: dict[str, str] = {}
     for number, cells in enumerate(rows, start=3):
         sender = str(cells[0] or "").strip() if cells else ""
-        if sender == WORLD:
+        if sender.upper() == WORLD:
             return report
         if not sender:
             continue
