@@ -239,6 +239,7 @@ def test_broken_data_is_refused_naming_file_path_and_rule(seed_copy, write_seed,
         ('{"as_of": NaN}', "NaN is not a number"),
         ('{"as_of": Infinity}', "Infinity is not a number"),
         ('{"as_of": "2026-11-20", "as_of": "2026-11-21"}', "the key 'as_of' appears twice"),
+        ('{"as_of": ' + "9" * 5000 + "}", "a number has more than 4,300 digits, as no figure does."),
         ("[]", "$: Invalid input type"),
     ],
 )

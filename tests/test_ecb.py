@@ -127,6 +127,7 @@ def test_invalid_result_is_not_written(app, data_copy):
         (b"Date, JPY, \n21 November 2026, 178.42, \n", "No feed gives a USD rate"),
         (b"Date, USD, GBP, \n21 November 2026, 1.16, -0.88, \n", "unusable rate GBP=-0.88"),
         (b"Date, USD, \n21 November 2026, N/A, \n", "holds no rates"),
+        (b"Date, USD, \n", "not an ECB reference-rate file in a known format (no day under the header)"),
         (b"Date, USD, JPY, USD, \n21 November 2026, 1.16, 178.4, 1.2, \n", "USD is given twice"),
         (
             b'<Envelope xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube><Cube time="2026-11-21">'

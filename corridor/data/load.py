@@ -6,6 +6,7 @@ import json
 import os
 import re
 import stat
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -52,6 +53,8 @@ def parse_dataset(data: bytes, path: str) -> Dataset:
     except json.JSONDecodeError as err:
         raise DataError(f"{path}: not valid JSON at line {err.lineno} column {err.colno}: {err.msg}.") from None
     except ValueError as err:
+        if "integer string conversion" in str(err):  # Python's own words name its setting, not the file's fault
+            err = ValueError(f"a number has more than {sys.get_int_max_str_digits():,} digits, as no figure does.")
         raise DataError(f"{path}: {err}") from None
     except RecursionError:
         raise DataError(f"{path}: arrays or objects nested too deeply to be corridor data.") from None

@@ -92,6 +92,8 @@ def _parse_csv(text: str) -> tuple[dt.date, dict[str, float]]:
     if header[0] != "Date":
         raise ValueError("the first column is not Date")
     _once_each(code for code in header[1:] if code)  # a trailing comma makes one header more, empty
+    if not days:
+        raise ValueError("no day under the header")
     values = max(days, key=lambda values: _day(values[0]))
     given = zip(header[1:], values[1:], strict=False)
     return _day(values[0]), {code: float(value) for code, value in given if code and value not in ("", "N/A")}
