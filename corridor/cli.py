@@ -74,8 +74,8 @@ def generate_keys() -> None:
 def import_ecb(file: str, data_path: str | None) -> None:
     """Update the interbank rates from the ECB's eurofxref-daily.xml or eurofxref.zip (or its CSV).
 
-    Re-bases the euro rates to the data's base, records ECB and the file's day as their source, sets
-    as_of to that day, keeps each consumer rate's margin, and replaces the data file atomically only
+    Re-bases the euro rates to the data's base, records ECB and the file's day as their source, moves
+    as_of to that day if it is later, keeps each consumer rate's margin, and replaces the data file atomically only
     if the result validates. A file older than the data file's ECB rates is refused, as the service ignores an older
     day from the feed. For use offline; `rates fetch` asks the feeds themselves.
     """

@@ -240,6 +240,7 @@ def test_a_new_key_works_at_once_and_a_revoked_one_answers_401(holder):
         ("tab\tname", "30", "A name is printable text."),
         ("next\u0085line", "30", "A name is printable text."),
         ("\u202eevil", "30", "A name is printable text."),
+        ("isolate\u2066d", "30", "A name is printable text."),
         ("ok", "7", "Not a valid choice"),
         ("ok", "", "Not a valid choice"),
     ],
@@ -250,6 +251,13 @@ def test_a_refused_key_says_why_and_makes_nothing(holder, database_url, name, ex
     assert response.status_code == 400
     assert message in response.text and 'id="new-key"' not in response.text
     assert query(database_url, "SELECT count(*) FROM api_keys") == [(0,)]
+
+
+@pytest.mark.parametrize("name", ["می\u200cخواهم", "👩\u200d💻 laptop", "no\u00a0break", "café server"])
+def test_a_key_name_in_any_script_is_taken(holder, database_url, name):
+    signed_up(holder)
+    assert holder.submit("/account", "/account/keys", name=name, expires_days="30").status_code == 303
+    assert query(database_url, "SELECT name FROM api_keys") == [(name,)]
 
 
 def test_a_key_name_is_shown_as_text(holder):

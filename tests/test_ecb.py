@@ -177,7 +177,13 @@ def test_a_file_too_large_or_not_regular_is_refused_unread(app, data_copy, tmp_p
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     original = data_copy.read_bytes()
-    for path, says in [(big, "refused: it holds more than 16 MB"), (fifo, "is not a regular file")]:
+    huge = tmp_path / "huge.zip"
+    huge.write_bytes(b"PK\x03\x04" + os.urandom(17 * 2**20))  # over the bound packed, as no ECB file is
+    for path, says in [
+        (big, "refused: it holds more than 16 MB"),
+        (huge, "refused: it holds more than 16 MB"),
+        (fifo, "is not a regular file"),
+    ]:
         result = run(app, path, "--data", data_copy)
         assert result.exit_code == 1 and says in result.output, result.output
     assert data_copy.read_bytes() == original

@@ -29,7 +29,9 @@ def module_imports() -> dict[str, set[str]]:
                 continue
             # importing `a.b.c` runs `a/__init__.py` and `a/b/__init__.py` first, but for a package that holds the
             # importer: it is being run already
-            targets += [".".join(target.split(".")[:end]) for target in targets for end in range(1, target.count("."))]
+            targets += [
+                ".".join(target.split(".")[:end]) for target in targets for end in range(1, target.count(".") + 1)
+            ]
             graph[name] |= {
                 target
                 for target in targets

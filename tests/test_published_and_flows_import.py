@@ -144,8 +144,8 @@ def test_a_file_of_another_layout_is_refused_and_nothing_is_stored(one_kind_url,
 @pytest.mark.parametrize(
     ("header", "says"),
     [
-        ((*HEADER, "2011Q1 [YR2011Q1]"), "the column 2011Q1 twice"),
-        ((*HEADER[:5], "Receiving Countries Code", *HEADER[5:]), "the column receivingcountriescode twice"),
+        ((*HEADER, "2011Q1 [YR2011Q1]"), "the column '2011Q1 [YR2011Q1]' twice"),
+        ((*HEADER[:5], "Receiving Countries Code", *HEADER[5:]), "the column 'Receiving Countries Code' twice"),
     ],
     ids=["quarter", "code"],
 )
@@ -153,6 +153,18 @@ def test_a_file_naming_a_column_twice_is_refused_and_nothing_is_stored(one_kind_
     path = export(tmp_path / "twice.csv", [pair("USA", "MEX", "5", "6", "7", "99")], header=header)
     code, output = run(one_kind_url, "prices", "import-published", str(path))
     assert (code, output) == (1, f"Error: {path}: its first line names {says}; nothing was stored.\n")
+    assert query(one_kind_url, "SELECT count(*) FROM published_costs") == [(0,)]
+
+
+def test_an_export_cut_within_its_last_figure_is_refused_and_nothing_is_stored(one_kind_url, tmp_path):
+    path = export(tmp_path / "cut.csv", [pair("USA", "MEX", "5.25", "6.5", "7.125")], header=HEADER)
+    text = path.read_text(encoding="utf-8-sig")
+    path.write_text(text[: text.index("7.125") + 3], encoding="utf-8-sig")  # as a download cut off: "7.1"
+    code, output = run(one_kind_url, "prices", "import-published", str(path))
+    assert (code, output) == (
+        1,
+        f"Error: {path}: its last line has no line break, as a file cut short; nothing was stored.\n",
+    )
     assert query(one_kind_url, "SELECT count(*) FROM published_costs") == [(0,)]
 
 

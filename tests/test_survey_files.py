@@ -116,15 +116,20 @@ def test_shared_strings_that_would_take_more_than_512_mb_are_refused(one_kind_ur
     assert nothing_stored(one_kind_url)
 
 
-def test_a_sheet_that_unpacks_over_a_hundred_times_is_refused_unread(one_kind_url, tmp_path):
-    # one cell of 70 MB, packed into a few hundred KB: openpyxl would hold the cell's text whole
+@pytest.mark.parametrize("part", [NEW_SHEET_PART, "xl/sheet6.dat"], ids=["sheet", "sheet-by-another-name"])
+def test_a_sheet_that_unpacks_over_a_hundred_times_is_refused_unread(one_kind_url, tmp_path, part):
+    # one cell of 70 MB, packed into a few hundred KB: openpyxl would hold the cell's text whole; it finds the sheet
+    # by the workbook's links, whatever the part's name
     cell = b'<row r="9"><c r="A9" t="inlineStr"><is><t>' + b"x" * (70 * 2**20) + b"</t></is></c></row>"
-    giant = {NEW_SHEET_PART: lambda xml: xml.replace(b"</sheetData>", cell + b"</sheetData>")}
-    book = rezip(write_workbook(tmp_path / "giant.xlsx", new_rows=[rpw_row()]), giant)
+    book = write_workbook(tmp_path / "giant.xlsx", new_rows=[rpw_row()])
+    with zipfile.ZipFile(book) as archive:
+        sheet = archive.read(NEW_SHEET_PART).replace(b"</sheetData>", cell + b"</sheetData>")
+    linked = {
+        "xl/_rels/workbook.xml.rels": lambda rels: rels.replace(f"/{NEW_SHEET_PART}".encode(), f"/{part}".encode())
+    }
+    book = rezip(book, {**linked, part: sheet} if part != NEW_SHEET_PART else {part: lambda _: sheet})
     code, output = import_rpw(one_kind_url, book)
-    assert code == 1 and output.startswith(f"Error: {book}: refused: its part {NEW_SHEET_PART} unpacks to 70 MB"), (
-        output
-    )
+    assert code == 1 and output.startswith(f"Error: {book}: refused: its part {part} unpacks to 70 MB"), output
     assert output.endswith("(a cell that large would be held whole); nothing of it was stored.\n")
     assert nothing_stored(one_kind_url)
 
@@ -213,10 +218,9 @@ CSV_FAILURES = [
 
 
 def with_stray_quote(path):
-    """A quote opened in line 3's firm and closed in line 5's: csv reads lines 3 to 5 as one row."""
+    """A quote opened in line 3's firm and never closed: csv reads lines 3 to 6, the last, as one row of 15 cells."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[2] = lines[2].replace(",Firm 1,", ',"Firm 1,')
-    lines[4] = lines[4].replace(",Firm 3,", ',Firm 3",')
     path.write_text("".join(lines), encoding="utf-8")
     return path
 
@@ -225,10 +229,18 @@ CSV_FAILURES.append(
     (
         "stray-quote",
         lambda p: with_stray_quote(write_csv(p, good_rows(5))),
-        'lines 3–5: a quoted field runs over several lines, as after a stray quote ("); these files hold no line break '
-        "within a field: fix the line and import again.",
+        "lines 3–6: a quoted field runs over several lines and leaves 15 cells where the line before has 42, as "
+        'after a stray quote ("): fix the line and import again.',
     )
 )
+
+
+def test_a_cell_written_over_several_lines_is_read(one_kind_url, tmp_path):
+    # as a spreadsheet saves a cell typed with line breaks: quoted, the row's cells as many as any other's
+    path = write_csv(tmp_path / "rows.csv", [*good_rows(2), rpw_row(firm="Multi\nLine Remit")])
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 5
+    code, output = import_rpw(one_kind_url, path)
+    assert code == 0 and "3 rows read, 3 imported, 0 skipped" in output, output
 
 
 @pytest.mark.parametrize(("write", "message"), [c[1:] for c in CSV_FAILURES], ids=[c[0] for c in CSV_FAILURES])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -73,9 +74,14 @@ class LoginForm(_EmailForm):
     )
 
 
+# controls, surrogates, private use, unassigned, line and paragraph separators; and the marks that reorder text
+# shown after them (U+202A–202E, U+2066–2069), while the joiners Persian and emoji need (U+200C, U+200D) pass
+_UNPRINTABLE = {"Cc", "Cs", "Co", "Cn", "Zl", "Zp"}
+_REORDERING = {*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+
+
 def _printable(form: FlaskForm, field: StringField) -> None:
-    """Python's printable: no control, format (a right-to-left override) or separator character but the space."""
-    if not (field.data or "").isprintable():
+    if any(c in _REORDERING or unicodedata.category(c) in _UNPRINTABLE for c in field.data or ""):
         raise ValidationError("A name is printable text.")
 
 

@@ -75,7 +75,7 @@ class PublishedReport:
 
 def read_published(path: str) -> PublishedReport:
     """Every figure of the export at `path`; ImportRefused if it is not a DataBank export of `ATCR.CORR`."""
-    with open_tables(path) as (_, tables):
+    with open_tables(path) as (kind, tables):
         rows = tables[0].rows
         header = next(rows, None)
         if header is None:
@@ -90,19 +90,27 @@ def read_published(path: str) -> PublishedReport:
                 "needs the columns Sending Countries Code, Receiving Countries Code, Series Code and "
                 f"quarters such as 2015Q2 [YR2015Q2]; {lacks}."
             )
-        twice = [key for key in _COLUMNS if keys.count(key) > 1] + [
-            q for q, count in Counter(quarters.values()).items() if count > 1
-        ]
+        repeated = {key for key, count in Counter(keys).items() if count > 1 and key in _COLUMNS}
+        repeated |= {q for q, count in Counter(quarters.values()).items() if count > 1}
+        twice = [name for i, name in enumerate(header[1]) if keys[i] in repeated or quarters.get(i) in repeated]
         if twice:  # which of the two is meant cannot be told
-            raise ImportRefused(f"{path}: its first line names the column {twice[0]} twice; nothing was stored.")
+            raise ImportRefused(f"{path}: its first line names the column {str(twice[0])!r} twice; nothing was stored.")
         at = [keys.index(key) for key in _COLUMNS]
         report = PublishedReport(path, sorted(quarters.values()))
         for number, cells in rows:
             report.rows += 1
             _read_row(report, number, cells, at, quarters)
+    if kind == "CSV" and not _ends_a_line(path):  # DataBank ends its every line: a file cut short, maybe in a figure
+        raise ImportRefused(f"{path}: its last line has no line break, as a file cut short; nothing was stored.")
     if not report.figures:
         raise ImportRefused(f"{path}: no row holds a figure of series {SERIES}; nothing was stored.")
     return report
+
+
+def _ends_a_line(path: str) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) in (b"\n", b"\r")
 
 
 def _read_row(report: PublishedReport, number: int, cells: tuple, at: list[int], quarters: dict[int, str]) -> None:

@@ -98,7 +98,7 @@ def observations(sheet: Table, skips: Skips) -> Iterator[tuple[int, Observation]
             skips.add(str(skip), where.format(number))
 
 
-_THOUSANDS = re.compile(r"[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?")
+_THOUSANDS = re.compile(r"[-+]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]*)?")  # not 0,315: a decimal comma
 
 
 def _observation(get: Get) -> Observation:

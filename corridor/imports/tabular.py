@@ -121,15 +121,15 @@ def _check_archive(path: str) -> None:
     need = 0
     with zipfile.ZipFile(path) as archive:
         for part in archive.infolist():
-            if part.filename.startswith("xl/worksheets/") and part.file_size > max(
-                SHEET_PACKED_BYTES, SHEET_RATIO * part.compress_size
-            ):
+            # a part not counted below: openpyxl finds a sheet by the workbook's links, whatever its name
+            streamed = part.filename.startswith("xl/worksheets/") or not part.filename.endswith((".xml", ".rels"))
+            if streamed and part.file_size > max(SHEET_PACKED_BYTES, SHEET_RATIO * part.compress_size):
                 raise ImportRefused(
                     f"{path}: refused: its part {part.filename} unpacks to {part.file_size / 2**20:,.0f} MB from "
                     f"{part.compress_size / 2**20:,.1f} MB, more than {SHEET_RATIO} times over, as no sheet of real "
                     "rows does (a cell that large would be held whole); nothing of it was stored."
                 )
-            if part.filename.startswith("xl/worksheets/") or not part.filename.endswith((".xml", ".rels")):
+            if streamed:
                 continue
             need += 2 * part.file_size
             if need > READ_BYTES:
@@ -179,7 +179,7 @@ def _sheet_rows(path: str, name: str, rows: Iterator[tuple]) -> Rows:
     except Exception as err:  # openpyxl's, the XML parser's, a bad cell's ValueError: all say the same to the operator
         raise ImportRefused(
             f"{path}, sheet {name!r}, after row {number:,}: the workbook is damaged and openpyxl cannot read on "
-            f"({type(err).__name__}: {err}); nothing of it was stored."
+            f"({type(err).__name__}: {str(err)[:200]}); nothing of it was stored."
         ) from None
 
 
@@ -218,15 +218,17 @@ def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
 
 def _csv_rows(reader: Any, path: str, handle: BinaryIO) -> Rows:
     """The rows, each with its line, one behind the reader; ImportRefused for what would import fewer rows than the file
-    holds, unseen: a field over several lines (a stray quote takes the lines after it into one field), and a last line
-    with fewer cells than the one before and no line break (a file cut short)."""
+    holds, unseen: a row over several lines with another number of cells than the row before (a stray quote takes the
+    lines after it into one field; a cell written with line breaks in it keeps the count), and a last line with fewer
+    cells than the one before and no line break (a file cut short)."""
     line, before, held = 0, (), None  # the last row's line; the cells before the last row; the last row
     try:
         for row in reader:
-            if reader.line_num > line + 1:
+            if reader.line_num > line + 1 and held is not None and len(row) != len(held[1]):
                 raise ImportRefused(
-                    f"{path} lines {line + 1}–{reader.line_num}: a quoted field runs over several lines, as after a "
-                    'stray quote ("); these files hold no line break within a field: fix the line and import again.'
+                    f"{path} lines {line + 1}–{reader.line_num}: a quoted field runs over several lines and leaves "
+                    f'{len(row)} cells where the line before has {len(held[1])}, as after a stray quote ("): fix the '
+                    "line and import again."
                 )
             if held is not None:
                 yield held

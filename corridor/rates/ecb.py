@@ -36,18 +36,17 @@ def read_ecb(path: str) -> FeedRates:
             data = handle.read(MAX_BYTES + 1)
     except OSError as err:
         raise CommandError(f"{path}: cannot read: {err.strerror}.") from None
+    _check_size(path, len(data))
     try:
         if data.startswith(b"PK"):
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 (name,) = [n for n in archive.namelist() if n.lower().endswith(".csv")]
-                _check_size(path, max(len(data), archive.getinfo(name).file_size))
+                _check_size(path, archive.getinfo(name).file_size)
                 date, rates = _parse_csv(archive.read(name).decode("utf-8-sig"))
+        elif data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(b"<"):
+            date, rates = parse_daily_xml(data)
         else:
-            _check_size(path, len(data))
-            if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(b"<"):
-                date, rates = parse_daily_xml(data)
-            else:
-                date, rates = _parse_csv(data.decode("utf-8-sig"))
+            date, rates = _parse_csv(data.decode("utf-8-sig"))
     except (ValueError, KeyError, IndexError, ElementTree.ParseError, zipfile.BadZipFile, UnicodeDecodeError) as err:
         raise CommandError(f"{path}: not an ECB reference-rate file in a known format ({err}).") from None
     tomorrow = dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1)
