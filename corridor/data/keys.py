@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import secrets
-import stat
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from corridor.data.files import NotRegularFile, read_regular_file
 from corridor.settings import ConfigError
 
 _HASHED = re.compile(r"sha256:([0-9a-f]{64})", re.IGNORECASE)
@@ -55,13 +54,12 @@ def with_keys_file(keys: Keys, path: str) -> Keys:
     if not path:
         return keys
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
-            raise ConfigError(f"API_KEYS_FILE {path} cannot be read: not a regular file.")
-        with open(path, "rb") as handle:
-            data = handle.read(KEYS_FILE_MAX + 1)
+        data = read_regular_file(path, KEYS_FILE_MAX)
         if len(data) > KEYS_FILE_MAX:
             raise ConfigError(f"API_KEYS_FILE {path} cannot be read: over {KEYS_FILE_MAX:,} bytes.")
         text = data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is no part of the first key
+    except NotRegularFile:
+        raise ConfigError(f"API_KEYS_FILE {path} cannot be read: not a regular file.") from None
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
         raise ConfigError(f"API_KEYS_FILE {path} cannot be read: {reason}.") from None

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -13,6 +11,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from corridor.data.files import NotRegularFile, read_regular_file
 from corridor.domain.model import Dataset
 from corridor.settings import ConfigError
 from schemas.seed import SeedSchema
@@ -28,10 +27,9 @@ class DataError(ConfigError):
 def read_data_file(path: str, max_bytes: int | None = None) -> bytes:
     """The file's bytes, or DataError naming it; a file over `max_bytes` is refused unread."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
-            raise DataError(f"{path}: the data file is not a regular file.")
-        with open(path, "rb") as handle:
-            data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+        data = read_regular_file(path, max_bytes)
+    except NotRegularFile:
+        raise DataError(f"{path}: the data file is not a regular file.") from None
     except OSError as err:
         raise DataError(f"{path}: cannot read the data file: {err.strerror}.") from None
     if max_bytes is not None and len(data) > max_bytes:

@@ -129,7 +129,6 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
         cell = _cell_name(2, column)
         code = code_of(name, cell)
         _once(code, named_across, cell)
-        named_across[code] = cell
         receivers.append((column, code))
     else:
         raise ImportRefused(f"{path}: the second row has no {WORLD} column; the matrix ends there.")
@@ -143,7 +142,6 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
             continue
         source = code_of(sender, f"A{number}")
         _once(source, senders, f"A{number}")
-        senders[source] = f"A{number}"
         for column, destination in receivers:
             value = cells[column] if column < len(cells) else None
             if value in (None, "", 0):
@@ -159,9 +157,11 @@ def _read_matrix(path: str, year: int, across: tuple, rows) -> FlowReport:
 
 
 def _once(code: str, seen: dict[str, str], cell: str) -> None:
-    """ImportRefused if another cell, of `seen`'s, names the same country: whose figures are meant cannot be told."""
+    """Note that `cell` names the country `code`; ImportRefused if another cell of `seen` did: whose figures are meant
+    cannot be told."""
     if code in seen:
         raise ImportRefused(f"cell {cell}: {code} is named in cell {seen[code]} too; nothing was stored.")
+    seen[code] = cell
 
 
 def _usd_millions(value: object) -> bool:

@@ -15,7 +15,7 @@ from corridor.data.database import Model, read_versioned
 from corridor.domain.observations import PERCENT_FROM, PERCENT_TO
 from corridor.domain.published import PublishedCosts
 from corridor.imports.store import ImportRun, batches, insert_all, record, transaction
-from corridor.imports.tabular import ImportRefused, Skips, column_key, open_tables
+from corridor.imports.tabular import ImportRefused, Skips, column_key, ends_a_line, open_tables
 
 SERIES = "ATCR.CORR"
 # a quarter's column as DataBank heads it: `2015Q2 [YR2015Q2]`, or `2015Q2` alone
@@ -100,17 +100,11 @@ def read_published(path: str) -> PublishedReport:
         for number, cells in rows:
             report.rows += 1
             _read_row(report, number, cells, at, quarters)
-    if kind == "CSV" and not _ends_a_line(path):  # DataBank ends its every line: a file cut short, maybe in a figure
+    if kind == "CSV" and not ends_a_line(path):  # DataBank ends its every line: a file cut short, maybe in a figure
         raise ImportRefused(f"{path}: its last line has no line break, as a file cut short; nothing was stored.")
     if not report.figures:
         raise ImportRefused(f"{path}: no row holds a figure of series {SERIES}; nothing was stored.")
     return report
-
-
-def _ends_a_line(path: str) -> bool:
-    with open(path, "rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1) in (b"\n", b"\r")
 
 
 def _read_row(report: PublishedReport, number: int, cells: tuple, at: list[int], quarters: dict[int, str]) -> None:

@@ -6,7 +6,6 @@ import codecs
 import csv
 import os
 import re
-import stat
 import time
 import zipfile
 from collections import Counter
@@ -14,6 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
+
+from corridor.data.files import NotRegularFile, read_regular_file
 
 READ_BYTES = 512 * 2**20
 # a sheet streams, but a cell is held whole: one that unpacks this many times over, beyond the size, is refused
@@ -71,10 +72,9 @@ class Table:
 def open_tables(path: str, columns: int = MAX_COLUMNS) -> Iterator[tuple[str, list[Table]]]:
     """The file's kind (`workbook` or `CSV`) and its tables (a sheet's first `columns` columns), open while in use."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the import until something writes to it
-            raise ImportRefused(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
-        with open(path, "rb") as handle:
-            head = handle.read(65536)  # enough to tell the kind, and a CSV's encoding
+        head = read_regular_file(path, 65535)  # 64 KB: enough to tell the kind, and a CSV's encoding
+    except NotRegularFile as err:
+        raise ImportRefused(str(err)) from None
     except OSError as err:
         raise ImportRefused(f"{path}: cannot read it: {err.strerror}.") from None
     if head.startswith(b"\xd0\xcf\x11\xe0"):
@@ -198,7 +198,14 @@ def _csv_table(path: str, clock: _Clock, sample: bytes) -> tuple[list[Table], Ca
         encoding = "cp1252"  # what a spreadsheet on Windows saves a CSV as
     handle = open(path, "rb")  # closed by the caller, once read
     reader = csv.reader(_decoded(handle, encoding, path))
-    return [Table("CSV", clock.timed(_csv_rows(reader, path, handle)))], handle.close
+    return [Table("CSV", clock.timed(_csv_rows(reader, path)))], handle.close
+
+
+def ends_a_line(path: str) -> bool:
+    """Whether the file's last byte ends a line: one cut short ends within a line."""
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) in (b"\n", b"\r")
 
 
 def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
@@ -216,7 +223,7 @@ def _decoded(handle: BinaryIO, encoding: str, path: str) -> Iterator[str]:
             ) from None
 
 
-def _csv_rows(reader: Any, path: str, handle: BinaryIO) -> Rows:
+def _csv_rows(reader: Any, path: str) -> Rows:
     """The rows, each with its line, one behind the reader; ImportRefused for what would import fewer rows than the file
     holds, unseen: a row over several lines with another number of cells than the row before (a stray quote takes the
     lines after it into one field; a cell written with line breaks in it keeps the count), and a last line with fewer
@@ -241,8 +248,7 @@ def _csv_rows(reader: Any, path: str, handle: BinaryIO) -> Rows:
         raise ImportRefused(f"{path} line {reader.line_num}: {reason}.") from None
     if held is None:
         return
-    handle.seek(-1, os.SEEK_END)
-    if len(held[1]) < len(before) and handle.read(1) not in (b"\n", b"\r"):
+    if len(held[1]) < len(before) and not ends_a_line(path):
         raise ImportRefused(
             f"{path} line {line}: the file ends within it ({len(held[1])} of {len(before)} cells, and no line break): "
             "it looks cut short; nothing of it was stored. Import the whole file."

@@ -7,15 +7,14 @@ import csv
 import datetime as dt
 import io
 import math
-import os
 import re
-import stat
 import zipfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
+from corridor.data.files import NotRegularFile, read_regular_file
 from corridor.domain.model import ECB, RateSource, build_dataset
 from corridor.domain.rates import FeedRates, live_rates
 from corridor.settings import CommandError
@@ -30,10 +29,9 @@ def read_ecb(path: str) -> FeedRates:
     """`eurofxref-daily.xml`, `eurofxref.zip` or `eurofxref-hist.zip`, or the CSV inside either, as the ECB feed's
     rates of the newest day it holds; CommandError for a file that is not one, or not within bounds."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the command until something writes to it
-            raise CommandError(f"{path} is not a regular file (a FIFO, a device or a folder): import a saved file.")
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        data = read_regular_file(path, MAX_BYTES)
+    except NotRegularFile as err:
+        raise CommandError(str(err)) from None
     except OSError as err:
         raise CommandError(f"{path}: cannot read: {err.strerror}.") from None
     _check_size(path, len(data))
